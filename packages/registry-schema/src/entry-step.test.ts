@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { resolveEntryStep } from "./entry-step.ts";
+import type { Registry } from "./model.ts";
+
+function registry(overrides: Partial<Registry>): Registry {
+  return {
+    dialect: "gate",
+    version: "1.0.0",
+    c1: "steps",
+    promptsBase: "prompts",
+    schemasBase: "schemas",
+    pathTemplate: "{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md",
+    pathTemplateNoAdaptation: "{c1}/{c2}/{c3}/f_{edition}.md",
+    entryStepMapping: {},
+    failurePatterns: {},
+    validators: {},
+    validationSteps: {},
+    steps: {},
+    ...overrides,
+  };
+}
+
+describe("resolveEntryStep", () => {
+  it("prefers the mapping for the verdict type over entryStep", () => {
+    const r = registry({
+      entryStep: "initial.default",
+      entryStepMapping: { "poll:state": "initial.polling", "count:iteration": "initial.iteration" },
+    });
+    expect(resolveEntryStep(r, "poll:state")).toEqual({ ok: true, value: "initial.polling" });
+    expect(resolveEntryStep(r, "count:iteration")).toEqual({
+      ok: true,
+      value: "initial.iteration",
+    });
+    expect(resolveEntryStep(r, "detect:keyword")).toEqual({ ok: true, value: "initial.default" });
+  });
+
+  it("finds a mapping keyed by the camelCase spelling", () => {
+    const r = registry({ entryStepMapping: { externalState: "initial.polling" } });
+    expect(resolveEntryStep(r, "poll:state")).toEqual({ ok: true, value: "initial.polling" });
+  });
+
+  it("fails with SR-ENTRY-001 when nothing names an entry", () => {
+    const result = resolveEntryStep(registry({}), "detect:graph");
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.issues[0]?.code).toBe("SR-ENTRY-001");
+  });
+});
