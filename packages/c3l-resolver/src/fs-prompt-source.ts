@@ -107,10 +107,10 @@ async function locateInside(
       if (!isMissing(error)) throw unreadable(described, error);
       // A dangling link: judge it by where it points, so it cannot reveal files outside.
       const pointsTo = resolve(dirname(next), await readlink(next));
-      if (!isInside(realRoot, pointsTo)) throw escape(described, next, pointsTo);
+      if (!isInside(realRoot, pointsTo)) throw symlinkEscape(described, next, pointsTo);
       return undefined;
     }
-    if (!isInside(realRoot, target)) throw escape(described, next, target);
+    if (!isInside(realRoot, target)) throw symlinkEscape(described, next, target);
     current = target;
   }
   return current;
@@ -146,7 +146,7 @@ function isMissing(error: unknown): boolean {
   return code === "ENOENT" || code === "ENOTDIR";
 }
 
-function escape(described: string, link: string, target: string) {
+function symlinkEscape(described: string, link: string, target: string) {
   return problemError(
     problem(
       PROMPT_CODES.symlinkEscape,
