@@ -124,6 +124,21 @@ describe("resolveStepPrompt", () => {
     ]);
   });
 
+  it("uses no fallback template for a missing retry variant unless asked to", async () => {
+    const input = {
+      registry: reg,
+      step: "closure.issue",
+      source: createMemoryPromptSource({}),
+      channels,
+      override: { edition: "failed", adaptation: "git-dirty" },
+    };
+    const [issue] = issuesOf(await resolveStepPrompt(input));
+    expect(issue?.code).toBe("PR-C3L-004");
+    expect(issue?.message).toContain("f_failed_git-dirty.md");
+    const prompt = okValue(await resolveStepPrompt({ ...input, allowFallback: true }));
+    expect(prompt.source).toEqual({ kind: "fallback", key: "issue_closure_default" });
+  });
+
   it("never re-reads inserted text: params keep {uv-*} and UV values keep {{…}} literally", async () => {
     const prompt = okValue(
       await resolveStepPrompt({

@@ -52,7 +52,11 @@ export interface ResolveStepPromptInput {
   readonly retryParams?: Readonly<Record<string, JsonValue | undefined>> | undefined;
   /** Text given on stdin; required by `usesStdin` steps, fills `{input_text}`. */
   readonly stdin?: string | undefined;
-  /** Use the step's fallbackKey template when no file exists (default true). */
+  /**
+   * Use the step's fallbackKey template when no file exists. Default: true for the step's own
+   * prompt, false with an `override`, because the step's ordinary template would silently drop
+   * the failure; the caller gets PR-C3L-004 and can build its own retry text instead.
+   */
   readonly allowFallback?: boolean | undefined;
   /** For messages. */
   readonly registryFile?: string | undefined;
@@ -105,7 +109,8 @@ export async function resolveStepPrompt(
     registry: input.registry,
     ref: ref.value,
     source: input.source,
-    fallbackKey: input.allowFallback === false ? undefined : step.fallbackKey,
+    fallbackKey:
+      (input.allowFallback ?? input.override === undefined) ? step.fallbackKey : undefined,
     stepId: step.id,
     registryFile: input.registryFile,
   });
