@@ -54,6 +54,29 @@ describe("resolveStepPrompt", () => {
     expect(prompt.text).toBe('Close #123. Plan was {\n  "steps": [\n    "a"\n  ]\n}.');
   });
 
+  it("resolves another reference (a check prompt) with the step's variables", async () => {
+    const checked = step("s_b2c1", {
+      prompt: { kind: "c3l", c1: "steps", c2: "phase", c3: "implement", edition: "default" },
+      check: {
+        prompt: { kind: "c3l", c1: "checks", c2: "step", c3: "implement", edition: "default" },
+        onPass: { kind: "complete" },
+      },
+    });
+    const checkSource = createMemoryPromptSource({
+      "checks/step/implement/f_default.md": 'Check issue {uv-issue}: reply {"result": "ok|ng"}',
+    });
+    const prompt = okValue(
+      await resolveStepPrompt({
+        registry: withSteps(checked),
+        step: checked,
+        prompt: checked.check?.prompt,
+        source: checkSource,
+        channels,
+      }),
+    );
+    expect(prompt.text).toBe('Check issue 123: reply {"result": "ok|ng"}');
+  });
+
   it("fails with PR-RESOLVE-001 for an unknown step id", async () => {
     const [issue] = issuesOf(
       await resolveStepPrompt({ registry: reg, step: "initial.nope", source, channels }),

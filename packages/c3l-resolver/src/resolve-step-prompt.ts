@@ -44,6 +44,11 @@ export interface ResolveStepPromptInput {
   /** The agent's prompt folder (see `createAgentPromptSource`). */
   readonly source: PromptSource;
   readonly channels: UvChannels;
+  /**
+   * Resolve this reference instead of the step's own prompt, with the step's variables and
+   * rules: the check prompt of a check-dialect step (`step.check.prompt`).
+   */
+  readonly prompt?: PromptRef | undefined;
   readonly override?: PromptOverride | undefined;
   /**
    * A failure pattern's params: when given, the prompt is rendered as a retry template
@@ -103,7 +108,13 @@ export async function resolveStepPrompt(
     ]);
   }
 
-  const ref = promptRefFor(input.registry, step, input.override, input.registryFile);
+  const ref = promptRefFor(
+    input.registry,
+    step,
+    input.prompt ?? step.prompt,
+    input.override,
+    input.registryFile,
+  );
   if (!ref.ok) return ref;
   const resolved = await resolvePrompt({
     registry: input.registry,
@@ -190,13 +201,14 @@ export async function resolveStepPrompt(
 function promptRefFor(
   registry: Registry,
   step: Step,
+  prompt: PromptRef,
   override: PromptOverride | undefined,
   registryFile: string | undefined,
 ): Result<PromptRef> {
-  if (override === undefined) return ok(step.prompt);
+  if (override === undefined) return ok(prompt);
   let base: C3lPromptRef;
-  if (step.prompt.kind === "c3l") {
-    base = step.prompt;
+  if (prompt.kind === "c3l") {
+    base = prompt;
   } else if (override.c2 !== undefined && override.c3 !== undefined) {
     base = { kind: "c3l", c1: registry.c1, c2: override.c2, c3: override.c3, edition: "default" };
   } else {
