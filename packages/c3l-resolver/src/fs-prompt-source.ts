@@ -1,0 +1,172 @@
+import { constants } from "node:fs";
+import { lstat, open, readlink, realpath } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { PROMPT_CODES, problem } from "./problems.ts";
+import { type PromptSource, problemError, safeRelativePath } from "./prompt-source.ts";
+
+/**
+ * A prompt source over a folder on disk. No relative path can make it read outside `rootDir`:
+ * the path is checked lexically (no `..`, absolute, NUL or backslash), then walked one segment
+ * at a time, and every symlink on the way must resolve inside the root's real path. A symlink
+ * that points elsewhere in the root is fine; one that leaves it is `PR-C3L-007`, whether or not
+ * its target exists (so a link cannot be used to probe for files outside either).
+ *
+ * The file is finally opened through its resolved real path with `O_NOFOLLOW`, so swapping the
+ * last segment for a symlink between the check and the read cannot redirect it.
+ */
+export interface FsPromptSourceOptions {
+  /**
+   * A folder `rootDir` must lie inside, symlinks included: the agent folder when `rootDir` is
+   * its prompt folder, so a registry's `basePath` cannot point the whole source elsewhere.
+   */
+  readonly within?: string | undefined;
+}
+
+export function createFsPromptSource(
+  rootDir: string,
+  options: FsPromptSourceOptions = {},
+): PromptSource {
+  const root = resolve(rootDir);
+  let realRoot: Promise<string | undefined> | undefined;
+  const rootReal = (): Promise<string | undefined> => {
+    realRoot ??= findRealRoot(root, options.within);
+    return realRoot;
+  };
+
+  return {
+    describe(relativePath) {
+      return relativePath === "" ? root : `${root}${sep}${relativePath.split("/").join(sep)}`;
+    },
+    async read(relativePath) {
+      const rel = safeRelativePath(relativePath);
+      const described = this.describe(rel);
+      const base = await rootReal();
+      // No prompt folder at all: every file in it is missing, which the resolver reports.
+      if (base === undefined) return undefined;
+      const located = await locateInside(base, rel, described);
+      if (located === undefined) return undefined;
+      return readRegularFile(located, described);
+    },
+  };
+}
+
+async function findRealRoot(root: string, within: string | undefined): Promise<string | undefined> {
+  if (within === undefined) {
+    try {
+      return await realpath(root);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw unreadable(root, error);
+    }
+  }
+  const outer = resolve(within);
+  const rel = relative(outer, root).split(sep).join("/");
+  // Lexical first: `within` must contain `root` as written, before any link is followed.
+  safeRelativePath(rel);
+  let realOuter: string;
+  try {
+    realOuter = await realpath(outer);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    throw unreadable(outer, error);
+  }
+  return locateInside(realOuter, rel, root);
+}
+
+function isInside(realRoot: string, candidate: string): boolean {
+  const rel = relative(realRoot, candidate);
+  // `..foo` is a legal name inside the root; only a whole `..` segment means outside.
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** The real path of `rel` under `realRoot`, `undefined` when missing; throws on an escape. */
+async function locateInside(
+  realRoot: string,
+  rel: string,
+  described: string,
+): Promise<string | undefined> {
+  let current = realRoot;
+  const segments = rel === "" ? [] : rel.split("/");
+  for (const segment of segments) {
+    const next = join(current, segment);
+    let stats: Awaited<ReturnType<typeof lstat>>;
+    try {
+      stats = await lstat(next);
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw unreadable(described, error);
+    }
+    if (!stats.isSymbolicLink()) {
+      current = next;
+      continue;
+    }
+    let target: string;
+    try {
+      target = await realpath(next);
+    } catch (error) {
+      if (!isMissing(error)) throw unreadable(described, error);
+      // A dangling link: judge it by where it points, so it cannot reveal files outside.
+      const pointsTo = resolve(dirname(next), await readlink(next));
+      if (!isInside(realRoot, pointsTo)) throw symlinkEscape(described, next, pointsTo);
+      return undefined;
+    }
+    if (!isInside(realRoot, target)) throw symlinkEscape(described, next, target);
+    current = target;
+  }
+  return current;
+}
+
+async function readRegularFile(realPath: string, described: string): Promise<string> {
+  let handle: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    handle = await open(realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    const stats = await handle.stat();
+    if (!stats.isFile()) {
+      throw problemError(
+        problem(PROMPT_CODES.unreadable, `The prompt path ${described} is not a regular file.`, {
+          file: described,
+          hint: "Point the step at a .md file, not a folder.",
+        }),
+      );
+    }
+    return await handle.readFile({ encoding: "utf8" });
+  } catch (error) {
+    if (typeof error === "object" && error !== null && "code" in error) {
+      const code = (error as { code: unknown }).code;
+      if (typeof code === "string" && code.startsWith("PR-")) throw error;
+    }
+    throw unreadable(described, error);
+  } finally {
+    await handle?.close();
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
+function symlinkEscape(described: string, link: string, target: string) {
+  return problemError(
+    problem(
+      PROMPT_CODES.symlinkEscape,
+      `The prompt path ${described} goes through the symlink ${link}, which leads outside the prompt folder (to ${target}).`,
+      {
+        file: described,
+        hint: "Copy the file into the prompt folder, or make the link point inside it.",
+      },
+    ),
+  );
+}
+
+function unreadable(described: string, cause: unknown) {
+  const code = (cause as { code?: unknown } | null)?.code;
+  const reason = typeof code === "string" ? code : String(cause);
+  return problemError(
+    problem(PROMPT_CODES.unreadable, `Cannot read the prompt file ${described} (${reason}).`, {
+      file: described,
+      hint: "Check that it is a readable regular file (permissions, symlink loops).",
+    }),
+    cause,
+  );
+}

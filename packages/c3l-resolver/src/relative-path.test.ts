@@ -1,0 +1,82 @@
+import { posix, win32 } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { checkPathSegment, checkRelativePath } from "./relative-path.ts";
+import { issuesOf, okValue } from "./test-support.ts";
+
+const ctx = { what: "prompt path" };
+
+describe("checkRelativePath", () => {
+  it("normalizes a safe path to /-separated segments without . or empty segments", () => {
+    expect(okValue(checkRelativePath("steps/./initial//issue/f_default.md", ctx))).toBe(
+      "steps/initial/issue/f_default.md",
+    );
+  });
+
+  it.each([
+    ["../secret.md", "PR-C3L-001"],
+    ["steps/../../secret.md", "PR-C3L-001"],
+    ["steps/initial/..", "PR-C3L-001"],
+    ["/etc/passwd", "PR-C3L-002"],
+    ["C:/Windows/win.ini", "PR-C3L-002"],
+    ["c:secret.md", "PR-C3L-002"],
+    ["\\\\server\\share\\x.md", "PR-C3L-002"],
+    ["steps/f_default.md\0.txt", "PR-C3L-003"],
+    ["..\\..\\secret.md", "PR-C3L-006"],
+    ["steps\\initial\\f.md", "PR-C3L-006"],
+  ])("rejects %j with %s", (value, code) => {
+    const [issue] = issuesOf(checkRelativePath(value, ctx));
+    expect(issue?.code).toBe(code);
+    expect(issue?.message).toContain(JSON.stringify(value));
+    expect(issue?.hint).toBeTruthy();
+  });
+
+  it("keeps names that only look like traversal: they are ordinary folder names", () => {
+    expect(okValue(checkRelativePath("..foo/%2e%2e/．．/x.md", ctx))).toBe(
+      "..foo/%2e%2e/．．/x.md",
+    );
+  });
+
+  it("never accepts a path that resolves outside the root, on POSIX or Windows", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom("a", "..", ".", "", "/", "\\", "C:", "\0", "b.md", "..x"), {
+          maxLength: 8,
+        }),
+        (parts) => {
+          const value = parts.join("");
+          const result = checkRelativePath(value, ctx);
+          if (!result.ok) return;
+          expect(posix.relative("/root", posix.resolve("/root", result.value))).not.toMatch(
+            /^\.\.(\/|$)/,
+          );
+          const onWindows = win32.relative("C:\\root", win32.resolve("C:\\root", result.value));
+          expect(onWindows).not.toMatch(/^\.\.(\\|$)/);
+          expect(win32.isAbsolute(onWindows)).toBe(false);
+        },
+      ),
+    );
+  });
+});
+
+describe("checkPathSegment", () => {
+  it.each([
+    ["", "PR-C3L-008"],
+    [".", "PR-C3L-008"],
+    ["a/b", "PR-C3L-008"],
+    ["..", "PR-C3L-001"],
+    ["/etc", "PR-C3L-002"],
+    ["a\0", "PR-C3L-003"],
+    ["a\\b", "PR-C3L-006"],
+  ])("rejects the C3L value %j with %s", (value, code) => {
+    expect(checkPathSegment(value, { what: "c2 value", path: "$.steps.x.c2" })).toMatchObject({
+      code,
+      path: "$.steps.x.c2",
+    });
+  });
+
+  it("accepts plain names, including dashes and dots inside", () => {
+    expect(checkPathSegment("git-dirty", { what: "adaptation value" })).toBeUndefined();
+    expect(checkPathSegment("v1.2", { what: "edition value" })).toBeUndefined();
+  });
+});

@@ -1,0 +1,90 @@
+import { fail, ok, type Problem, type Result } from "@climpt/registry-schema";
+import { PROMPT_CODES, problem } from "./problems.ts";
+
+/** Where a checked value came from, for messages: `prompt path`, `c2 value of step "x"`, … */
+export interface PathContext {
+  /** What the value is, e.g. `prompt path` or `c2`. */
+  readonly what: string;
+  readonly file?: string | undefined;
+  readonly path?: string | undefined;
+}
+
+const DRIVE_LETTER = /^[A-Za-z]:/;
+
+/**
+ * The lexical half of path confinement, shared by every prompt source: a relative path that
+ * cannot name anything outside the folder it is joined to, whatever the platform. Returns the
+ * path normalized to `/`-separated segments without `.` or empty segments.
+ *
+ * Symlinks are the other half and need the file system; see `createFsPromptSource`.
+ */
+export function checkRelativePath(value: string, context: PathContext): Result<string> {
+  const issue = unsafePathProblem(value, context);
+  if (issue) return fail([issue]);
+  return ok(
+    value
+      .split("/")
+      .filter((segment) => segment !== "" && segment !== ".")
+      .join("/"),
+  );
+}
+
+function unsafePathProblem(value: string, context: PathContext): Problem | undefined {
+  const where = { file: context.file, path: context.path };
+  const shown = JSON.stringify(value);
+  // NUL first: C APIs truncate at it, so `a.md\0../../x` means something else to the OS.
+  if (value.includes("\0")) {
+    return problem(PROMPT_CODES.nulByte, `The ${context.what} ${shown} contains a NUL byte.`, {
+      ...where,
+      hint: "Remove the NUL character; prompt paths are plain text.",
+    });
+  }
+  if (value.startsWith("/") || value.startsWith("\\\\") || DRIVE_LETTER.test(value)) {
+    return problem(
+      PROMPT_CODES.absolute,
+      `The ${context.what} ${shown} is absolute; prompt paths must stay inside the prompt folder.`,
+      {
+        ...where,
+        hint: "Write the path relative to the prompt folder, e.g. steps/initial/issue/f_default.md.",
+      },
+    );
+  }
+  // A backslash is a separator on Windows and an ordinary character on POSIX, so the same
+  // registry would read different files on different machines; `..\..\x` hides a traversal.
+  if (value.includes("\\")) {
+    return problem(
+      PROMPT_CODES.backslash,
+      `The ${context.what} ${shown} contains a backslash; use "/" as the only separator.`,
+      { ...where, hint: "Replace every \\ with /." },
+    );
+  }
+  if (value.split("/").includes("..")) {
+    return problem(
+      PROMPT_CODES.traversal,
+      `The ${context.what} ${shown} has a ".." segment and could leave the prompt folder.`,
+      { ...where, hint: "Remove the .. segment; every prompt lives under the prompt folder." },
+    );
+  }
+  return undefined;
+}
+
+/**
+ * A C3L value (`c1`, `c2`, `c3`, `edition`, `adaptation`) must be exactly one plain path segment:
+ * the template decides the folder layout, a value never adds folders of its own.
+ */
+export function checkPathSegment(value: string, context: PathContext): Problem | undefined {
+  const unsafe = unsafePathProblem(value, context);
+  if (unsafe) return unsafe;
+  if (value === "" || value === "." || value.includes("/")) {
+    return problem(
+      PROMPT_CODES.badComponent,
+      `The ${context.what} ${JSON.stringify(value)} is not a single path segment.`,
+      {
+        file: context.file,
+        path: context.path,
+        hint: 'Use a non-empty name without "/", e.g. "issue".',
+      },
+    );
+  }
+  return undefined;
+}
