@@ -1,3 +1,6 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AnthropicClientOptions, createAnthropicClient } from "./anthropic-client.ts";
@@ -176,6 +179,26 @@ describe("createAnthropicClient against the fake API through the real SDK", () =
     expect(fake.messageRequests()).toHaveLength(1);
   });
 
+  it("says to set ANTHROPIC_API_KEY when there are no credentials at all", async () => {
+    const saved = { ...process.env };
+    const emptyConfig = await mkdtemp(join(tmpdir(), "no-anthropic-config-"));
+    for (const name of Object.keys(process.env)) {
+      if (name.startsWith("ANTHROPIC_")) delete process.env[name];
+    }
+    process.env.ANTHROPIC_CONFIG_DIR = emptyConfig;
+    try {
+      const error = await failure(
+        createAnthropicClient({ baseURL: fake.url, maxRetries: 0 }).call(request),
+      );
+      expect(error).toBeInstanceOf(ModelAuthError);
+      expect(error.hint).toContain("ANTHROPIC_API_KEY");
+      expect(fake.messageRequests()).toHaveLength(0);
+    } finally {
+      process.env = saved;
+      await rm(emptyConfig, { recursive: true, force: true });
+    }
+  });
+
   it("maps 400 to a bad-request error carrying the API's message", async () => {
     fake.enqueue(
       reply.error(400, {
@@ -192,6 +215,21 @@ describe("createAnthropicClient against the fake API through the real SDK", () =
     const error = await failure(client({ maxRetries: 1, timeoutMs: 100 }).call(request));
     expect(error).toBeInstanceOf(ModelTimeoutError);
     expect(error.code).toBe("AC-MODEL-004");
+    expect(fake.messageRequests()).toHaveLength(2);
+  });
+
+  it("times out a stream that goes silent after it started, trying it again first", async () => {
+    fake.setHandler(() => reply.cutStream(undefined, { afterEvents: 4, stall: true }));
+    const deltas: string[] = [];
+    const error = await failure(
+      client({ maxRetries: 1, timeoutMs: 150 }).call({
+        ...request,
+        onTextDelta: (d) => deltas.push(d),
+      }),
+    );
+    expect(error).toBeInstanceOf(ModelTimeoutError);
+    expect(error.message).toContain("went silent for 150 ms");
+    expect(deltas.length).toBeGreaterThan(0);
     expect(fake.messageRequests()).toHaveLength(2);
   });
 

@@ -190,12 +190,11 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
           // Without streaming, a TypeError escaping the SDK means the body broke off mid-read
           // (its own connection failures arrive as APIConnectionError).
           const started = state.streamStarted || (!streaming && error instanceof TypeError);
-          // The SDK retries only until the response starts; a stream that broke off after that
-          // is tried again from scratch here, within the same retry budget.
+          // The SDK retries only until the response starts; a stream that broke off or went
+          // silent after that is tried again from scratch here, within the same retry budget.
           if (
             !callerAborted &&
-            !state.idleTimedOut &&
-            isBrokenStream(error, started) &&
+            (state.idleTimedOut || isBrokenStream(error, started)) &&
             attempts <= maxRetries
           ) {
             await sleep(100 * 2 ** (attempts - 1), request.signal);

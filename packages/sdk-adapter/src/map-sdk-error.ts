@@ -178,6 +178,17 @@ export function mapSdkError(error: unknown, context: ErrorContext): ModelError {
       cause: error,
     });
   }
+  if (
+    error instanceof AnthropicError &&
+    !context.streamStarted &&
+    /authentication method|credential/i.test(error.message)
+  ) {
+    return new ModelAuthError({
+      message: `No Anthropic credentials were found for the call to ${model}: ${error.message}`,
+      hint: "Set ANTHROPIC_API_KEY (or pass apiKey to createAnthropicClient).",
+      cause: error,
+    });
+  }
   if (context.streamStarted && isBrokenStream(error, true)) {
     return new ModelConnectionError({
       message: `The response stream from ${model} broke off before the message ended (${context.attempts === 1 ? "1 attempt" : `${context.attempts} attempts`}): ${error instanceof Error ? error.message : String(error)}.`,

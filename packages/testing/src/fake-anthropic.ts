@@ -232,6 +232,7 @@ export async function startFakeAnthropic(
       });
       response.write(text.slice(0, Math.floor(text.length / 2)));
     }
+    if (reply.stall === true) return;
     // Let the partial write reach the client, then drop the connection mid-response.
     setTimeout(() => response.socket?.destroy(), 5);
   }

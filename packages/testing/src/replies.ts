@@ -71,6 +71,8 @@ export interface FakeCutStreamReply {
   readonly content: readonly FakeContentBlock[];
   /** How many SSE events to send before the cut. Default 3 (message_start, ping, first block start). */
   readonly afterEvents?: number;
+  /** Instead of dropping the connection, keep it open and send nothing more (a stalled stream). */
+  readonly stall?: boolean;
 }
 
 /** Answer 200 with a body that is not valid JSON (or an SSE event whose data is not JSON). */
@@ -159,7 +161,7 @@ export const reply = {
     content: readonly FakeContentBlock[] = [
       { type: "text", text: "This reply is cut off in the middle of a sentence" },
     ],
-    options: { readonly afterEvents?: number } = {},
+    options: { readonly afterEvents?: number; readonly stall?: boolean } = {},
   ): FakeCutStreamReply {
     return { kind: "cut-stream", content, ...options };
   },
