@@ -1,0 +1,236 @@
+import { ClimptError, type JsonValue } from "@climpt/registry-schema";
+import type { ConversationMessage, Usage } from "./types.ts";
+
+/** Every code this package throws. The README lists them with their fixes. */
+export const SDK_ADAPTER_CODES = Object.freeze({
+  auth: "AC-MODEL-001",
+  rateLimit: "AC-MODEL-002",
+  overloaded: "AC-MODEL-003",
+  timeout: "AC-MODEL-004",
+  connection: "AC-MODEL-005",
+  badRequest: "AC-MODEL-006",
+  server: "AC-MODEL-007",
+  malformedResponse: "AC-MODEL-008",
+  aborted: "AC-MODEL-009",
+  unexpected: "AC-MODEL-010",
+  outputMissing: "AC-STEP-001",
+  schemaInvalid: "AC-STEP-002",
+  refusal: "AC-STEP-003",
+  maxTokens: "AC-STEP-004",
+  maxTurns: "AC-STEP-005",
+  contextWindow: "AC-STEP-006",
+  unusableSchema: "AC-STEP-007",
+  replayMiss: "AC-REPLAY-001",
+  cassetteUnreadable: "AC-REPLAY-002",
+} as const);
+
+export type ModelErrorKind =
+  | "auth"
+  | "rate-limit"
+  | "overloaded"
+  | "timeout"
+  | "connection"
+  | "bad-request"
+  | "server"
+  | "malformed-response"
+  | "aborted"
+  | "unexpected";
+
+/** What a step had spent and said before it failed, so budgets and the journal still see it. */
+export interface StepProgress {
+  readonly usage: Usage;
+  readonly costUsd: number;
+  readonly calls: number;
+  readonly transcript: readonly ConversationMessage[];
+}
+
+export interface ModelErrorOptions {
+  readonly kind: ModelErrorKind;
+  readonly code: string;
+  readonly message: string;
+  readonly hint?: string;
+  readonly cause?: unknown;
+  readonly status?: number;
+  readonly requestId?: string;
+  /** Whether trying again later may succeed (the SDK already retried what it could). */
+  readonly retryable: boolean;
+}
+
+/**
+ * A model call that failed: the API said no, or never answered. The SDK has already retried
+ * transient failures (`maxRetries`) by the time one of these is thrown.
+ */
+export class ModelError extends ClimptError {
+  readonly kind: ModelErrorKind;
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  readonly retryable: boolean;
+  /** Set by `runStep` when the failure ended a step part-way. */
+  step: StepProgress | undefined;
+
+  constructor(options: ModelErrorOptions) {
+    super({
+      code: options.code,
+      message: options.message,
+      ...(options.hint === undefined ? {} : { hint: options.hint }),
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+    });
+    this.name = "ModelError";
+    this.kind = options.kind;
+    this.status = options.status;
+    this.requestId = options.requestId;
+    this.retryable = options.retryable;
+    this.step = undefined;
+  }
+}
+
+type SubclassOptions = Omit<ModelErrorOptions, "kind" | "code" | "retryable">;
+
+export class ModelAuthError extends ModelError {
+  constructor(options: SubclassOptions) {
+    super({ ...options, kind: "auth", code: SDK_ADAPTER_CODES.auth, retryable: false });
+    this.name = "ModelAuthError";
+  }
+}
+
+export class ModelRateLimitError extends ModelError {
+  /** What the API asked to wait, when it said (`retry-after-ms` / `retry-after`). */
+  readonly retryAfterMs: number | undefined;
+  constructor(options: SubclassOptions & { readonly retryAfterMs?: number }) {
+    super({ ...options, kind: "rate-limit", code: SDK_ADAPTER_CODES.rateLimit, retryable: true });
+    this.name = "ModelRateLimitError";
+    this.retryAfterMs = options.retryAfterMs;
+  }
+}
+
+export class ModelOverloadedError extends ModelError {
+  constructor(options: SubclassOptions) {
+    super({ ...options, kind: "overloaded", code: SDK_ADAPTER_CODES.overloaded, retryable: true });
+    this.name = "ModelOverloadedError";
+  }
+}
+
+export class ModelTimeoutError extends ModelError {
+  constructor(options: SubclassOptions) {
+    super({ ...options, kind: "timeout", code: SDK_ADAPTER_CODES.timeout, retryable: true });
+    this.name = "ModelTimeoutError";
+  }
+}
+
+export class ModelConnectionError extends ModelError {
+  constructor(options: SubclassOptions) {
+    super({ ...options, kind: "connection", code: SDK_ADAPTER_CODES.connection, retryable: true });
+    this.name = "ModelConnectionError";
+  }
+}
+
+export class ModelBadRequestError extends ModelError {
+  constructor(options: SubclassOptions) {
+    super({
+      ...options,
+      kind: "bad-request",
+      code: SDK_ADAPTER_CODES.badRequest,
+      retryable: false,
+    });
+    this.name = "ModelBadRequestError";
+  }
+}
+
+export class ModelServerError extends ModelError {
+  constructor(options: SubclassOptions) {
+    super({ ...options, kind: "server", code: SDK_ADAPTER_CODES.server, retryable: true });
+    this.name = "ModelServerError";
+  }
+}
+
+export class ModelResponseError extends ModelError {
+  constructor(options: SubclassOptions) {
+    super({
+      ...options,
+      kind: "malformed-response",
+      code: SDK_ADAPTER_CODES.malformedResponse,
+      retryable: true,
+    });
+    this.name = "ModelResponseError";
+  }
+}
+
+export class ModelAbortedError extends ModelError {
+  constructor(options: SubclassOptions) {
+    super({ ...options, kind: "aborted", code: SDK_ADAPTER_CODES.aborted, retryable: false });
+    this.name = "ModelAbortedError";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export type StepFailureReason =
+  | "output-missing"
+  | "schema-invalid"
+  | "refusal"
+  | "max-tokens"
+  | "max-turns"
+  | "context-window"
+  | "unusable-schema";
+
+const STEP_CODES: Readonly<Record<StepFailureReason, string>> = {
+  "output-missing": SDK_ADAPTER_CODES.outputMissing,
+  "schema-invalid": SDK_ADAPTER_CODES.schemaInvalid,
+  refusal: SDK_ADAPTER_CODES.refusal,
+  "max-tokens": SDK_ADAPTER_CODES.maxTokens,
+  "max-turns": SDK_ADAPTER_CODES.maxTurns,
+  "context-window": SDK_ADAPTER_CODES.contextWindow,
+  "unusable-schema": SDK_ADAPTER_CODES.unusableSchema,
+};
+
+export interface StepErrorOptions {
+  readonly reason: StepFailureReason;
+  readonly message: string;
+  readonly hint?: string;
+  readonly cause?: unknown;
+  /** The schema violations of the last reply, as `$.path: message` lines. */
+  readonly validationErrors?: readonly string[];
+  /** The last reply's text, for the journal. */
+  readonly lastText?: string;
+  /** The best parse of the last reply, when one parsed. */
+  readonly lastOutput?: JsonValue;
+  readonly step: StepProgress;
+}
+
+/** A step whose model conversation ended without a usable structured output. */
+export class StepError extends ClimptError {
+  readonly reason: StepFailureReason;
+  readonly validationErrors: readonly string[];
+  readonly lastText: string | undefined;
+  readonly lastOutput: JsonValue | undefined;
+  readonly step: StepProgress;
+
+  constructor(options: StepErrorOptions) {
+    super({
+      code: STEP_CODES[options.reason],
+      message: options.message,
+      ...(options.hint === undefined ? {} : { hint: options.hint }),
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+    });
+    this.name = "StepError";
+    this.reason = options.reason;
+    this.validationErrors = options.validationErrors ?? [];
+    this.lastText = options.lastText;
+    this.lastOutput = options.lastOutput;
+    this.step = options.step;
+  }
+}
+
+/** A replay that cannot serve a request, or a cassette that cannot be read. */
+export class CassetteError extends ClimptError {
+  constructor(options: {
+    readonly code: string;
+    readonly message: string;
+    readonly file: string;
+    readonly hint?: string;
+    readonly cause?: unknown;
+  }) {
+    super(options);
+    this.name = "CassetteError";
+  }
+}

@@ -1,0 +1,146 @@
+/**
+ * The model-facing contract of climpt: what a step sends to a model and what comes back, in
+ * climpt's own types, so record / replay and other clients need no SDK types.
+ */
+import type { JsonObject, JsonSchema, JsonValue } from "@climpt/registry-schema";
+
+// ---------------------------------------------------------------------------------------------
+// The tool executor contract. The tools package implements it structurally, without depending on
+// this package: keep these four shapes exactly as they are.
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: JsonValue;
+}
+
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+}
+
+export interface ToolExecutor {
+  readonly definitions: readonly ToolDefinition[];
+  execute(call: ToolCall, signal?: AbortSignal): Promise<ToolResult>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversation
+
+/**
+ * One block of a model reply. `thinking` and `redacted_thinking` are kept so a tool loop can send
+ * them back unchanged (the API requires it); any block type this package does not know is kept
+ * as `opaque` and sent back as it came.
+ */
+export type ModelContentBlock =
+  | { readonly type: "text"; readonly text: string }
+  | {
+      readonly type: "tool_use";
+      readonly id: string;
+      readonly name: string;
+      readonly input: JsonValue;
+    }
+  | { readonly type: "thinking"; readonly thinking: string; readonly signature: string }
+  | { readonly type: "redacted_thinking"; readonly data: string }
+  | { readonly type: "opaque"; readonly raw: JsonObject };
+
+/** What a user turn can hold besides text: the results of the previous turn's tool calls. */
+export type UserContentBlock =
+  | { readonly type: "text"; readonly text: string }
+  | {
+      readonly type: "tool_result";
+      readonly toolUseId: string;
+      readonly content: string;
+      readonly isError: boolean;
+    };
+
+export type ConversationMessage =
+  | { readonly role: "user"; readonly content: string | readonly UserContentBlock[] }
+  | { readonly role: "assistant"; readonly content: readonly ModelContentBlock[] };
+
+// ---------------------------------------------------------------------------------------------
+// One model call
+
+export interface Usage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheCreationInputTokens: number;
+  readonly cacheReadInputTokens: number;
+}
+
+export const ZERO_USAGE: Usage = Object.freeze({
+  inputTokens: 0,
+  outputTokens: 0,
+  cacheCreationInputTokens: 0,
+  cacheReadInputTokens: 0,
+});
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    cacheCreationInputTokens: a.cacheCreationInputTokens + b.cacheCreationInputTokens,
+    cacheReadInputTokens: a.cacheReadInputTokens + b.cacheReadInputTokens,
+  };
+}
+
+/** The API's stop reasons; other strings pass through as they came. */
+export type StopReason =
+  | "end_turn"
+  | "max_tokens"
+  | "stop_sequence"
+  | "tool_use"
+  | "pause_turn"
+  | "refusal"
+  | "model_context_window_exceeded"
+  | (string & {});
+
+export interface ModelRequest {
+  /** `opus` | `sonnet` | `haiku` or a full model id. */
+  readonly model: string;
+  readonly system?: string;
+  readonly messages: readonly ConversationMessage[];
+  readonly tools?: readonly ToolDefinition[];
+  /** Sent as `output_config.format = {type: "json_schema", schema}`. */
+  readonly outputSchema?: JsonSchema;
+  readonly maxTokens: number;
+  /** Per-attempt timeout; for a stream, the longest silence between two events. */
+  readonly timeoutMs?: number;
+  readonly signal?: AbortSignal;
+  /** Each piece of text as it streams in (once, with the whole text, when not streaming). */
+  readonly onTextDelta?: (delta: string) => void;
+  /** Each tool call as soon as its input is complete. */
+  readonly onToolCall?: (call: ToolCall) => void;
+}
+
+export interface ModelResponse {
+  readonly content: readonly ModelContentBlock[];
+  /** The text blocks, joined. */
+  readonly text: string;
+  /** The tool_use blocks, as calls. */
+  readonly toolCalls: readonly ToolCall[];
+  /**
+   * When the request carried an output schema: the reply text parsed as JSON, if it parses as it
+   * stands. Near misses are salvaged by `runStep`, not here.
+   */
+  readonly structuredOutput?: JsonValue;
+  readonly usage: Usage;
+  /** 0 when the model has no price (see `priced`). */
+  readonly costUsd: number;
+  /** Whether the price table knew the model. */
+  readonly priced: boolean;
+  readonly stopReason: StopReason | null;
+  readonly model: string;
+  readonly requestId?: string;
+}
+
+/** The one thing the runtime asks of a model. */
+export interface ModelClient {
+  call(request: ModelRequest): Promise<ModelResponse>;
+}

@@ -1,0 +1,25 @@
+export {
+  type FakeAnthropic,
+  type FakeAnthropicOptions,
+  type FakeHandler,
+  type FakeRequest,
+  startFakeAnthropic,
+} from "./fake-anthropic.ts";
+export {
+  type ErrorReplyOptions,
+  type FakeContentBlock,
+  type FakeCutStreamReply,
+  type FakeErrorReply,
+  type FakeHangReply,
+  type FakeMalformedReply,
+  type FakeMessageReply,
+  type FakeReply,
+  type FakeStopReason,
+  type FakeUsageOverride,
+  type MessageReplyOptions,
+  reply,
+  type ToolUseSpec,
+} from "./replies.ts";
+export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.ts";
+export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
+export { type PromptAccounting, PromptCache, pseudoTokens } from "./token-count.ts";
