@@ -5,13 +5,26 @@ export type PathSegment = string | number;
 
 const SEGMENT = /^([^[\]]*)((?:\[\d+\])*)$/;
 
+// Paths come from the registry, so there are few distinct ones and each is read on every step
+// execution: parse once. Bounded so a caller feeding arbitrary paths cannot grow it forever.
+const parsedPaths = new Map<string, readonly PathSegment[] | undefined>();
+const PARSED_PATHS_LIMIT = 1024;
+
 /**
  * Parses a registry dot path (`next_action.action`, `a.b[0].c`, `a.b.0.c`). Returns undefined
  * for a path that cannot be read (empty, `a..b`, `a[x]`), so a caller can say so instead of
  * silently reading nothing. A purely numeric segment is kept as a number: it indexes an array
  * and, on an object, is read as the property of that name.
  */
-export function parseDotPath(path: string): PathSegment[] | undefined {
+export function parseDotPath(path: string): readonly PathSegment[] | undefined {
+  if (parsedPaths.has(path)) return parsedPaths.get(path);
+  const parsed = parseUncached(path);
+  if (parsedPaths.size >= PARSED_PATHS_LIMIT) parsedPaths.clear();
+  parsedPaths.set(path, parsed === undefined ? undefined : Object.freeze(parsed));
+  return parsed;
+}
+
+function parseUncached(path: string): PathSegment[] | undefined {
   if (path.trim() === "") return undefined;
   const segments: PathSegment[] = [];
   for (const part of path.split(".")) {

@@ -8,6 +8,20 @@ export interface HandoffExtraction {
   readonly handoffPaths: Readonly<Record<string, JsonValue>>;
 }
 
+/** Sets `key` as an ordinary own property, even when it is `__proto__`. */
+function setOwn(record: Record<string, JsonValue>, key: string, value: JsonValue): void {
+  if (key === "__proto__") {
+    Object.defineProperty(record, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  } else {
+    record[key] = value;
+  }
+}
+
 /**
  * Reads `(key, path)` pairs from an output. A field the output does not have is simply absent:
  * the next step's prompt then has no value for it, which the prompt resolver reports if the
@@ -23,19 +37,8 @@ export function readHandoff(
   for (const field of fields) {
     const value = readDotPath(output, field.path);
     if (value === undefined) continue;
-    // defineProperty keeps a key such as `__proto__` an ordinary own property.
-    Object.defineProperty(handoff, field.key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-    Object.defineProperty(handoffPaths, field.path, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    setOwn(handoff, field.key, value);
+    setOwn(handoffPaths, field.path, value);
   }
   return { handoff, handoffPaths };
 }

@@ -7,7 +7,7 @@ import {
   type Result,
 } from "@climpt/registry-schema";
 import { problem, stepPath } from "./problems.ts";
-import { countOf, lookup, type RouterState, withEntry } from "./router-state.ts";
+import { lookup, type RouterState, withEntry } from "./router-state.ts";
 
 /** The run-wide cap: the option when given, else `DEFAULT_RUN_ITERATION_CAP` (seed 000: 100). */
 export function resolveIterationCap(iterationCap: number | undefined): number {
@@ -24,8 +24,8 @@ export function resolveIterationCap(iterationCap: number | undefined): number {
 
 function mostExecuted(state: RouterState): string {
   let best: [string, number] | undefined;
-  for (const [stepId, count] of Object.entries(state.executions)) {
-    if (best === undefined || count > best[1]) best = [stepId, count];
+  for (const count of state.stepCounts) {
+    if (best === undefined || count.executions > best[1]) best = [count.stepId, count.executions];
   }
   return best === undefined ? "" : ` Step "${best[0]}" ran ${best[1]} times.`;
 }
@@ -70,12 +70,6 @@ export function advance(
     if (leadIn !== undefined) closureLeadIn = withEntry(closureLeadIn, target, leadIn);
   }
 
-  // maxRetries counts retries since the step was entered from elsewhere.
-  const checkRetries =
-    !staying && countOf(state.checkRetries, target) > 0
-      ? withEntry(state.checkRetries, target, 0)
-      : state.checkRetries;
-
   return ok({
     ...state,
     iteration: state.iteration + 1,
@@ -83,6 +77,7 @@ export function advance(
     previousStepId: state.stepId,
     visitExecutions: sameVisit ? state.visitExecutions : 0,
     closureLeadIn,
-    checkRetries,
+    // maxRetries counts retries since the step was entered from elsewhere.
+    checkRetries: staying ? state.checkRetries : 0,
   });
 }

@@ -25,4 +25,9 @@ export type {
   StepDecision,
   StepVia,
 } from "./route-decision.ts";
-export { createRouterState, type RouterState } from "./router-state.ts";
+export {
+  createRouterState,
+  type RouterState,
+  type StepCount,
+  stepCountOf,
+} from "./router-state.ts";

@@ -3,14 +3,7 @@ import { advance, resolveIterationCap } from "./advance.ts";
 import { contractViolation, problem, stepPath } from "./problems.ts";
 import { currentStep } from "./route.ts";
 import type { BeforeCheckDecision, RouteDecision, StepVia } from "./route-decision.ts";
-import {
-  countOf,
-  hasStep,
-  lookup,
-  type RouterState,
-  recordExecution,
-  withEntry,
-} from "./router-state.ts";
+import { hasStep, lookup, type RouterState, recordExecution } from "./router-state.ts";
 
 export interface CheckVerdict {
   readonly passed: boolean;
@@ -142,7 +135,7 @@ export function routeCheck(
     ]);
   }
   if (onFail.kind === "retry") {
-    const used = countOf(base.checkRetries, step.id);
+    const used = base.checkRetries;
     if (onFail.maxRetries > 0 && used >= onFail.maxRetries) {
       return fail([
         problem(
@@ -155,7 +148,7 @@ export function routeCheck(
     }
     const retried: RouterState = {
       ...base,
-      checkRetries: withEntry(base.checkRetries, step.id, used + 1),
+      checkRetries: used + 1,
     };
     return stepDecision(registry, retried, step.id, "check-retry", true, cap, message);
   }

@@ -42,7 +42,7 @@ describe("route: simple targets", () => {
       previousStepId: "initial.issue",
       lastIntent: "next",
       visitExecutions: 0,
-      executions: { "initial.issue": 1 },
+      stepCounts: [{ stepId: "initial.issue", executions: 1, retries: 0 }],
     });
   });
 
@@ -91,7 +91,10 @@ describe("route: closing", () => {
       reason: "all done",
     });
     // The closure execution is counted, but no new iteration starts.
-    expect(decision.state).toMatchObject({ iteration: 1, executions: { "closure.issue": 1 } });
+    expect(decision.state).toMatchObject({
+      iteration: 1,
+      stepCounts: [{ stepId: "closure.issue", executions: 1 }],
+    });
   });
 
   it("a closing transition that names the closure step itself also closes", () => {
@@ -209,8 +212,7 @@ describe("route: repeat", () => {
     expect(second.state).toMatchObject({
       iteration: 3,
       visitExecutions: 2,
-      retries: { "continuation.a": 2 },
-      executions: { "continuation.a": 2 },
+      stepCounts: [{ stepId: "continuation.a", executions: 2, retries: 2 }],
     });
   });
 

@@ -15,12 +15,11 @@ import { contractViolation, list, problem, stepPath } from "./problems.ts";
 import { type ConditionSources, resolveTransition } from "./resolve-transition.ts";
 import type { RouteDecision, RouteInput, RouteOptions, StepVia } from "./route-decision.ts";
 import {
-  countOf,
   hasStep,
   lookup,
   type RouterState,
   recordExecution,
-  withEntry,
+  updateStepCount,
 } from "./router-state.ts";
 
 /** The registry's definition of the state's current step, or `SR-TRANS-017`. */
@@ -105,7 +104,12 @@ function targetProblem(
   target: string | null,
   fromModel: boolean,
 ): Problem | undefined {
-  const path = stepPath(step.id, "transitions", intent);
+  // The usual case: an existing, runnable target. Messages are only built for problems.
+  const kind = target === null ? undefined : lookup(registry.steps, target)?.kind;
+  if (kind !== undefined && kind !== "section") return undefined;
+  const path = fromModel
+    ? stepPath(step.id, "structuredGate", "targetField")
+    : stepPath(step.id, "transitions", intent);
   if (target === null) {
     return problem(
       TARGET_CODES[intent].nulled,
@@ -123,21 +127,18 @@ function targetProblem(
     return problem(
       TARGET_CODES[intent].missing,
       `Step "${step.id}" emitted "${intent}" to "${target}" (${where}), which does not exist in the registry.`,
-      fromModel ? stepPath(step.id, "structuredGate", "targetField") : path,
+      path,
       fromModel
         ? `List the step ids the model may jump to in the step prompt and constrain "${step.gate?.targetField ?? "the target field"}" with an enum of them in the output schema.`
         : `Add step "${target}" to steps, or change transitions.${intent} to an existing step.`,
     );
   }
-  if (lookup(registry.steps, target)?.kind === "section") {
-    return problem(
-      "SR-TRANS-012",
-      `Step "${step.id}" emitted "${intent}" to "${target}" (${where}), which is a section step: a prompt fragment that never runs as a flow step.`,
-      fromModel ? stepPath(step.id, "structuredGate", "targetField") : path,
-      "Point the transition at a work, verification or closure step.",
-    );
-  }
-  return undefined;
+  return problem(
+    "SR-TRANS-012",
+    `Step "${step.id}" emitted "${intent}" to "${target}" (${where}), which is a section step: a prompt fragment that never runs as a flow step.`,
+    path,
+    "Point the transition at a work, verification or closure step.",
+  );
 }
 
 function missingTransition(step: Step, intent: GateIntent): Problem {
@@ -284,7 +285,10 @@ export function route(
   if (intent === "repeat") {
     const repeated: RouterState = {
       ...executed,
-      retries: withEntry(executed.retries, step.id, countOf(executed.retries, step.id) + 1),
+      stepCounts: updateStepCount(executed.stepCounts, step.id, (count) => ({
+        ...count,
+        retries: count.retries + 1,
+      })),
     };
     const transition = step.transitions.repeat;
     // Without a declared target, repeat stays on the step.

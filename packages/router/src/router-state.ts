@@ -25,15 +25,18 @@ export interface RouterState {
    * a step from another step (or a check-dialect `retry` starts a fresh one).
    */
   readonly visitExecutions: number;
-  /** Recorded executions per step over the whole run. */
-  readonly executions: Readonly<Record<string, number>>;
-  /** `repeat` intents per step over the whole run (gate dialect). */
-  readonly retries: Readonly<Record<string, number>>;
   /**
-   * Check-dialect `onFail.retry` visits per step, counted since the step was last entered from
-   * another step; compared with `maxRetries`.
+   * Per-step totals over the whole run, one entry per step that has run, in order of first
+   * execution. A list rather than a record keyed by step id: copying a list stays cheap when a
+   * registry has hundreds of steps, where copying a large object does not (see the bench).
+   * Read it with `stepCountOf`.
    */
-  readonly checkRetries: Readonly<Record<string, number>>;
+  readonly stepCounts: readonly StepCount[];
+  /**
+   * Check-dialect `onFail.retry` visits of `stepId` since the flow last entered it from another
+   * step; compared with `maxRetries`.
+   */
+  readonly checkRetries: number;
   /** Failed validations per closure step that sent the flow back (`returnAfterFailedValidation`). */
   readonly validationAttempts: Readonly<Record<string, number>>;
   /**
@@ -43,6 +46,41 @@ export interface RouterState {
   readonly closureLeadIn: Readonly<Record<string, string>>;
   /** True between `beforeCheck` saying "run the check" and `routeCheck` (check dialect). */
   readonly awaitingCheck: boolean;
+}
+
+/** How often one step ran and repeated over the run. */
+export interface StepCount {
+  readonly stepId: string;
+  /** Recorded executions. */
+  readonly executions: number;
+  /** `repeat` intents it emitted (gate dialect). */
+  readonly retries: number;
+}
+
+/** The totals of `stepId` (zeros for a step that has not run). */
+export function stepCountOf(state: RouterState, stepId: string): StepCount {
+  return (
+    state.stepCounts.find((count) => count.stepId === stepId) ?? {
+      stepId,
+      executions: 0,
+      retries: 0,
+    }
+  );
+}
+
+/** A copy of the counts with `stepId`'s entry changed by `update`. */
+export function updateStepCount(
+  counts: readonly StepCount[],
+  stepId: string,
+  update: (count: StepCount) => StepCount,
+): StepCount[] {
+  // From the end: the step that just ran is usually the one most recently added.
+  let index = counts.length - 1;
+  while (index >= 0 && (counts[index] as StepCount).stepId !== stepId) index -= 1;
+  if (index === -1) return [...counts, update({ stepId, executions: 0, retries: 0 })];
+  const copy = counts.slice();
+  copy[index] = update(counts[index] as StepCount);
+  return copy;
 }
 
 export function hasStep(registry: Registry, stepId: string): boolean {
@@ -89,9 +127,8 @@ export function createRouterState(registry: Registry, entryStepId: string): Rout
     previousStepId: null,
     lastIntent: null,
     visitExecutions: 0,
-    executions: {},
-    retries: {},
-    checkRetries: {},
+    stepCounts: [],
+    checkRetries: 0,
     validationAttempts: {},
     closureLeadIn: {},
     awaitingCheck: false,
@@ -103,10 +140,9 @@ export function recordExecution(state: RouterState): RouterState {
   return {
     ...state,
     visitExecutions: state.visitExecutions + 1,
-    executions: withEntry(
-      state.executions,
-      state.stepId,
-      countOf(state.executions, state.stepId) + 1,
-    ),
+    stepCounts: updateStepCount(state.stepCounts, state.stepId, (count) => ({
+      ...count,
+      executions: count.executions + 1,
+    })),
   };
 }
