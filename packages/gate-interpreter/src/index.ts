@@ -1,0 +1,14 @@
+export { type PathSegment, parseDotPath, readDotPath, shortKeyOf } from "./dot-path.ts";
+export { extractHandoff, type HandoffExtraction } from "./extract-handoff.ts";
+export type { GateInterpretation, InterpretGateOptions } from "./gate-interpretation.ts";
+export {
+  type CheckInterpretation,
+  type CheckSource,
+  checkSource,
+  interpretCheck,
+  interpretStepCheck,
+  type StepCheckOutputs,
+} from "./interpret-check.ts";
+export { interpretGate, isIntentAllowedForStep } from "./interpret-gate.ts";
+export { normalizeIntent } from "./normalize-intent.ts";
+export { type CoercedObject, coerceJsonObject } from "./parse-json-output.ts";

@@ -1,0 +1,13 @@
+import { type GateIntent, INTENT_ALIASES, isGateIntent } from "@climpt/registry-schema";
+
+/**
+ * Maps a value a model wrote to one of the seven intents: trimmed, case-insensitive, either an
+ * intent itself or an entry of `INTENT_ALIASES` (`done` → `closing`, `continue` → `next`, …).
+ * Anything else (other words, numbers, objects) is not an intent: custom intents do not exist.
+ */
+export function normalizeIntent(raw: unknown): GateIntent | undefined {
+  if (typeof raw !== "string") return undefined;
+  const word = raw.trim().toLowerCase();
+  if (isGateIntent(word)) return word;
+  return Object.hasOwn(INTENT_ALIASES, word) ? INTENT_ALIASES[word] : undefined;
+}

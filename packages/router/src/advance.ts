@@ -1,0 +1,83 @@
+import {
+  ClimptError,
+  DEFAULT_RUN_ITERATION_CAP,
+  fail,
+  ok,
+  type Registry,
+  type Result,
+} from "@climpt/registry-schema";
+import { problem, stepPath } from "./problems.ts";
+import { lookup, type RouterState, withEntry } from "./router-state.ts";
+
+/** The run-wide cap: the option when given, else `DEFAULT_RUN_ITERATION_CAP` (seed 000: 100). */
+export function resolveIterationCap(iterationCap: number | undefined): number {
+  const cap = iterationCap ?? DEFAULT_RUN_ITERATION_CAP;
+  if (!Number.isInteger(cap) || cap < 1) {
+    throw new ClimptError({
+      code: "AGENT_MAX_ITERATIONS",
+      message: `The iteration cap must be a positive integer, got ${String(iterationCap)}.`,
+      hint: "Set limits.maxIterations (or --max-iterations) to a whole number of at least 1.",
+    });
+  }
+  return cap;
+}
+
+function mostExecuted(state: RouterState): string {
+  let best: [string, number] | undefined;
+  for (const count of state.stepCounts) {
+    if (best === undefined || count.executions > best[1]) best = [count.stepId, count.executions];
+  }
+  return best === undefined ? "" : ` Step "${best[0]}" ran ${best[1]} times.`;
+}
+
+export interface AdvanceOptions {
+  /** True when the move starts a new visit even though the step stays the same. */
+  readonly newVisit: boolean;
+  readonly cap: number;
+}
+
+/**
+ * Starts the next iteration at `target`. Refuses with `AGENT_MAX_ITERATIONS` when that
+ * iteration would pass the run-wide cap, so a state never holds an iteration above it.
+ * Entering a closure step from a non-closure step records the step that led in (seed 003
+ * §14.8.3); moving between closure steps keeps the original lead-in.
+ */
+export function advance(
+  registry: Registry,
+  state: RouterState,
+  target: string,
+  options: AdvanceOptions,
+): Result<RouterState> {
+  if (state.iteration + 1 > options.cap) {
+    return fail([
+      problem(
+        "AGENT_MAX_ITERATIONS",
+        `The run reached its iteration cap of ${options.cap}: iteration ${state.iteration} ran step "${state.stepId}" and the flow would continue at step "${target}".${mostExecuted(state)}`,
+        stepPath(state.stepId, "transitions"),
+        "If the flow is making progress, raise the cap (agent.json limits.maxIterations, or --max-iterations). If it loops, give the looping step's prompt and transitions a way out (for example handoff to a closure step).",
+      ),
+    ]);
+  }
+  const staying = target === state.stepId;
+  const sameVisit = staying && !options.newVisit;
+
+  let closureLeadIn = state.closureLeadIn;
+  const from = lookup(registry.steps, state.stepId);
+  const to = lookup(registry.steps, target);
+  if (to?.kind === "closure" && !staying) {
+    const leadIn =
+      from?.kind === "closure" ? lookup(state.closureLeadIn, state.stepId) : state.stepId;
+    if (leadIn !== undefined) closureLeadIn = withEntry(closureLeadIn, target, leadIn);
+  }
+
+  return ok({
+    ...state,
+    iteration: state.iteration + 1,
+    stepId: target,
+    previousStepId: state.stepId,
+    visitExecutions: sameVisit ? state.visitExecutions : 0,
+    closureLeadIn,
+    // maxRetries counts retries since the step was entered from elsewhere.
+    checkRetries: staying ? state.checkRetries : 0,
+  });
+}

@@ -1,0 +1,96 @@
+import type { Problem } from "@climpt/registry-schema";
+import { describe, expect, it } from "vitest";
+import { returnAfterFailedValidation } from "./return-after-validation.ts";
+import { route } from "./route.ts";
+import { createRouterState, type RouterState } from "./router-state.ts";
+import { seed003Linear } from "./test-registries.ts";
+
+function atClosure(): RouterState {
+  const handedOff = route(seed003Linear, createRouterState(seed003Linear, "continuation.issue"), {
+    intent: "handoff",
+  });
+  if (!handedOff.ok) throw new Error("unexpected");
+  const closing = route(seed003Linear, handedOff.value.state, { intent: "closing" });
+  if (!closing.ok || closing.value.kind !== "closing") throw new Error("unexpected");
+  return closing.value.state;
+}
+
+describe("returnAfterFailedValidation", () => {
+  it("returns to the work step that led into the closure step, as a new iteration", () => {
+    const back = returnAfterFailedValidation(seed003Linear, atClosure(), {
+      closureStepId: "closure.issue",
+      maxAttempts: 3,
+    });
+    expect(back.ok && back.value).toMatchObject({
+      kind: "step",
+      stepId: "continuation.issue",
+      via: "validation-retry",
+      attempt: 1,
+    });
+    expect(back.ok && back.value.state).toMatchObject({
+      iteration: 3,
+      previousStepId: "closure.issue",
+      visitExecutions: 0,
+      validationAttempts: { "closure.issue": 1 },
+    });
+  });
+
+  it("counts attempts and stops past maxAttempts with AGENT_VALIDATION_ABORT", () => {
+    let state = atClosure();
+    let issue: Problem | undefined;
+    const attempts: number[] = [];
+    while (issue === undefined) {
+      const back = returnAfterFailedValidation(seed003Linear, state, {
+        closureStepId: "closure.issue",
+        maxAttempts: 3,
+      });
+      if (!back.ok) {
+        issue = back.issues[0];
+        break;
+      }
+      attempts.push(back.value.attempt);
+      // The work step hands off again and the closure step closes again.
+      const again = route(seed003Linear, back.value.state, { intent: "handoff" });
+      const closing = again.ok
+        ? route(seed003Linear, again.value.state, { intent: "closing" })
+        : again;
+      if (!closing.ok) throw new Error("unexpected");
+      state = closing.value.state;
+    }
+    expect(attempts).toEqual([1, 2, 3]);
+    expect(issue?.code).toBe("AGENT_VALIDATION_ABORT");
+    expect(issue?.message).toContain("failed 4 times; onFailure.maxAttempts is 3");
+    expect(issue?.path).toBe('$.validationSteps["closure.issue"].onFailure.maxAttempts');
+  });
+
+  it("without maxAttempts, only the run cap bounds it", () => {
+    const back = returnAfterFailedValidation(
+      seed003Linear,
+      { ...atClosure(), validationAttempts: { "closure.issue": 50 } },
+      { closureStepId: "closure.issue" },
+    );
+    expect(back.ok && back.value.attempt).toBe(51);
+    const capped = returnAfterFailedValidation(seed003Linear, atClosure(), {
+      closureStepId: "closure.issue",
+      iterationCap: 2,
+    });
+    expect(!capped.ok && capped.issues[0]?.code).toBe("AGENT_MAX_ITERATIONS");
+  });
+
+  it("a closure step the run started at runs again itself", () => {
+    const closing = route(seed003Linear, createRouterState(seed003Linear, "closure.issue"), {
+      intent: "closing",
+    });
+    if (!closing.ok) throw new Error("unexpected");
+    const back = returnAfterFailedValidation(seed003Linear, closing.value.state, {
+      closureStepId: "closure.issue",
+    });
+    expect(back.ok && back.value.stepId).toBe("closure.issue");
+  });
+
+  it("an unknown closure step is a contract violation", () => {
+    expect(() =>
+      returnAfterFailedValidation(seed003Linear, atClosure(), { closureStepId: "closure.nope" }),
+    ).toThrow(/not a step of the registry/);
+  });
+});

@@ -1,0 +1,202 @@
+import type { CheckDefinition, Problem, Registry } from "@climpt/registry-schema";
+import { describe, expect, it } from "vitest";
+import { beforeCheck, type CheckVerdict, routeCheck } from "./route-check.ts";
+import type { RouteDecision } from "./route-decision.ts";
+import { createRouterState, type RouterState } from "./router-state.ts";
+import { checkStep, registryOf, seed000 } from "./test-registries.ts";
+
+/** One execution of the current step: beforeCheck, then (if asked) routeCheck with the verdict. */
+function execute(
+  registry: Registry,
+  state: RouterState,
+  verdict: CheckVerdict,
+  iterationCap?: number,
+): { decision?: RouteDecision; skipped?: RouterState; issue?: Problem } {
+  const options = iterationCap === undefined ? {} : { iterationCap };
+  const before = beforeCheck(registry, state, options);
+  if (!before.ok) return { issue: before.issues[0] as Problem };
+  if (before.value.kind === "step") return { skipped: before.value.state };
+  const routed = routeCheck(registry, before.value.state, verdict, options);
+  if (!routed.ok) return { issue: routed.issues[0] as Problem };
+  return { decision: routed.value };
+}
+
+const pass = { passed: true, message: "fine" };
+const failed = { passed: false, message: "2 tests fail" };
+
+function single(check: CheckDefinition, min = 1, max = 1): Registry {
+  return registryOf("check", [
+    checkStep("s_one", { check, min, max }),
+    checkStep("s_two", { check: { onPass: { kind: "complete" } } }),
+  ]);
+}
+
+describe("beforeCheck: iterations.min", () => {
+  it("runs the step again without its check until it has run min times in this visit", () => {
+    const registry = single({ onPass: { kind: "next", target: "s_two" } }, 3, 5);
+    let state = createRouterState(registry, "s_one");
+    const first = beforeCheck(registry, state);
+    expect(first.ok && first.value).toMatchObject({
+      kind: "step",
+      stepId: "s_one",
+      via: "min-iterations",
+    });
+    state = first.ok ? first.value.state : state;
+    const second = beforeCheck(registry, state);
+    state = second.ok ? second.value.state : state;
+    const third = beforeCheck(registry, state);
+    expect(third.ok && third.value).toMatchObject({ kind: "check", stepId: "s_one" });
+    expect(third.ok && third.value.state).toMatchObject({
+      iteration: 3,
+      visitExecutions: 3,
+      awaitingCheck: true,
+    });
+  });
+
+  it("calling it twice for one execution is a contract violation", () => {
+    const registry = single({ onPass: { kind: "complete" } });
+    const first = beforeCheck(registry, createRouterState(registry, "s_one"));
+    if (!first.ok) throw new Error("unexpected");
+    expect(() => beforeCheck(registry, first.value.state)).toThrow(/twice/);
+  });
+});
+
+describe("routeCheck: pass", () => {
+  it("onPass.next goes to that step as a new visit", () => {
+    const { decision } = execute(seed000, createRouterState(seed000, "s_a8f3"), pass);
+    expect(decision).toMatchObject({
+      kind: "step",
+      stepId: "s_b2c1",
+      via: "check-pass",
+      reason: "fine",
+    });
+    expect(decision?.state).toMatchObject({
+      iteration: 2,
+      visitExecutions: 0,
+      awaitingCheck: false,
+    });
+  });
+
+  it("onPass.complete ends the flow with a complete decision, not with success", () => {
+    const { decision } = execute(seed000, createRouterState(seed000, "s_c9d4"), pass);
+    expect(decision).toMatchObject({ kind: "complete", stepId: "s_c9d4", message: "fine" });
+    expect(decision?.state.iteration).toBe(1);
+  });
+
+  it("an onPass target that does not exist is SR-TRANS-001", () => {
+    const registry = single({ onPass: { kind: "next", target: "s_gone" } });
+    const { issue } = execute(registry, createRouterState(registry, "s_one"), pass);
+    expect(issue?.code).toBe("SR-TRANS-001");
+    expect(issue?.path).toBe("$.steps.s_one.check.onPass.next");
+  });
+});
+
+describe("routeCheck: fail", () => {
+  it("runs the step again while this visit has run fewer than iterations.max times", () => {
+    const registry = single(
+      { onPass: { kind: "complete" }, onFail: { kind: "fallback", target: "s_two" } },
+      1,
+      3,
+    );
+    let state = createRouterState(registry, "s_one");
+    const steps: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const { decision } = execute(registry, state, failed);
+      if (decision === undefined) throw new Error("unexpected");
+      steps.push(`${decision.kind === "step" ? decision.via : decision.kind}:${decision.stepId}`);
+      state = decision.state;
+    }
+    expect(steps).toEqual(["check-again:s_one", "check-again:s_one", "check-fallback:s_two"]);
+    expect(state.visitExecutions).toBe(0);
+    expect(state.stepCounts).toEqual([{ stepId: "s_one", executions: 3, retries: 0 }]);
+  });
+
+  it("onFail.retry starts a new visit, counted against maxRetries", () => {
+    const registry = single({
+      onPass: { kind: "complete" },
+      onFail: { kind: "retry", maxRetries: 2 },
+    });
+    let state = createRouterState(registry, "s_one");
+    for (const expected of [1, 2]) {
+      const { decision } = execute(registry, state, failed);
+      expect(decision).toMatchObject({ kind: "step", stepId: "s_one", via: "check-retry" });
+      state = decision?.state ?? state;
+      expect(state.checkRetries).toBe(expected);
+      expect(state.visitExecutions).toBe(0);
+    }
+    const { issue } = execute(registry, state, failed);
+    expect(issue?.code).toBe("AGENT_VALIDATION_ABORT");
+    expect(issue?.message).toContain("after 2 retries (onFail.maxRetries 2)");
+    expect(issue?.message).toContain("2 tests fail");
+  });
+
+  it("maxRetries 0 retries without limit until the run cap", () => {
+    const registry = single({
+      onPass: { kind: "complete" },
+      onFail: { kind: "retry", maxRetries: 0 },
+    });
+    let state = createRouterState(registry, "s_one");
+    let issue: Problem | undefined;
+    while (issue === undefined) {
+      const step = execute(registry, state, failed, 12);
+      issue = step.issue;
+      state = step.decision?.state ?? state;
+    }
+    expect(issue.code).toBe("AGENT_MAX_ITERATIONS");
+    expect(state.iteration).toBe(12);
+    expect(state.checkRetries).toBe(11);
+  });
+
+  it("re-entering a step from another step restarts its retry count", () => {
+    const registry = registryOf("check", [
+      checkStep("s_one", {
+        check: {
+          onPass: { kind: "next", target: "s_two" },
+          onFail: { kind: "retry", maxRetries: 1 },
+        },
+      }),
+      checkStep("s_two", {
+        check: { onPass: { kind: "complete" }, onFail: { kind: "fallback", target: "s_one" } },
+      }),
+    ]);
+    let state = createRouterState(registry, "s_one");
+    for (const verdict of [failed, pass, failed]) {
+      state = execute(registry, state, verdict).decision?.state ?? state;
+    }
+    expect(state).toMatchObject({ stepId: "s_one", checkRetries: 0 });
+    // One more retry is available again.
+    expect(execute(registry, state, failed).decision).toMatchObject({ via: "check-retry" });
+  });
+
+  it("without onFail, a failed check ends the run with AGENT_VALIDATION_ABORT", () => {
+    const registry = single({ onPass: { kind: "complete" } });
+    const { issue } = execute(registry, createRouterState(registry, "s_one"), failed);
+    expect(issue?.code).toBe("AGENT_VALIDATION_ABORT");
+    expect(issue?.hint).toContain('"onFail"');
+  });
+
+  it("a fallback to a missing step is SR-TRANS-001", () => {
+    const registry = single({
+      onPass: { kind: "complete" },
+      onFail: { kind: "fallback", target: "s_x" },
+    });
+    expect(execute(registry, createRouterState(registry, "s_one"), failed).issue?.code).toBe(
+      "SR-TRANS-001",
+    );
+  });
+});
+
+describe("routeCheck: contract", () => {
+  it("a step without a check is SR-TRANS-018", () => {
+    const registry = registryOf("check", [checkStep("s_bare", {})]);
+    expect(execute(registry, createRouterState(registry, "s_bare"), pass).issue?.code).toBe(
+      "SR-TRANS-018",
+    );
+  });
+
+  it("routeCheck without beforeCheck is a contract violation", () => {
+    expect(() => routeCheck(seed000, createRouterState(seed000, "s_a8f3"), pass)).toThrow(
+      /without beforeCheck/,
+    );
+  });
+});

@@ -1,0 +1,188 @@
+import { fail, ok, type Registry, type Result } from "@climpt/registry-schema";
+import { advance, resolveIterationCap } from "./advance.ts";
+import { contractViolation, problem, stepPath } from "./problems.ts";
+import { currentStep } from "./route.ts";
+import type { BeforeCheckDecision, RouteDecision, StepVia } from "./route-decision.ts";
+import { hasStep, lookup, type RouterState, recordExecution } from "./router-state.ts";
+
+export interface CheckVerdict {
+  readonly passed: boolean;
+  /** The check's message (or why it failed): carried on the decision for the journal. */
+  readonly message?: string;
+}
+
+export interface CheckRouteOptions {
+  /** Run-wide iteration cap; `DEFAULT_RUN_ITERATION_CAP` (100) when absent. */
+  readonly iterationCap?: number;
+}
+
+function stepDecision(
+  registry: Registry,
+  state: RouterState,
+  target: string,
+  via: StepVia,
+  newVisit: boolean,
+  cap: number,
+  reason?: string,
+): Result<RouteDecision> {
+  const next = advance(registry, state, target, { newVisit, cap });
+  if (!next.ok) return next;
+  return ok({
+    kind: "step",
+    stepId: target,
+    via,
+    state: next.value,
+    ...(reason === undefined || reason === "" ? {} : { reason }),
+  });
+}
+
+/**
+ * Check dialect, after each execution of the current step: records the execution, then says
+ * whether its check runs now (`{kind: "check"}`) or the step runs again first because it has
+ * run fewer than `iterations.min` times in this visit (`{kind: "step", via: "min-iterations"}`).
+ */
+export function beforeCheck(
+  registry: Registry,
+  state: RouterState,
+  options: CheckRouteOptions = {},
+): Result<BeforeCheckDecision> {
+  if (state.awaitingCheck) {
+    throw contractViolation(
+      `beforeCheck was called twice for the same execution of step "${state.stepId}".`,
+      "Call routeCheck with the check's verdict before the next beforeCheck.",
+    );
+  }
+  const cap = resolveIterationCap(options.iterationCap);
+  const found = currentStep(registry, state);
+  if (!found.ok) return found;
+  const step = found.value;
+  const executed = recordExecution(state);
+  if (executed.visitExecutions < step.iterations.min) {
+    const next = advance(registry, executed, step.id, { newVisit: false, cap });
+    if (!next.ok) return next;
+    return ok({ kind: "step", stepId: step.id, via: "min-iterations", state: next.value });
+  }
+  return ok({ kind: "check", stepId: step.id, state: { ...executed, awaitingCheck: true } });
+}
+
+/**
+ * Check dialect, with the verdict of the check `beforeCheck` asked for (seed 000):
+ * - pass: `onPass.next` → that step (a new visit); `onPass.complete` → `{kind: "complete"}`;
+ * - fail while this visit has run fewer than `iterations.max` times → the step again;
+ * - fail at `iterations.max` → `onFail`: `retry` starts a new visit of the same step, counted
+ *   against `maxRetries` (0 = unlimited, still bounded by the run cap); `fallback` goes to its
+ *   step; exhausted retries or no `onFail` end the run with `AGENT_VALIDATION_ABORT`.
+ */
+export function routeCheck(
+  registry: Registry,
+  state: RouterState,
+  verdict: CheckVerdict,
+  options: CheckRouteOptions = {},
+): Result<RouteDecision> {
+  if (!state.awaitingCheck) {
+    throw contractViolation(
+      `routeCheck was called for step "${state.stepId}" without beforeCheck asking for its check.`,
+      "After each execution call beforeCheck; run the check and call routeCheck only when it returns { kind: 'check' }.",
+    );
+  }
+  const cap = resolveIterationCap(options.iterationCap);
+  const base: RouterState = { ...state, awaitingCheck: false };
+  const found = currentStep(registry, base);
+  if (!found.ok) return found;
+  const step = found.value;
+  const check = step.check;
+  if (check === undefined) {
+    return fail([
+      problem(
+        "SR-TRANS-018",
+        `Step "${step.id}" has no check, so nothing says where the flow goes after it.`,
+        stepPath(step.id),
+        `Add "check": { "onPass": { "next": "<step id>" } } (or { "complete": true }) to step "${step.id}".`,
+      ),
+    ]);
+  }
+  const message = verdict.message;
+
+  if (verdict.passed) {
+    if (check.onPass.kind === "complete") {
+      return ok({
+        kind: "complete",
+        stepId: step.id,
+        state: base,
+        ...(message === undefined ? {} : { message }),
+      });
+    }
+    const target = check.onPass.target;
+    const refused = checkTargetProblem(registry, step.id, target, "onPass", "next");
+    if (refused !== undefined) return refused;
+    return stepDecision(registry, base, target, "check-pass", true, cap, message);
+  }
+
+  if (base.visitExecutions < step.iterations.max) {
+    return stepDecision(registry, base, step.id, "check-again", false, cap, message);
+  }
+
+  const onFail = check.onFail;
+  const why = message ? ` Last check: ${message}` : "";
+  if (onFail === undefined) {
+    return fail([
+      problem(
+        "AGENT_VALIDATION_ABORT",
+        `Step "${step.id}" failed its check after ${base.visitExecutions} execution(s) (iterations.max ${step.iterations.max}) and declares no onFail.${why}`,
+        stepPath(step.id, "check", "onFail"),
+        `Add "onFail": { "retry": true, "maxRetries": N } or { "fallback": "<step id>" } to the check of step "${step.id}", or raise iterations.max.`,
+      ),
+    ]);
+  }
+  if (onFail.kind === "retry") {
+    const used = base.checkRetries;
+    if (onFail.maxRetries > 0 && used >= onFail.maxRetries) {
+      return fail([
+        problem(
+          "AGENT_VALIDATION_ABORT",
+          `Step "${step.id}" failed its check again after ${used} retr${used === 1 ? "y" : "ies"} (onFail.maxRetries ${onFail.maxRetries}).${why}`,
+          stepPath(step.id, "check", "onFail", "maxRetries"),
+          `Raise onFail.maxRetries (0 = unlimited, bounded by the run cap), add a fallback step, or make the step prompt satisfy the check at ${JSON.stringify(stepPath(step.id, "check", "prompt"))}.`,
+        ),
+      ]);
+    }
+    const retried: RouterState = {
+      ...base,
+      checkRetries: used + 1,
+    };
+    return stepDecision(registry, retried, step.id, "check-retry", true, cap, message);
+  }
+  const refused = checkTargetProblem(registry, step.id, onFail.target, "onFail", "fallback");
+  if (refused !== undefined) return refused;
+  return stepDecision(registry, base, onFail.target, "check-fallback", true, cap, message);
+}
+
+function checkTargetProblem(
+  registry: Registry,
+  stepId: string,
+  target: string,
+  branch: "onPass" | "onFail",
+  field: "next" | "fallback",
+): Result<never> | undefined {
+  if (!hasStep(registry, target)) {
+    return fail([
+      problem(
+        "SR-TRANS-001",
+        `Step "${stepId}" check.${branch}.${field} names "${target}", which does not exist in the registry.`,
+        stepPath(stepId, "check", branch, field),
+        `Add step "${target}" to steps, or change check.${branch}.${field} to an existing step id.`,
+      ),
+    ]);
+  }
+  if (lookup(registry.steps, target)?.kind === "section") {
+    return fail([
+      problem(
+        "SR-TRANS-012",
+        `Step "${stepId}" check.${branch}.${field} names "${target}", a section step that never runs as a flow step.`,
+        stepPath(stepId, "check", branch, field),
+        "Point the check at a step that runs.",
+      ),
+    ]);
+  }
+  return undefined;
+}

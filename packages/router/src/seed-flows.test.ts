@@ -1,0 +1,408 @@
+// The example flows of seeds 000, 002 and 003, walked end to end: scripted model outputs go
+// through the real gate interpreter and the router, and each walk asserts the exact step order.
+import { extractHandoff, interpretGate, interpretStepCheck } from "@climpt/gate-interpreter";
+import type { JsonValue, Registry } from "@climpt/registry-schema";
+import { describe, expect, it } from "vitest";
+import { returnAfterFailedValidation } from "./return-after-validation.ts";
+import { route } from "./route.ts";
+import { beforeCheck, routeCheck } from "./route-check.ts";
+import { createRouterState, type RouterState } from "./router-state.ts";
+import {
+  gateStep,
+  registryOf,
+  seed000,
+  seed002,
+  seed003Branching,
+  seed003Linear,
+} from "./test-registries.ts";
+
+interface Walk {
+  readonly steps: string[];
+  readonly end: "done" | "abort" | "problem" | "out of outputs";
+  readonly code?: string;
+  readonly state: RouterState;
+  readonly handoff: Record<string, JsonValue>;
+}
+
+/** A structured output in seed 003's shape. */
+function say(action: string, extra: Record<string, JsonValue> = {}): JsonValue {
+  return { next_action: { action, reason: `chose ${action}` }, ...extra };
+}
+
+/**
+ * A minimal gate-dialect runner: one scripted output per step execution, validation verdicts
+ * consumed at each closing (missing = pass).
+ */
+function walkGate(
+  registry: Registry,
+  entry: string,
+  outputs: readonly JsonValue[],
+  validations: readonly boolean[] = [],
+): Walk {
+  let state = createRouterState(registry, entry);
+  const steps: string[] = [];
+  const handoff: Record<string, JsonValue> = {};
+  const pending = [...validations];
+  for (const output of outputs) {
+    steps.push(state.stepId);
+    const step = registry.steps[state.stepId];
+    if (step === undefined) throw new Error(`no step ${state.stepId}`);
+    const gate = interpretGate(step, output, { iteration: state.iteration });
+    if (!gate.ok) return { steps, end: "problem", code: gate.issues[0]?.code, state, handoff };
+    Object.assign(handoff, gate.value.handoff);
+    const decision = route(registry, state, gate.value, { handoff });
+    if (!decision.ok) {
+      return { steps, end: "problem", code: decision.issues[0]?.code, state, handoff };
+    }
+    state = decision.value.state;
+    if (decision.value.kind === "abort") return { steps, end: "abort", state, handoff };
+    if (decision.value.kind === "closing") {
+      if (pending.shift() ?? true) return { steps, end: "done", state, handoff };
+      const validation = registry.validationSteps[decision.value.stepId];
+      const back = returnAfterFailedValidation(registry, state, {
+        closureStepId: decision.value.stepId,
+        ...(validation?.onFailure.maxAttempts === undefined
+          ? {}
+          : { maxAttempts: validation.onFailure.maxAttempts }),
+      });
+      if (!back.ok) return { steps, end: "problem", code: back.issues[0]?.code, state, handoff };
+      state = back.value.state;
+    }
+  }
+  return { steps, end: "out of outputs", state, handoff };
+}
+
+interface CheckExecution {
+  /** The step prompt's output. */
+  readonly output?: JsonValue;
+  /** The check prompt's output, when the step has a check prompt. */
+  readonly check?: JsonValue;
+}
+
+/** A minimal check-dialect runner: one scripted execution (step output + check output) at a time. */
+function walkCheck(registry: Registry, entry: string, executions: readonly CheckExecution[]): Walk {
+  let state = createRouterState(registry, entry);
+  const steps: string[] = [];
+  const handoff: Record<string, JsonValue> = {};
+  for (const execution of executions) {
+    steps.push(state.stepId);
+    const step = registry.steps[state.stepId];
+    if (step === undefined) throw new Error(`no step ${state.stepId}`);
+    Object.assign(handoff, extractHandoff(step, execution.output).handoff);
+    const before = beforeCheck(registry, state);
+    if (!before.ok) return { steps, end: "problem", code: before.issues[0]?.code, state, handoff };
+    state = before.value.state;
+    if (before.value.kind === "step") continue;
+    const verdict = interpretStepCheck(step, {
+      stepOutput: execution.output,
+      checkOutput: execution.check,
+    });
+    const decision = routeCheck(registry, state, verdict);
+    if (!decision.ok) {
+      return { steps, end: "problem", code: decision.issues[0]?.code, state, handoff };
+    }
+    state = decision.value.state;
+    if (decision.value.kind === "complete") return { steps, end: "done", state, handoff };
+  }
+  return { steps, end: "out of outputs", state, handoff };
+}
+
+const ok = (message = "fine") => ({
+  output: { summary: "work" },
+  check: { result: "ok", message },
+});
+const ng = (message = "not yet") => ({
+  output: { summary: "work" },
+  check: { result: "ng", message },
+});
+
+describe("seed 000: analyze → implement → review (check dialect)", () => {
+  it("walks the happy path", () => {
+    const walk = walkCheck(seed000, "s_a8f3", [ok(), ok(), ok()]);
+    expect(walk.steps).toEqual(["s_a8f3", "s_b2c1", "s_c9d4"]);
+    expect(walk.end).toBe("done");
+    expect(walk.state.iteration).toBe(3);
+  });
+
+  it("retries analyze, runs implement up to 5 times, falls back, and completes", () => {
+    const walk = walkCheck(seed000, "s_a8f3", [
+      ng(), // analyze fails: retry (1 of 2)
+      ok(), // analyze passes
+      ng(),
+      ng(),
+      ng(),
+      ng(),
+      ng(), // implement fails 5 times (iterations.max 5): fallback to analyze
+      ok(), // analyze
+      ok(), // implement passes
+      ng(), // review fails: fallback to implement
+      ok(), // implement
+      { output: {}, check: '```json\n{"result": "pass", "message": "ship it"}\n```' }, // review passes
+    ]);
+    expect(walk.steps).toEqual([
+      "s_a8f3",
+      "s_a8f3",
+      "s_b2c1",
+      "s_b2c1",
+      "s_b2c1",
+      "s_b2c1",
+      "s_b2c1",
+      "s_a8f3",
+      "s_b2c1",
+      "s_c9d4",
+      "s_b2c1",
+      "s_c9d4",
+    ]);
+    expect(walk.end).toBe("done");
+    expect(walk.state.stepCounts).toEqual([
+      { stepId: "s_a8f3", executions: 3, retries: 0 },
+      { stepId: "s_b2c1", executions: 7, retries: 0 },
+      { stepId: "s_c9d4", executions: 2, retries: 0 },
+    ]);
+  });
+
+  it("stops when analyze fails more often than maxRetries allows", () => {
+    const walk = walkCheck(seed000, "s_a8f3", [ng(), ng(), ng()]);
+    expect(walk.steps).toEqual(["s_a8f3", "s_a8f3", "s_a8f3"]);
+    expect(walk).toMatchObject({ end: "problem", code: "AGENT_VALIDATION_ABORT" });
+  });
+
+  it("treats an unparseable check answer as NG", () => {
+    const walk = walkCheck(seed000, "s_a8f3", [
+      { output: {}, check: "Looks good to me" },
+      ok(),
+      ok(),
+      ok(),
+    ]);
+    expect(walk.steps).toEqual(["s_a8f3", "s_a8f3", "s_b2c1", "s_c9d4"]);
+    expect(walk.end).toBe("done");
+  });
+});
+
+describe("seed 002: analysis → impl → review with handoff (check dialect)", () => {
+  it("carries the handoff and reads impl's verdict from its own output", () => {
+    const walk = walkCheck(seed002, "s_analysis", [
+      { output: { issue_context: "login times out" } }, // no check: passes
+      { output: { plan: "raise timeout", diff: "-1 +1", result: "ng" } }, // runs again (max 5)
+      { output: { plan: "raise timeout", diff: "-1 +2", result: "ok" } },
+      { output: { release_notes: "fixed login" } }, // no check: complete
+    ]);
+    expect(walk.steps).toEqual(["s_analysis", "s_impl", "s_impl", "s_review"]);
+    expect(walk.end).toBe("done");
+    expect(walk.handoff).toEqual({
+      issue_context: "login times out",
+      plan: "raise timeout",
+      diff: "-1 +2",
+      release_notes: "fixed login",
+    });
+  });
+
+  it("retries impl as a new visit after 5 failed executions, at most twice", () => {
+    const failing = { output: { plan: "p", result: "ng" } };
+    const walk = walkCheck(seed002, "s_analysis", [
+      { output: { issue_context: "c" } },
+      ...Array.from({ length: 15 }, () => failing),
+      failing,
+    ]);
+    expect(walk.steps).toEqual(["s_analysis", ...Array.from({ length: 15 }, () => "s_impl")]);
+    expect(walk).toMatchObject({ end: "problem", code: "AGENT_VALIDATION_ABORT" });
+    expect(walk.state.checkRetries).toBe(2);
+  });
+});
+
+describe("seed 003 §14.8.1: linear flow (gate dialect)", () => {
+  it("initial → continuation → closure → closing", () => {
+    const walk = walkGate(seed003Linear, "initial.issue", [
+      say("next"),
+      say("next"),
+      say("handoff"),
+      say("closing"),
+    ]);
+    expect(walk.steps).toEqual([
+      "initial.issue",
+      "continuation.issue",
+      "continuation.issue",
+      "closure.issue",
+    ]);
+    expect(walk.end).toBe("done");
+  });
+
+  it("repeats and aliases along the way", () => {
+    const walk = walkGate(seed003Linear, "initial.issue", [
+      say("retry"), // alias of repeat: initial.issue again
+      say("Continue"), // alias of next
+      say("handoff"),
+      say("wait"), // closure repeats itself
+      say("done"), // alias of closing
+    ]);
+    expect(walk.steps).toEqual([
+      "initial.issue",
+      "initial.issue",
+      "continuation.issue",
+      "closure.issue",
+      "closure.issue",
+    ]);
+    expect(walk.end).toBe("done");
+  });
+
+  it("ignores status: completed and stops on a missing intent", () => {
+    const walk = walkGate(seed003Linear, "initial.issue", [
+      say("next"),
+      { status: "completed", summary: "I am done" },
+    ]);
+    expect(walk.steps).toEqual(["initial.issue", "continuation.issue"]);
+    expect(walk).toMatchObject({ end: "problem", code: "FAILED_STEP_ROUTING" });
+  });
+
+  it("ends as a failure when the model aborts", () => {
+    const walk = walkGate(seed003Linear, "initial.issue", [say("next"), say("abort")]);
+    expect(walk.end).toBe("abort");
+  });
+
+  it("a work step answering closing is refused before it can close", () => {
+    const walk = walkGate(seed003Linear, "initial.issue", [say("next"), say("closing")]);
+    expect(walk).toMatchObject({ end: "problem", code: "GATE_INTERPRETATION_ERROR" });
+  });
+});
+
+describe("seed 003 §14.8.2: branching flow (gate dialect)", () => {
+  it("prepares, reviews, re-executes, reviews again and closes", () => {
+    const walk = walkGate(seed003Branching, "initial.project.preparation", [
+      say("next"), // preparation → continuation.preparation
+      say("next"), // continuation.preparation stays
+      say("handoff"), // → initial.project.review
+      say("repeat"), // review asks for re-execution: → initial.project.again
+      say("next"), // → continuation.project.again
+      say("handoff"), // → initial.project.review
+      say("next"), // → continuation.project.review
+      say("repeat"), // → initial.project.again
+      say("handoff"), // → initial.project.review
+      say("handoff"), // → initial.project.closure
+      say("closing"),
+    ]);
+    expect(walk.steps).toEqual([
+      "initial.project.preparation",
+      "continuation.project.preparation",
+      "continuation.project.preparation",
+      "initial.project.review",
+      "initial.project.again",
+      "continuation.project.again",
+      "initial.project.review",
+      "continuation.project.review",
+      "initial.project.again",
+      "initial.project.review",
+      "initial.project.closure",
+    ]);
+    expect(walk.end).toBe("done");
+    expect(walk.state.closureLeadIn).toEqual({
+      "initial.project.closure": "initial.project.review",
+    });
+  });
+
+  it("a shortcut straight from preparation to review to closure", () => {
+    const walk = walkGate(seed003Branching, "initial.project.preparation", [
+      say("handoff"),
+      say("handoff"),
+      say("closing"),
+    ]);
+    expect(walk.steps).toEqual([
+      "initial.project.preparation",
+      "initial.project.review",
+      "initial.project.closure",
+    ]);
+    expect(walk.end).toBe("done");
+  });
+});
+
+describe("seed 003 §14.8.3: retry / recovery flow", () => {
+  it("a failed validation returns to the work step that handed off, then completes", () => {
+    const walk = walkGate(
+      seed003Linear,
+      "initial.issue",
+      [
+        say("next"),
+        say("handoff"),
+        say("closing"), // git-dirty: back to continuation.issue with the retry prompt
+        say("handoff"),
+        say("closing"), // type-error: back again
+        say("next"),
+        say("handoff"),
+        say("closing"), // validators pass
+      ],
+      [false, false, true],
+    );
+    expect(walk.steps).toEqual([
+      "initial.issue",
+      "continuation.issue",
+      "closure.issue",
+      "continuation.issue",
+      "closure.issue",
+      "continuation.issue",
+      "continuation.issue",
+      "closure.issue",
+    ]);
+    expect(walk.end).toBe("done");
+    expect(walk.state.validationAttempts).toEqual({ "closure.issue": 2 });
+  });
+
+  it("stops with AGENT_VALIDATION_ABORT after onFailure.maxAttempts (3) returns", () => {
+    const cycle = [say("handoff"), say("closing")];
+    const walk = walkGate(
+      seed003Linear,
+      "initial.issue",
+      [say("next"), ...cycle, ...cycle, ...cycle, ...cycle],
+      [false, false, false, false],
+    );
+    expect(walk.steps).toEqual([
+      "initial.issue",
+      ...Array.from({ length: 4 }, () => ["continuation.issue", "closure.issue"]).flat(),
+    ]);
+    expect(walk).toMatchObject({ end: "problem", code: "AGENT_VALIDATION_ABORT" });
+  });
+});
+
+describe("seed 003 §14.4.3: conditional transition on a handoff value", () => {
+  it("routes on the status the step hands off", () => {
+    const registry = registryOf("gate", [
+      gateStep("continuation.check", {
+        gate: { handoffFields: ["result.status"] },
+        transitions: {
+          next: {
+            kind: "conditional",
+            condition: "status",
+            targets: {
+              ready: "continuation.process",
+              blocked: "continuation.wait",
+              default: "continuation.fallback",
+            },
+          },
+        },
+      }),
+      gateStep("continuation.process", {
+        transitions: { handoff: { kind: "target", target: "closure.x" } },
+      }),
+      gateStep("continuation.wait", {
+        transitions: { next: { kind: "target", target: "continuation.check" } },
+      }),
+      gateStep("continuation.fallback", {
+        transitions: { handoff: { kind: "target", target: "closure.x" } },
+      }),
+      gateStep("closure.x", { transitions: { closing: { kind: "target", target: null } } }),
+    ]);
+    const walk = walkGate(registry, "continuation.check", [
+      say("next", { result: { status: "blocked" } }),
+      say("next"),
+      say("next", { result: { status: "ready" } }),
+      say("handoff"),
+      say("closing"),
+    ]);
+    expect(walk.steps).toEqual([
+      "continuation.check",
+      "continuation.wait",
+      "continuation.check",
+      "continuation.process",
+      "closure.x",
+    ]);
+    expect(walk.end).toBe("done");
+  });
+});
