@@ -176,6 +176,13 @@ describe("isBoundaryCommand: harmless commands", () => {
     "find . -name '*.ts' -exec wc -l {} +",
     "git config user.name 'Bot'",
     "echo 'x' | xargs echo",
+    `git add -A && git commit -m "feat: x" && git push -u origin HEAD`,
+    `gh pr create --title "x" --body "$(cat body.md)"`,
+    "gh pr view --json number -q .number | xargs -I{} gh pr checks {}",
+    `cat package.json | python3 -c "import json,sys; print(json.load(sys.stdin)['name'])"`,
+    "git stash push -m wip",
+    "git push origin --tags 2>&1 | tail -5",
+    `export PATH="$PWD/node_modules/.bin:$PATH" && vitest run`,
   ];
   it.each(harmless)("allows %s", (command) => {
     expect(isBoundaryCommand(command)).toEqual({ refused: false });

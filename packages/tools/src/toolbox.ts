@@ -121,10 +121,9 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       try {
         prepared = BUILTIN_TOOLS[call.name].prepare(call.input, context);
       } catch (error) {
-        prepared = {
-          kind: "invalid",
-          problems: [`the input could not be checked: ${(error as Error).message}`],
-        };
+        // A bug or an I/O error while checking: report it as a tool failure, never throw.
+        const message = `${TOOL_CODES.ioFailure}: ${call.name} could not check the call: ${(error as Error).message}`;
+        prepared = { kind: "run", run: async () => ({ content: message, isError: true }) };
       }
       if (prepared.kind === "refused") return refuse(call, prepared.code, prepared.reason);
 
