@@ -1,0 +1,546 @@
+import { globToRegExp } from "./glob-pattern.ts";
+import {
+  parseShell,
+  type ShellVariables,
+  type ShellWord,
+  type SimpleCommand,
+} from "./shell-parse.ts";
+
+/** The verdict on one Bash command. `reason` says which boundary action it would perform. */
+export interface BoundaryCommandVerdict {
+  readonly refused: boolean;
+  readonly reason?: string;
+}
+
+export interface BoundaryCommandOptions {
+  /**
+   * Reads a script the command runs (`bash x.sh`, `./x.sh`, `source x`, `python x.py`, `sh < x`),
+   * so "write a script, then run it" is inspected too. Returns undefined when the file does not
+   * exist or may not be read; the toolbox passes a reader confined to the working directory.
+   */
+  readonly readScript?: (path: string) => string | undefined;
+}
+
+/**
+ * `gh <group> <action>` pairs that are boundary actions. Only the boundary hook, after validated
+ * completion, may close, merge, release or delete. `gh api` (any call) is refused because it can
+ * do all of these; `gh alias set|import` because an alias can hide any of them.
+ */
+const GH_BOUNDARY: Readonly<Record<string, readonly string[]>> = {
+  issue: ["close", "reopen", "delete", "transfer", "edit"],
+  pr: ["merge", "close", "ready"],
+  release: ["create", "delete", "edit", "upload", "delete-asset"],
+  repo: ["delete", "archive"],
+  alias: ["set", "import"],
+};
+
+/** Programs that run their arguments as shell code (`sh -c '…'`, `su -c '…'`, `script -c '…'`). */
+const SHELLS = new Set([
+  "sh",
+  "bash",
+  "rbash",
+  "dash",
+  "zsh",
+  "ksh",
+  "mksh",
+  "ash",
+  "yash",
+  "fish",
+  "csh",
+  "tcsh",
+  "su",
+  "runuser",
+  "script",
+]);
+
+/** Programs that join their arguments into one shell command (`eval`, `ssh host cmd`, `watch`). */
+const JOINING = new Set(["eval", "ssh", "watch"]);
+
+/** Interpreters of other languages: their code is searched as text for gh / git invocations. */
+const INTERPRETER =
+  /^(?:python[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby|php[0-9.]*|lua[0-9.]*|tclsh|osascript|pwsh|powershell|[gnm]?awk|Rscript)$/;
+
+/** Reserved words and `!` that may stand where a command name is expected. */
+const RESERVED = new Set([
+  "if",
+  "then",
+  "else",
+  "elif",
+  "fi",
+  "do",
+  "done",
+  "while",
+  "until",
+  "for",
+  "in",
+  "case",
+  "esac",
+  "!",
+  "{",
+  "}",
+  "time",
+  "function",
+]);
+
+const MAX_DEPTH = 8;
+const MAX_SCRIPT_CHARS = 512 * 1024;
+
+/**
+ * Whether a Bash command would perform a boundary action: `gh issue close|reopen|delete|transfer|
+ * edit`, `gh pr merge|close|ready`, `gh release create|delete|edit|upload|delete-asset`, `gh repo
+ * delete|archive`, `gh api`, `gh alias set|import`, `git push` with a force (`--force`, `-f`,
+ * `--force-with-lease`, `+refspec`, `--mirror`) or delete (`--delete`, `-d`, `:branch`, `--prune`).
+ *
+ * The command is read the way the shell reads it: quotes removed (`g"h"`), every command separated
+ * by `;` `&&` `||` `|` `&` or a newline, `$(…)` and backticks read as commands, `sh -c` / `bash -c`
+ * / `eval` arguments read as shell, `env` / `command` / `exec` / `xargs` / `nohup` / `sudo`… seen
+ * through (every word of a command is checked for a `gh` or `git` program, by basename, so
+ * `/usr/bin/gh` counts), variables the command assigns expanded, globs and braces considered.
+ * What cannot be known (an environment variable, a substitution's output) is treated as "could be
+ * anything": `gh $SUB …` and `git push origin $REF` are refused, with a reason asking for the
+ * literal command.
+ *
+ * Text that is only data is not refused: `echo "gh issue close"` prints words, it does not run
+ * them. Such text is refused only where it becomes code: `sh -c`, `eval`, a pipe into a shell or
+ * an interpreter, a here-doc fed to one, `python -c`, `node -e`.
+ *
+ * This is a guard against accidents and obvious evasions, not a sandbox: programs that perform
+ * boundary actions themselves (make targets, npm scripts, curl against the GitHub API, git aliases
+ * already in the user's config) are out of its sight.
+ */
+export function isBoundaryCommand(
+  command: string,
+  options: BoundaryCommandOptions = {},
+): BoundaryCommandVerdict {
+  const reason = new BoundaryInspector(command, options).shell(command, 0, new Map());
+  return reason === undefined ? { refused: false } : { refused: true, reason };
+}
+
+class BoundaryInspector {
+  constructor(
+    private readonly topSource: string,
+    private readonly options: BoundaryCommandOptions,
+  ) {}
+
+  /** Inspects shell source; returns the reason of the first boundary action found. */
+  shell(source: string, depth: number, vars: ShellVariables): string | undefined {
+    if (depth > MAX_DEPTH) {
+      return "the command nests shells or substitutions too deeply to inspect; write it flat.";
+    }
+    const parsed = parseShell(source, vars);
+    for (const inner of parsed.nested) {
+      const found = this.shell(inner, depth + 1, new Map(vars));
+      if (found) return found;
+    }
+    for (const pipeline of parsed.pipelines) {
+      for (const cmd of pipeline) {
+        const found = this.command(cmd, depth, vars);
+        if (found) return found;
+      }
+      // A pipe into a shell or an interpreter runs the text the other commands print.
+      if (pipeline.length > 1 && pipeline.some((cmd) => cmd.words.some(isCodeRunner))) {
+        for (const cmd of pipeline) {
+          const found = textScan([...cmd.words.map((w) => w.text), ...cmd.stdinTexts].join("\n"));
+          if (found) return found;
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private command(cmd: SimpleCommand, depth: number, vars: ShellVariables): string | undefined {
+    const words = cmd.words;
+    for (let i = 0; i < words.length; i++) {
+      const word = words[i] as ShellWord;
+      const rest = words.slice(i + 1);
+      const viaXargs = words.slice(0, i).some((w) => basename(w.text) === "xargs");
+
+      if (couldName(word, "gh")) {
+        const found = checkGh(rest, viaXargs);
+        if (found) return found;
+      }
+      if (couldName(word, "git")) {
+        const found = checkGit(rest, viaXargs, (source) =>
+          this.shell(source, depth + 1, new Map()),
+        );
+        if (found) return found;
+      }
+      if (word.dynamic && !couldName(word, "gh") && !couldName(word, "git")) {
+        // `$(which gh) issue close 1`: the program is hidden, the arguments are not.
+        const literal = rest.filter((w) => !w.dynamic);
+        const found = checkGh(literal, false) ?? checkGit(literal, false, () => undefined);
+        if (found) return `the program name is hidden behind an expansion and ${found}`;
+      }
+
+      const name = basename(word.text);
+      if (SHELLS.has(name)) {
+        const found = this.shellArguments(rest, depth, vars);
+        if (found) return found;
+        for (const text of cmd.stdinTexts) {
+          const inStdin = this.shell(text, depth + 1, new Map(vars));
+          if (inStdin) return inStdin;
+        }
+        const redirected = this.redirectedScripts(cmd, depth, "shell");
+        if (redirected) return redirected;
+      } else if (JOINING.has(name)) {
+        if (rest.some((w) => w.dynamic) && name === "eval") {
+          return "`eval` of an expansion hides the command it runs; write the command literally.";
+        }
+        const found = this.shell(rest.map((w) => w.text).join(" "), depth + 1, new Map(vars));
+        if (found) return found;
+      } else if (INTERPRETER.test(name)) {
+        const found = this.interpreterArguments(rest, cmd);
+        if (found) return found;
+      } else if ((name === "source" || name === ".") && i === commandPosition(words)) {
+        const script = rest[0] === undefined ? undefined : this.read(rest[0].text);
+        if (script !== undefined) {
+          const found = this.shell(script, depth + 1, new Map());
+          if (found) return found;
+        }
+      } else if (i === commandPosition(words) && word.text.includes("/") && !word.dynamic) {
+        // `./release.sh`: a script in the working directory, run directly.
+        const found = this.scriptFile(word.text, depth);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  }
+
+  /** After `sh`: `-c` code, script files, and (conservatively) every other argument as shell. */
+  private shellArguments(
+    rest: readonly ShellWord[],
+    depth: number,
+    vars: ShellVariables,
+  ): string | undefined {
+    let codeNext = false;
+    for (const word of rest) {
+      const isOption = !word.dynamic && /^[-+][A-Za-z]+$/.test(word.text);
+      if (isOption) {
+        if (word.text.startsWith("-") && word.text.includes("c")) codeNext = true;
+        continue;
+      }
+      if (codeNext && word.dynamic) {
+        return "`sh -c` with code hidden behind an expansion cannot be inspected; write the command literally.";
+      }
+      const script = codeNext ? undefined : this.read(word.text);
+      const found =
+        script !== undefined
+          ? this.shell(script, depth + 1, new Map())
+          : this.shell(word.text, depth + 1, new Map(vars));
+      if (found) return found;
+      if (!codeNext && script === undefined && looksLikeScriptPath(word.text)) {
+        // A script this very command creates before running it: search the whole command's text.
+        const inSource = textScan(this.topSource);
+        if (inSource) return inSource;
+      }
+      codeNext = false;
+    }
+    return undefined;
+  }
+
+  private interpreterArguments(rest: readonly ShellWord[], cmd: SimpleCommand): string | undefined {
+    for (const word of rest) {
+      const found = textScan(word.text);
+      if (found) return found;
+      if (word.text.startsWith("-")) continue;
+      const script = this.read(word.text);
+      if (script !== undefined) {
+        const inScript = textScan(script);
+        if (inScript) return inScript;
+      } else if (looksLikeScriptPath(word.text)) {
+        const inSource = textScan(this.topSource);
+        if (inSource) return inSource;
+      }
+    }
+    for (const text of cmd.stdinTexts) {
+      const found = textScan(text);
+      if (found) return found;
+    }
+    return this.redirectedScripts(cmd, 0, "text");
+  }
+
+  /** `sh < script.sh`, `python < x.py`. */
+  private redirectedScripts(
+    cmd: SimpleCommand,
+    depth: number,
+    as: "shell" | "text",
+  ): string | undefined {
+    for (const redirect of cmd.redirects) {
+      if (redirect.op !== "<") continue;
+      const script = this.read(redirect.target.text);
+      if (script === undefined) continue;
+      const found = as === "shell" ? this.shell(script, depth + 1, new Map()) : textScan(script);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  private scriptFile(path: string, depth: number): string | undefined {
+    const script = this.read(path);
+    if (script === undefined) {
+      return looksLikeScriptPath(path) ? textScan(this.topSource) : undefined;
+    }
+    const shebang = /^#!.*$/m.exec(script.slice(0, 200))?.[0] ?? "";
+    const interpreted = shebang
+      .split(/[\s/]+/)
+      .some((part) => INTERPRETER.test(part) && !SHELLS.has(part));
+    return interpreted ? textScan(script) : this.shell(script, depth + 1, new Map());
+  }
+
+  private read(path: string): string | undefined {
+    if (this.options.readScript === undefined || path === "" || path.startsWith("-")) {
+      return undefined;
+    }
+    const text = this.options.readScript(path);
+    return text === undefined ? undefined : text.slice(0, MAX_SCRIPT_CHARS);
+  }
+}
+
+/** The index of the word that is the program of a simple command (after assignments, keywords). */
+function commandPosition(words: readonly ShellWord[]): number {
+  let i = 0;
+  while (i < words.length) {
+    const text = (words[i] as ShellWord).text;
+    if (RESERVED.has(text) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(text)) i++;
+    else break;
+  }
+  return i;
+}
+
+function isCodeRunner(word: ShellWord): boolean {
+  const name = basename(word.text);
+  return SHELLS.has(name) || JOINING.has(name) || INTERPRETER.test(name);
+}
+
+function looksLikeScriptPath(text: string): boolean {
+  return (
+    !/\s/.test(text) &&
+    (text.includes("/") || /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php)$/.test(text))
+  );
+}
+
+export function basename(text: string): string {
+  const trimmed = text.replace(/\/+$/, "");
+  const slash = trimmed.lastIndexOf("/");
+  return slash < 0 ? trimmed : trimmed.slice(slash + 1);
+}
+
+/**
+ * Whether a word, once the shell expands it, could be `literal`: equal after quote removal (by
+ * basename for program names), a glob that matches it, or an expansion whose value is unknown.
+ */
+function couldBe(word: ShellWord, literal: string, byBasename = false): boolean {
+  const text = byBasename ? basename(word.text) : word.text;
+  if (text === literal) return true;
+  if (word.glob) {
+    try {
+      if (globToRegExp(text).test(literal)) return true;
+    } catch {
+      // An unparseable glob stays literal.
+    }
+  }
+  return false;
+}
+
+function couldName(word: ShellWord, program: "gh" | "git"): boolean {
+  return couldBe(word, program, true);
+}
+
+function isFlag(word: ShellWord): boolean {
+  return !word.dynamic && word.text.startsWith("-") && word.text.length > 1;
+}
+
+/** `gh …` arguments → the reason it is a boundary action, if it is one. */
+function checkGh(args: readonly ShellWord[], viaXargs: boolean): string | undefined {
+  const positionals: ShellWord[] = [];
+  for (let k = 0; k < args.length && positionals.length < 2; k++) {
+    const word = args[k] as ShellWord;
+    if (isFlag(word)) {
+      if (word.text === "-R" || word.text === "--repo") k++;
+      continue;
+    }
+    positionals.push(word);
+  }
+  const [group, action] = positionals;
+  if (group === undefined) {
+    return viaXargs
+      ? "`xargs gh` takes the gh subcommand from its input, which could be a boundary action; write the gh command literally."
+      : undefined;
+  }
+  if (group.dynamic) {
+    return "the gh subcommand is hidden behind an expansion (it could be `gh api` or `gh issue close`); write the gh command literally.";
+  }
+  if (couldBe(group, "api")) {
+    return "`gh api` can change anything on GitHub (close, merge, release); it is refused in every step. Use read-only gh subcommands such as `gh issue view`.";
+  }
+  for (const [name, actions] of Object.entries(GH_BOUNDARY)) {
+    if (!couldBe(group, name)) continue;
+    if (action === undefined) {
+      if (viaXargs) {
+        return `\`xargs gh ${name}\` takes the action from its input, which could be a boundary action; write the gh command literally.`;
+      }
+      continue;
+    }
+    if (action.dynamic) {
+      return `the action of \`gh ${name}\` is hidden behind an expansion; write the gh command literally.`;
+    }
+    const hit = actions.find((candidate) => couldBe(action, candidate));
+    if (hit !== undefined) return ghReason(name, hit);
+  }
+  return undefined;
+}
+
+function ghReason(group: string, action: string): string {
+  if (group === "alias") {
+    return `\`gh alias ${action}\` can hide boundary actions behind a new name; it is refused in every step.`;
+  }
+  return `\`gh ${group} ${action}\` is a boundary action: only the boundary hook may perform it, once, after the completion chain validated the run.`;
+}
+
+/** git options placed before the subcommand that take a separate value. */
+const GIT_GLOBAL_VALUE_OPTIONS = new Set([
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+  "--config-env",
+  "--exec-path",
+]);
+
+/** `git …` arguments → the reason it is a boundary action, if it is one. */
+function checkGit(
+  args: readonly ShellWord[],
+  viaXargs: boolean,
+  inspect: (source: string) => string | undefined,
+): string | undefined {
+  let k = 0;
+  while (k < args.length) {
+    const word = args[k] as ShellWord;
+    if (!isFlag(word)) break;
+    if (word.text === "-c") {
+      const value = args[k + 1];
+      const found = value === undefined ? undefined : checkGitAlias(value.text, inspect);
+      if (found) return found;
+    }
+    k += GIT_GLOBAL_VALUE_OPTIONS.has(word.text) ? 2 : 1;
+  }
+  const subcommand = args[k];
+  const after = args.slice(k + 1);
+  if (subcommand === undefined) {
+    return viaXargs
+      ? "`xargs git` takes the git subcommand from its input, which could be a force or delete push; write the git command literally."
+      : undefined;
+  }
+  if (subcommand.dynamic || couldBe(subcommand, "push")) {
+    return checkPush(after, viaXargs, subcommand.dynamic);
+  }
+  if (couldBe(subcommand, "config")) {
+    for (let j = 0; j < after.length; j++) {
+      const word = after[j] as ShellWord;
+      if (!word.text.startsWith("alias.")) continue;
+      const eq = word.text.indexOf("=");
+      const value = eq >= 0 ? word.text.slice(eq + 1) : after[j + 1]?.text;
+      const found = value === undefined ? undefined : checkGitAlias(`alias.x=${value}`, inspect);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** `alias.<name>=<value>`: a git alias that pushes with force or delete, or runs a boundary command. */
+function checkGitAlias(
+  setting: string,
+  inspect: (source: string) => string | undefined,
+): string | undefined {
+  const match = /^alias\.[^=]*=([\s\S]*)$/.exec(setting);
+  if (match?.[1] === undefined) return undefined;
+  const value = match[1].trim();
+  const found = value.startsWith("!")
+    ? inspect(value.slice(1))
+    : checkGit(
+        value
+          .split(/\s+/)
+          .filter((text) => text !== "")
+          .map((text) => ({ text, dynamic: false, glob: false, literalStart: text })),
+        false,
+        inspect,
+      );
+  return found ? `a git alias is defined that runs a boundary action: ${found}` : undefined;
+}
+
+function checkPush(
+  args: readonly ShellWord[],
+  viaXargs: boolean,
+  hiddenSubcommand: boolean,
+): string | undefined {
+  const force =
+    "`git push` with a force (--force, -f, --force-with-lease, --mirror or a +refspec) rewrites remote history; it is refused in every step.";
+  const remove =
+    "`git push` that deletes a remote ref (--delete, -d, --prune or a :refspec) is refused in every step.";
+  if (viaXargs && !hiddenSubcommand) {
+    return "`xargs git push` takes arguments from its input, which could force or delete; write the git push literally.";
+  }
+  let positionalsOnly = false;
+  for (let k = 0; k < args.length; k++) {
+    const word = args[k] as ShellWord;
+    const text = word.text;
+    if (word.dynamic) {
+      // `HEAD:refs/heads/$BRANCH` cannot become a flag, a +refspec or a :refspec.
+      if (hiddenSubcommand || /^[^-+:]/.test(word.literalStart)) continue;
+      return "`git push` with an argument hidden behind an expansion could force or delete; write the refspec and flags literally (`git push origin HEAD` pushes the current branch).";
+    }
+    if (!positionalsOnly && text === "--") {
+      positionalsOnly = true;
+      continue;
+    }
+    if (!positionalsOnly && text.startsWith("--")) {
+      const name = text.slice(2).split("=")[0] ?? "";
+      if (["force", "force-with-lease", "force-if-includes", "mirror"].includes(name)) return force;
+      if (["delete", "prune"].includes(name)) return remove;
+      if (["repo", "receive-pack", "exec", "push-option"].includes(name) && !text.includes("="))
+        k++;
+      continue;
+    }
+    if (!positionalsOnly && text.startsWith("-") && text.length > 1) {
+      for (let j = 1; j < text.length; j++) {
+        const flag = text.charAt(j);
+        if (flag === "o") {
+          if (j === text.length - 1) k++;
+          break;
+        }
+        if (flag === "f") return force;
+        if (flag === "d") return remove;
+      }
+      continue;
+    }
+    if (text.startsWith("+")) return force;
+    if (text.startsWith(":")) return remove;
+  }
+  return undefined;
+}
+
+/**
+ * Searches code of another language (or text piped into a shell) for gh / git invocations: quotes,
+ * brackets and commas become spaces, so `subprocess.run(["gh", "issue", "close", "1"])` reads as
+ * `gh issue close 1`.
+ */
+export function textScan(text: string): string | undefined {
+  const tokens = text
+    .split(/[^A-Za-z0-9_./:+=@%~-]+/)
+    .filter((token) => token !== "")
+    .map((token) => ({ text: token, dynamic: false, glob: false, literalStart: token }));
+  for (let i = 0; i < tokens.length; i++) {
+    const name = basename((tokens[i] as ShellWord).text);
+    const rest = tokens.slice(i + 1);
+    const found =
+      name === "gh"
+        ? checkGh(rest, false)
+        : name === "git"
+          ? checkGit(rest, false, () => undefined)
+          : undefined;
+    if (found) return found;
+  }
+  return undefined;
+}

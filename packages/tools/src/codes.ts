@@ -1,0 +1,40 @@
+/**
+ * Stable codes this package puts in tool results, events and audit problems. The README lists
+ * them with their meaning. They form the `TOOL-*` family: DESIGN §6 has no family for tool calls.
+ */
+export const TOOL_CODES = {
+  /** The tool does not exist in this step (allowedTools, step kind, GitHub integration, unknown name). */
+  unavailable: "TOOL-POLICY-001",
+  /** `permissionMode: plan` is read-only. */
+  planReadOnly: "TOOL-POLICY-002",
+  /** A Bash command matches a boundary pattern (issue close, merge, release, `gh api`, force push…). */
+  boundaryCommand: "TOOL-POLICY-003",
+  /** A path leaves the working directory (`..`, absolute, symbolic link) or enters `.git`. */
+  pathOutside: "TOOL-POLICY-004",
+  /** The input does not match the tool's input schema. */
+  invalidInput: "TOOL-INPUT-001",
+  /** The file or directory does not exist, or is the wrong kind of entry. */
+  fileNotFound: "TOOL-FILE-001",
+  /** The file is binary or too large to show. */
+  fileUnreadable: "TOOL-FILE-002",
+  /** Edit: `old_string` does not occur in the file. */
+  editNoMatch: "TOOL-EDIT-001",
+  /** Edit: `old_string` occurs more than once and `replace_all` is not set. */
+  editNotUnique: "TOOL-EDIT-002",
+  /** Bash: the command ran past its timeout; its process group was killed. */
+  bashTimeout: "TOOL-BASH-001",
+  /** Bash: the call was aborted; its process group was killed. */
+  bashAborted: "TOOL-BASH-002",
+  /** `gh` could not be run or exited non-zero. */
+  ghFailed: "TOOL-GH-001",
+  /** An unexpected I/O failure inside a tool. */
+  ioFailure: "TOOL-IO-001",
+  /** Audit: a tool name in allowedTools that climpt does not provide; it is ignored. */
+  auditUnknownTool: "TOOL-AUDIT-001",
+  /** Audit: a step's allowedTools names a tool the agent's allowedTools does not grant. */
+  auditStepWidens: "TOOL-AUDIT-002",
+  /** createToolbox: the working directory does not exist or is not a directory. */
+  badWorkingDirectory: "TOOL-CONFIG-001",
+} as const;
+
+export type ToolCode = (typeof TOOL_CODES)[keyof typeof TOOL_CODES];

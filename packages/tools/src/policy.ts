@@ -1,0 +1,122 @@
+import type { AgentDefinition, PermissionMode, Step, StepKind } from "@climpt/registry-schema";
+import { TOOL_CODES } from "./codes.ts";
+import {
+  isGithubToolName,
+  isToolName,
+  TOOL_NAMES,
+  type ToolName,
+  WRITING_TOOL_NAMES,
+} from "./tool-names.ts";
+
+/** Why a tool is missing from a step: a policy code and a sentence for the model and the audit. */
+export interface ToolRefusal {
+  readonly code: string;
+  readonly reason: string;
+}
+
+/** Which tools one step gets, and why every other one is missing. */
+export interface ToolPolicy {
+  readonly stepId: string;
+  readonly stepKind: StepKind;
+  /** The step's permissionMode, else the agent's. */
+  readonly permissionMode: PermissionMode;
+  /** Available tools, in the canonical order of `TOOL_NAMES`. */
+  readonly tools: readonly ToolName[];
+  /** Every known tool that is not available, with the first rule that removed it. */
+  readonly unavailable: Readonly<Partial<Record<ToolName, ToolRefusal>>>;
+  /** Names in the agent's or the step's allowedTools that climpt has no tool for (`Task`, `Skill`…). */
+  readonly ignoredToolNames: readonly string[];
+}
+
+/**
+ * The tool policy of one step (DESIGN §4.5.17), computed from data only:
+ *
+ * - file tools: agent `allowedTools` ∩ step `permissions.allowedTools` (when set);
+ * - GitHub tools: never in work, verification or section steps; injected into closure steps when
+ *   the agent's GitHub integration is enabled (seed 001 §7.2: the permission appears only on
+ *   entering a closure step), whatever allowedTools say;
+ * - `permissionMode: plan` then removes every tool with side effects (Write, Edit, Bash, GitHub).
+ *   `default`, `acceptEdits` and `bypassPermissions` keep what the lists allow: a headless run has
+ *   nobody to ask, so "ask first" cannot be honoured and the lists are the whole answer.
+ *
+ * Boundary Bash patterns and path confinement are not part of this table: they apply to every step
+ * and every mode, checked per call by the toolbox.
+ */
+export function resolveToolPolicy(agent: AgentDefinition, step: Step): ToolPolicy {
+  const permissionMode = step.permissions.permissionMode ?? agent.permissionMode;
+  const stepList = step.permissions.allowedTools;
+  const unavailable: Partial<Record<ToolName, ToolRefusal>> = {};
+  const tools: ToolName[] = [];
+
+  for (const name of TOOL_NAMES) {
+    const refusal = refusalFor(name, agent, step, permissionMode, stepList);
+    if (refusal === undefined) tools.push(name);
+    else unavailable[name] = refusal;
+  }
+
+  return {
+    stepId: step.id,
+    stepKind: step.kind,
+    permissionMode,
+    tools,
+    unavailable,
+    ignoredToolNames: unknownToolNames([...agent.allowedTools, ...(stepList ?? [])]),
+  };
+}
+
+/** The distinct names in a list that are not climpt tools, in first-seen order. */
+export function unknownToolNames(names: readonly string[]): string[] {
+  return [...new Set(names.filter((name) => !isToolName(name)))];
+}
+
+function refusalFor(
+  name: ToolName,
+  agent: AgentDefinition,
+  step: Step,
+  permissionMode: PermissionMode,
+  stepList: readonly string[] | undefined,
+): ToolRefusal | undefined {
+  if (isGithubToolName(name)) {
+    if (step.kind !== "closure") {
+      return {
+        code: TOOL_CODES.unavailable,
+        reason: `GitHub tools exist only in closure steps; "${step.id}" is a ${step.kind} step, where issue and pull-request actions are not available.`,
+      };
+    }
+    if (!agent.github.enabled) {
+      return {
+        code: TOOL_CODES.unavailable,
+        reason: `the agent's GitHub integration is disabled, so closure step "${step.id}" has no GitHub tools.`,
+      };
+    }
+  } else {
+    if (!agent.allowedTools.includes(name)) {
+      return {
+        code: TOOL_CODES.unavailable,
+        reason: `"${name}" is not in the agent's allowedTools (agent.json).`,
+      };
+    }
+    if (stepList !== undefined && !stepList.includes(name)) {
+      return {
+        code: TOOL_CODES.unavailable,
+        reason: `"${name}" is not in step "${step.id}"'s permissions.allowedTools.`,
+      };
+    }
+  }
+  if (permissionMode === "plan" && WRITING_TOOL_NAMES.includes(name)) {
+    return {
+      code: TOOL_CODES.planReadOnly,
+      reason: `step "${step.id}" runs in permissionMode "plan", which is read-only: ${WRITING_TOOL_NAMES.join(", ")} are refused.`,
+    };
+  }
+  return undefined;
+}
+
+/** Whether a tool can change files (Write, Edit; Bash is reported separately). */
+export function canWriteFiles(tools: readonly ToolName[]): boolean {
+  return tools.includes("Write") || tools.includes("Edit");
+}
+
+export function canTouchGithub(tools: readonly ToolName[]): boolean {
+  return tools.some((name) => isGithubToolName(name));
+}

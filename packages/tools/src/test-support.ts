@@ -1,0 +1,146 @@
+/** Builders shared by this package's tests (not exported from the package). */
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type {
+  AgentDefinition,
+  JsonValue,
+  LoadedAgent,
+  Registry,
+  Step,
+  StepKind,
+  StepPermissions,
+} from "@climpt/registry-schema";
+import { afterEach } from "vitest";
+import type { ToolResult } from "./contract.ts";
+import type { ToolEvent } from "./events.ts";
+import { createToolbox, type Toolbox, type ToolboxOptions } from "./toolbox.ts";
+
+export function agentDefinition(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
+  return {
+    name: "demo",
+    shape: "flat",
+    parameters: {},
+    systemPromptPath: "prompts/system.md",
+    registryPath: "steps_registry.json",
+    verdict: { type: "detect:graph", declaredType: "stepMachine", config: {} },
+    allowedTools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"],
+    permissionMode: "acceptEdits",
+    github: { enabled: true, labels: {}, defaultClosureAction: "close" },
+    worktree: { enabled: false },
+    logging: { directory: "tmp/logs", format: "jsonl" },
+    limits: {},
+    ...overrides,
+  };
+}
+
+export function step(id: string, kind: StepKind, permissions: StepPermissions = {}): Step {
+  return {
+    id,
+    kind,
+    kindSource: "declared",
+    prompt: { kind: "c3l", c1: "steps", c2: "initial", c3: "issue", edition: "default" },
+    uvVariables: [],
+    usesStdin: false,
+    transitions: {},
+    iterations: { min: 1, max: 1 },
+    handoff: [],
+    permissions,
+  };
+}
+
+export function loadedAgent(agent: AgentDefinition, steps: readonly Step[]): LoadedAgent {
+  const registry: Registry = {
+    dialect: "gate",
+    version: "1.0.0",
+    c1: "steps",
+    promptsBase: "prompts",
+    schemasBase: "schemas",
+    pathTemplate: "{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md",
+    pathTemplateNoAdaptation: "{c1}/{c2}/{c3}/f_{edition}.md",
+    entryStepMapping: {},
+    failurePatterns: {},
+    validators: {},
+    validationSteps: {},
+    steps: Object.fromEntries(steps.map((s) => [s.id, s])),
+  };
+  return {
+    dir: "/agents/demo",
+    agent,
+    registry,
+    files: { agent: "/agents/demo/agent.json", registry: "/agents/demo/steps_registry.json" },
+  };
+}
+
+/** A fresh temporary directory (real path) per call, removed after the test. */
+export function useTempDirs(): () => string {
+  const made: string[] = [];
+  afterEach(() => {
+    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-tools-")));
+    made.push(dir);
+    return dir;
+  };
+}
+
+/** Whether a process is running (a zombie waiting to be reaped counts as gone). */
+export function isAlive(pid: number): boolean {
+  if (existsSync("/proc/self/stat")) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const state = stat.charAt(stat.lastIndexOf(")") + 2);
+      return state !== "Z" && state !== "X";
+    } catch {
+      return false;
+    }
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+/** A toolbox on `cwd` for a step of the given kind, everything allowed unless overridden. */
+export function toolboxFor(
+  cwd: string,
+  options: Partial<Omit<ToolboxOptions, "cwd">> & { kind?: StepKind } = {},
+): Toolbox & {
+  events: ToolEvent[];
+  call: (name: string, input: JsonValue) => Promise<ToolResult>;
+} {
+  const events: ToolEvent[] = [];
+  const { kind = "work", ...rest } = options;
+  const toolbox = createToolbox({
+    cwd,
+    agent: agentDefinition(),
+    step: step(
+      kind === "closure"
+        ? "closure.issue"
+        : kind === "verification"
+          ? "verification.issue"
+          : "initial.issue",
+      kind,
+    ),
+    onEvent: (event) => events.push(event),
+    ...rest,
+  });
+  let counter = 0;
+  return Object.assign(toolbox, {
+    events,
+    call: (name: string, input: JsonValue) =>
+      toolbox.execute({ id: `call_${++counter}`, name, input }),
+  });
+}

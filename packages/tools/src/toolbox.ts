@@ -1,0 +1,180 @@
+import type { AgentDefinition, Step } from "@climpt/registry-schema";
+import { type BoundaryRequest, BoundaryRequestLog } from "./boundary-request.ts";
+import type { BuiltinTool, PreparedCall, ToolContext } from "./builtin-tool.ts";
+import { TOOL_CODES } from "./codes.ts";
+import { workingRoot } from "./confine-path.ts";
+import type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "./contract.ts";
+import type { ToolEvent } from "./events.ts";
+import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
+import { isToolName, type ToolName } from "./tool-names.ts";
+import { bashTool } from "./tools/bash.ts";
+import { editTool } from "./tools/edit.ts";
+import { githubCloseIssueTool, githubCommentTool, githubEditLabelsTool } from "./tools/github.ts";
+import { globTool } from "./tools/glob.ts";
+import { grepTool } from "./tools/grep.ts";
+import { readTool } from "./tools/read.ts";
+import { writeTool } from "./tools/write.ts";
+
+export const DEFAULT_BASH_TIMEOUT_MS = 2 * 60 * 1000;
+export const DEFAULT_OUTPUT_CAP_BYTES = 50_000;
+
+/**
+ * Environment variables no tool subprocess sees, even when passed in `env`: the model's
+ * credentials must not be printable by a Bash call (its output goes into the conversation and
+ * the recordings).
+ */
+export const WITHHELD_ENV_VARS = [
+  "ANTHROPIC_API_KEY",
+  "ANTHROPIC_AUTH_TOKEN",
+  "CLAUDE_CODE_OAUTH_TOKEN",
+] as const;
+
+export interface ToolboxOptions {
+  /** The run's working directory: file tools are confined to it, Bash and gh run in it. */
+  readonly cwd: string;
+  readonly agent: AgentDefinition;
+  readonly step: Step;
+  readonly onEvent?: (event: ToolEvent) => void;
+  /** The gh executable (name on PATH or a path). Default `gh`. */
+  readonly ghCommand?: string;
+  /** Default Bash timeout; a call may ask for another up to 10 minutes. Default 2 minutes. */
+  readonly bashTimeoutMs?: number;
+  /** Cap of each tool result, in bytes. Default 50 000. */
+  readonly outputCapBytes?: number;
+  /** Overrides of the subprocess environment (`undefined` removes a variable). */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The tools of one step: a ToolExecutor plus the boundary requests its closure tools recorded. */
+export interface Toolbox extends ToolExecutor {
+  readonly policy: ToolPolicy;
+  /** Close / label requests for the boundary hook, one per issue; empty outside closure steps. */
+  boundaryRequests(): readonly BoundaryRequest[];
+}
+
+const BUILTIN_TOOLS: Readonly<Record<ToolName, BuiltinTool>> = {
+  Read: readTool,
+  Write: writeTool,
+  Edit: editTool,
+  Bash: bashTool,
+  Glob: globTool,
+  Grep: grepTool,
+  github_comment: githubCommentTool,
+  github_edit_labels: githubEditLabelsTool,
+  github_close_issue: githubCloseIssueTool,
+};
+
+const POLICY_LABELS: Readonly<Record<string, string>> = {
+  [TOOL_CODES.unavailable]: "tool policy",
+  [TOOL_CODES.planReadOnly]: "permission-mode policy",
+  [TOOL_CODES.boundaryCommand]: "boundary policy",
+  [TOOL_CODES.pathOutside]: "working-directory policy",
+};
+
+/**
+ * Builds the toolbox of one step execution. Create one per step execution: the boundary requests
+ * it collects belong to that execution only.
+ */
+export function createToolbox(options: ToolboxOptions): Toolbox {
+  const root = workingRoot(options.cwd);
+  const policy = resolveToolPolicy(options.agent, options.step);
+  const boundary = new BoundaryRequestLog();
+  const context: ToolContext = {
+    root,
+    outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
+    bashTimeoutMs: options.bashTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS,
+    env: subprocessEnv(options.env),
+    ghCommand: options.ghCommand ?? "gh",
+    boundary,
+  };
+  const definitions: ToolDefinition[] = policy.tools.map((name) => {
+    const tool = BUILTIN_TOOLS[name];
+    return { name, description: tool.description, inputSchema: tool.inputSchema };
+  });
+  const emit = (event: ToolEvent): void => options.onEvent?.(event);
+
+  const refuse = (call: ToolCall, code: string, reason: string): ToolResult => {
+    emit({ type: "tool_refused", id: call.id, tool: call.name, code, reason, input: call.input });
+    return {
+      content: `${code} refused by the ${POLICY_LABELS[code] ?? "policy"}: ${reason}`,
+      isError: true,
+    };
+  };
+
+  return {
+    definitions,
+    policy,
+    boundaryRequests: () => boundary.requests(),
+    async execute(call, signal) {
+      if (!isToolName(call.name)) {
+        const available = policy.tools.length > 0 ? policy.tools.join(", ") : "none";
+        return refuse(
+          call,
+          TOOL_CODES.unavailable,
+          `there is no tool named "${call.name}". The tools of this step are: ${available}.`,
+        );
+      }
+      const unavailable = policy.unavailable[call.name];
+      if (unavailable !== undefined) return refuse(call, unavailable.code, unavailable.reason);
+
+      let prepared: PreparedCall;
+      try {
+        prepared = BUILTIN_TOOLS[call.name].prepare(call.input, context);
+      } catch (error) {
+        // A bug or an I/O error while checking: report it as a tool failure, never throw.
+        const message = `${TOOL_CODES.ioFailure}: ${call.name} could not check the call: ${(error as Error).message}`;
+        prepared = { kind: "run", run: async () => ({ content: message, isError: true }) };
+      }
+      if (prepared.kind === "refused") return refuse(call, prepared.code, prepared.reason);
+
+      emit({ type: "tool_call", id: call.id, tool: call.name, input: call.input });
+      const started = Date.now();
+      let result: ToolResult;
+      if (prepared.kind === "invalid") {
+        result = {
+          content: `${TOOL_CODES.invalidInput}: invalid input for ${call.name}: ${prepared.problems.join(" ")}`,
+          isError: true,
+        };
+      } else {
+        try {
+          result = await prepared.run(signal);
+        } catch (error) {
+          result = {
+            content: `${TOOL_CODES.ioFailure}: ${call.name} failed: ${(error as Error).message}`,
+            isError: true,
+          };
+        }
+      }
+      emit({
+        type: "tool_result",
+        id: call.id,
+        tool: call.name,
+        isError: result.isError,
+        content: result.content,
+        durationMs: Date.now() - started,
+      });
+      return result;
+    },
+  };
+}
+
+/**
+ * The environment of tool subprocesses: the caller's, with overrides, without the model's
+ * credentials, and with prompts turned off (nobody is there to answer them).
+ */
+export function subprocessEnv(
+  overrides: Readonly<Record<string, string | undefined>> = {},
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined) env[key] = value;
+  }
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  for (const key of WITHHELD_ENV_VARS) delete env[key];
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.GH_PROMPT_DISABLED = "1";
+  return env;
+}

@@ -1,0 +1,205 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { agentDefinition, toolboxFor, useTempDirs } from "../test-support.ts";
+import { GITHUB_TOOL_NAMES } from "../tool-names.ts";
+
+/** A fake `gh` on PATH that appends each call's arguments (and a comment's body) to a log. */
+function fakeGh(
+  dir: string,
+  exitCode = 0,
+): { env: Record<string, string>; calls: () => string[]; body: () => string } {
+  const bin = path.join(dir, ".fake-bin");
+  mkdirSync(bin, { recursive: true });
+  const log = path.join(dir, ".gh-calls.log");
+  writeFileSync(
+    path.join(bin, "gh"),
+    [
+      "#!/bin/sh",
+      'printf "%s\\n" "$*" >> "$FAKE_GH_LOG"',
+      `if [ ${exitCode} -ne 0 ]; then echo "HTTP 404: Not Found" >&2; exit ${exitCode}; fi`,
+      'if [ "$1 $2" = "issue comment" ]; then cat > "$FAKE_GH_LOG.body"; echo "https://github.com/o/r/issues/$3#issuecomment-1"; fi',
+    ].join("\n"),
+  );
+  chmodSync(path.join(bin, "gh"), 0o755);
+  return {
+    env: { PATH: `${bin}:${process.env.PATH ?? ""}`, FAKE_GH_LOG: log },
+    calls: () =>
+      existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [],
+    body: () => readFileSync(`${log}.body`, "utf8"),
+  };
+}
+
+describe("GitHub tools", () => {
+  const tempDir = useTempDirs();
+
+  it("do not exist in work and verification steps, and are refused if called", async () => {
+    const dir = tempDir();
+    const gh = fakeGh(dir);
+    for (const kind of ["work", "verification"] as const) {
+      const box = toolboxFor(dir, { kind, env: gh.env });
+      expect(box.definitions.map((d) => d.name)).toEqual([
+        "Read",
+        "Write",
+        "Edit",
+        "Bash",
+        "Glob",
+        "Grep",
+      ]);
+      for (const name of GITHUB_TOOL_NAMES) {
+        const result = await box.call(name, { issue: 1, body: "x" });
+        expect(result.isError).toBe(true);
+        expect(result.content).toContain(
+          `TOOL-POLICY-001 refused by the tool policy: GitHub tools exist only in closure steps`,
+        );
+        expect(result.content).toContain(`is a ${kind} step`);
+      }
+      expect(box.boundaryRequests()).toEqual([]);
+    }
+    expect(gh.calls()).toEqual([]);
+  });
+
+  it("exist in closure steps only when the GitHub integration is enabled", () => {
+    const dir = tempDir();
+    const on = toolboxFor(dir, { kind: "closure" });
+    expect(on.definitions.map((d) => d.name)).toEqual([
+      "Read",
+      "Write",
+      "Edit",
+      "Bash",
+      "Glob",
+      "Grep",
+      "github_comment",
+      "github_edit_labels",
+      "github_close_issue",
+    ]);
+    const off = toolboxFor(dir, {
+      kind: "closure",
+      agent: agentDefinition({
+        github: { enabled: false, labels: {}, defaultClosureAction: "close" },
+      }),
+    });
+    expect(off.definitions.map((d) => d.name)).not.toContain("github_comment");
+    expect(off.policy.unavailable.github_close_issue?.reason).toContain(
+      "GitHub integration is disabled",
+    );
+  });
+
+  it("github_comment runs gh issue comment at once, body on stdin", async () => {
+    const dir = tempDir();
+    const gh = fakeGh(dir);
+    const box = toolboxFor(dir, { kind: "closure", env: gh.env });
+    const result = await box.call("github_comment", {
+      issue: 7,
+      body: "Done: tests pass.\n`$(not run)`",
+    });
+    expect(result).toEqual({
+      content: "Commented on issue #7. https://github.com/o/r/issues/7#issuecomment-1",
+      isError: false,
+    });
+    expect(gh.calls()).toEqual(["issue comment 7 --body-file -"]);
+    expect(gh.body()).toBe("Done: tests pass.\n`$(not run)`");
+    expect(box.boundaryRequests()).toEqual([]);
+  });
+
+  it("github_close_issue records a boundary request and touches nothing", async () => {
+    const dir = tempDir();
+    const gh = fakeGh(dir);
+    const box = toolboxFor(dir, { kind: "closure", env: gh.env });
+    const result = await box.call("github_close_issue", {
+      issue: 7,
+      comment: "Fixed in this branch.",
+    });
+    expect(result.isError).toBe(false);
+    expect(result.content).toContain(
+      "Recorded for the boundary hook: close issue #7 with a closing comment.",
+    );
+    expect(result.content).toContain("Nothing has changed on GitHub yet");
+    expect(result.content).toContain(
+      "only after this closure step returns `closing` and the completion validators pass",
+    );
+    expect(gh.calls()).toEqual([]);
+    expect(box.boundaryRequests()).toEqual([
+      {
+        action: "close",
+        issue: 7,
+        labels: { add: [], remove: [] },
+        comment: "Fixed in this branch.",
+      },
+    ]);
+  });
+
+  it("merges label and close requests per issue", async () => {
+    const dir = tempDir();
+    const gh = fakeGh(dir);
+    const box = toolboxFor(dir, { kind: "closure", env: gh.env });
+    const labels = await box.call("github_edit_labels", {
+      issue: 7,
+      add: ["done", "x"],
+      remove: ["in-progress"],
+    });
+    expect(labels.content).toContain("change labels of issue #7 (+done, +x, -in-progress)");
+    await box.call("github_edit_labels", { issue: 8, add: ["blocked"] });
+    await box.call("github_close_issue", { issue: 7, remove_labels: ["x"] });
+    expect(box.boundaryRequests()).toEqual([
+      {
+        action: "label-and-close",
+        issue: 7,
+        labels: { add: ["done"], remove: ["in-progress", "x"] },
+      },
+      { action: "label-only", issue: 8, labels: { add: ["blocked"], remove: [] } },
+    ]);
+    expect(gh.calls()).toEqual([]);
+  });
+
+  it("validates GitHub tool input", async () => {
+    const dir = tempDir();
+    const box = toolboxFor(dir, { kind: "closure" });
+    expect((await box.call("github_edit_labels", { issue: 7 })).content).toContain(
+      "give at least one label",
+    );
+    expect((await box.call("github_close_issue", { issue: "7" })).content).toContain(
+      '"issue" must be a whole number',
+    );
+    expect((await box.call("github_comment", { issue: 0, body: "x" })).content).toContain(
+      '"issue" must be at least 1',
+    );
+    expect(box.boundaryRequests()).toEqual([]);
+  });
+
+  it("reports a failing or missing gh", async () => {
+    const dir = tempDir();
+    const gh = fakeGh(dir, 1);
+    const failing = await toolboxFor(dir, { kind: "closure", env: gh.env }).call("github_comment", {
+      issue: 9,
+      body: "x",
+    });
+    expect(failing).toEqual({
+      content: "TOOL-GH-001: gh issue comment 9 exited with code 1:\nHTTP 404: Not Found",
+      isError: true,
+    });
+    const missing = await toolboxFor(dir, {
+      kind: "closure",
+      ghCommand: path.join(dir, "no-such-gh"),
+    }).call("github_comment", { issue: 9, body: "x" });
+    expect(missing.isError).toBe(true);
+    expect(missing.content).toMatch(/^TOOL-GH-001: could not run ".*no-such-gh"/);
+  });
+
+  it("Bash cannot close or merge even in a closure step", async () => {
+    const dir = tempDir();
+    const gh = fakeGh(dir);
+    const box = toolboxFor(dir, { kind: "closure", env: gh.env });
+    for (const command of [
+      "gh issue close 7",
+      "gh issue edit 7 --add-label done",
+      "gh api repos/o/r/issues/7 -X PATCH",
+    ]) {
+      expect((await box.call("Bash", { command })).content).toMatch(/^TOOL-POLICY-003/);
+    }
+    expect((await box.call("Bash", { command: "gh issue view 7" })).content).toBe(
+      "(no output)\n[exit code 0]",
+    );
+    expect(gh.calls()).toEqual(["issue view 7"]);
+  });
+});
