@@ -1,4 +1,8 @@
-export { type CollectArgsOptions, collectAgentArgs, parameterFlagSpecs } from "./args/agent-flags.ts";
+export {
+  type CollectArgsOptions,
+  collectAgentArgs,
+  parameterFlagSpecs,
+} from "./args/agent-flags.ts";
 export { closestMatch, editDistance } from "./args/edit-distance.ts";
 export type { FlagKind, FlagSpec, FlagValue } from "./args/flag-spec.ts";
 export { parseDuration } from "./args/flag-values.ts";

@@ -1,6 +1,6 @@
-import { findAgentDir } from "@climpt/runner";
 import { fail, ok, type Problem, type Result } from "@climpt/registry-schema";
 import { problemFromError } from "./agent-check.ts";
+import { runnerModule } from "./runner-module.ts";
 
 /** Problems an AgentDefinitionError carries, or the error itself as one problem. */
 export function problemsFromError(error: unknown): Problem[] {
@@ -12,10 +12,11 @@ export function problemsFromError(error: unknown): Problem[] {
 }
 
 /** The agent folder `<agent>` names: a path to a folder with agent.json, or a name under `.agent/`. */
-export function locateAgent(
+export async function locateAgent(
   nameOrPath: string,
   location: { readonly cwd: string; readonly agentDir?: string },
-): Result<string> {
+): Promise<Result<string>> {
+  const { findAgentDir } = await runnerModule();
   try {
     return ok(findAgentDir(nameOrPath, location));
   } catch (error) {

@@ -65,7 +65,9 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
         {
           code: CLI_CODES.unknownCommand,
           severity: "error",
-          message: name.startsWith("-") ? `Expected a command before ${name}.` : `Unknown command "${name}".`,
+          message: name.startsWith("-")
+            ? `Expected a command before ${name}.`
+            : `Unknown command "${name}".`,
           hint: `${suggestion === undefined ? "" : `Did you mean climpt ${suggestion}? `}Commands: ${COMMANDS.map((candidate) => candidate.name).join(", ")}.`,
         },
       ],

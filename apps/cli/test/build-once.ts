@@ -35,6 +35,8 @@ export function setup(): void {
   const tsdown = path.join(packageDir, "node_modules", ".bin", "tsdown");
   const built = spawnSync(tsdown, ["--logLevel", "warn"], { cwd: packageDir, encoding: "utf8" });
   if (built.status !== 0) {
-    throw new Error(`Building the CLI for the end-to-end tests failed:\n${built.stdout}${built.stderr}`);
+    throw new Error(
+      `Building the CLI for the end-to-end tests failed:\n${built.stdout}${built.stderr}`,
+    );
   }
 }

@@ -20,7 +20,8 @@ function flagName(parameter: AgentParameter): string {
 function describe(parameter: AgentParameter): string {
   const parts = [parameter.description ?? `agent parameter "${parameter.name}"`];
   if (parameter.required && parameter.default === undefined) parts.push("(required)");
-  if (parameter.default !== undefined) parts.push(`(default: ${JSON.stringify(parameter.default)})`);
+  if (parameter.default !== undefined)
+    parts.push(`(default: ${JSON.stringify(parameter.default)})`);
   return parts.join(" ");
 }
 
@@ -126,8 +127,10 @@ export function collectAgentArgs(
 
   if (!options.skipRequired) {
     for (const parameter of declared) {
-      if (!parameter.required || parameter.default !== undefined || parameter.name in args) continue;
-      const placeholder = parameter.type === "number" ? "N" : parameter.type === "boolean" ? "" : "VALUE";
+      if (!parameter.required || parameter.default !== undefined || parameter.name in args)
+        continue;
+      const placeholder =
+        parameter.type === "number" ? "N" : parameter.type === "boolean" ? "" : "VALUE";
       problems.push({
         code: CLI_CODES.missingParameter,
         severity: "error",

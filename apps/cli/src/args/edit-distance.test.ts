@@ -27,7 +27,16 @@ describe("editDistance", () => {
 });
 
 describe("closestMatch", () => {
-  const flags = ["agent-dir", "cwd", "param", "model", "max-iterations", "max-tokens", "json", "issue"];
+  const flags = [
+    "agent-dir",
+    "cwd",
+    "param",
+    "model",
+    "max-iterations",
+    "max-tokens",
+    "json",
+    "issue",
+  ];
 
   it("suggests the flag a typo was meant to be", () => {
     expect(closestMatch("isue", flags)).toBe("issue");

@@ -48,6 +48,8 @@ export function closestMatch(input: string, candidates: readonly string[]): stri
     const limit = Math.min(3, Math.max(1, Math.floor(Math.max(input.length, best.length) / 3)));
     if (bestDistance <= limit) return best;
   }
-  const prefixed = candidates.filter((candidate) => input.length >= 2 && candidate.startsWith(input));
+  const prefixed = candidates.filter(
+    (candidate) => input.length >= 2 && candidate.startsWith(input),
+  );
   return prefixed.length === 1 ? prefixed[0] : undefined;
 }

@@ -39,10 +39,16 @@ describe("convertFlagValue", () => {
   it("holds integers and limits to their range", () => {
     const iterations = spec({ name: "max-iterations", kind: "integer", min: 1 });
     expect(convertFlagValue(iterations, "7")).toEqual({ ok: true, value: 7 });
-    expect(convertFlagValue(iterations, "2.5")).toMatchObject({ ok: false, expected: "a whole number" });
+    expect(convertFlagValue(iterations, "2.5")).toMatchObject({
+      ok: false,
+      expected: "a whole number",
+    });
     expect(convertFlagValue(iterations, "0")).toMatchObject({ ok: false, expected: "at least 1" });
     const cost = spec({ name: "max-cost", kind: "number", positive: true });
-    expect(convertFlagValue(cost, "0")).toMatchObject({ ok: false, expected: "a value greater than 0" });
+    expect(convertFlagValue(cost, "0")).toMatchObject({
+      ok: false,
+      expected: "a value greater than 0",
+    });
     expect(convertFlagValue(cost, "0.25")).toEqual({ ok: true, value: 0.25 });
   });
 
@@ -60,6 +66,9 @@ describe("convertFlagValue", () => {
   it("checks choices", () => {
     const format = spec({ name: "format", kind: "choice", choices: ["mermaid", "dot"] });
     expect(convertFlagValue(format, "dot")).toEqual({ ok: true, value: "dot" });
-    expect(convertFlagValue(format, "svg")).toMatchObject({ ok: false, expected: "one of mermaid, dot" });
+    expect(convertFlagValue(format, "svg")).toMatchObject({
+      ok: false,
+      expected: "one of mermaid, dot",
+    });
   });
 });

@@ -8,7 +8,13 @@ import { collectAgentArgs, parameterFlagSpecs } from "./agent-flags.ts";
 import { parseFlags } from "./parse-flags.ts";
 
 const parameters: Record<string, AgentParameter> = {
-  issue: { name: "issue", type: "number", required: true, cli: "--issue", description: "Issue number" },
+  issue: {
+    name: "issue",
+    type: "number",
+    required: true,
+    cli: "--issue",
+    description: "Issue number",
+  },
   task: { name: "task", type: "string", required: false, default: "fix it", cli: "--task" },
   dryRun: { name: "dryRun", type: "boolean", required: false, cli: "--dry-run" },
 };
@@ -27,7 +33,13 @@ function parseRun(argv: string[], options: { skipRequired?: boolean } = {}) {
 
 describe("typed agent parameter flags", () => {
   it("types each value by the parameter's declaration", () => {
-    const { args, problems, parsed } = parseRun(["fix-bug", "--issue", "123", "--task=make it pass", "--dry-run"]);
+    const { args, problems, parsed } = parseRun([
+      "fix-bug",
+      "--issue",
+      "123",
+      "--task=make it pass",
+      "--dry-run",
+    ]);
     expect(problems).toEqual([]);
     expect(parsed.positionals).toEqual(["fix-bug"]);
     expect(args).toEqual({ issue: 123, task: "make it pass", dryRun: true });
@@ -86,7 +98,14 @@ describe("typed agent parameter flags", () => {
 
 describe("--param NAME=VALUE", () => {
   it("sets parameters by name or by flag name, typed the same way", () => {
-    const { args, problems } = parseRun(["a", "--param", "issue=42", "--param", "dry-run=true", "--param=task=a=b"]);
+    const { args, problems } = parseRun([
+      "a",
+      "--param",
+      "issue=42",
+      "--param",
+      "dry-run=true",
+      "--param=task=a=b",
+    ]);
     expect(problems).toEqual([]);
     expect(args).toEqual({ issue: 42, dryRun: true, task: "a=b" });
   });
@@ -94,7 +113,10 @@ describe("--param NAME=VALUE", () => {
   it("reports an entry without '=' and a name the agent does not declare, with a suggestion", () => {
     const { problems } = parseRun(["a", "--issue", "1", "--param", "issue", "--param", "isue=3"]);
     expect(problems).toEqual([
-      expect.objectContaining({ code: CLI_CODES.badParam, message: '--param expects NAME=VALUE, got "issue".' }),
+      expect.objectContaining({
+        code: CLI_CODES.badParam,
+        message: '--param expects NAME=VALUE, got "issue".',
+      }),
       expect.objectContaining({
         code: CLI_CODES.badParam,
         hint: "Did you mean --param issue=3? Declared: issue, task, dryRun.",
@@ -110,7 +132,10 @@ describe("--param NAME=VALUE", () => {
   it("type-checks its value", () => {
     const { problems } = parseRun(["a", "--param", "issue=twelve"]);
     expect(problems).toContainEqual(
-      expect.objectContaining({ code: CLI_CODES.badValue, message: '--param issue expects a number, got "twelve".' }),
+      expect.objectContaining({
+        code: CLI_CODES.badValue,
+        message: '--param issue expects a number, got "twelve".',
+      }),
     );
   });
 });
@@ -168,7 +193,19 @@ describe("unknown flags", () => {
 describe("command flags", () => {
   it("reads the run flags with their types", () => {
     const parsed = parseFlags(
-      ["a", "--max-iterations", "5", "--max-cost=0.5", "--max-time", "1h30m", "--max-tokens", "9000", "--no-worktree", "--model", "haiku"],
+      [
+        "a",
+        "--max-iterations",
+        "5",
+        "--max-cost=0.5",
+        "--max-time",
+        "1h30m",
+        "--max-tokens",
+        "9000",
+        "--no-worktree",
+        "--model",
+        "haiku",
+      ],
       RUN_FLAGS,
     );
     expect(parsed.problems).toEqual([]);
@@ -184,7 +221,10 @@ describe("command flags", () => {
 
   it("reports a single-value flag given twice", () => {
     const [problem] = parseFlags(["--model", "opus", "--model", "haiku"], RUN_FLAGS).problems;
-    expect(problem).toMatchObject({ code: CLI_CODES.repeatedFlag, message: "--model is given more than once." });
+    expect(problem).toMatchObject({
+      code: CLI_CODES.repeatedFlag,
+      message: "--model is given more than once.",
+    });
   });
 
   it("treats everything after -- as positional", () => {

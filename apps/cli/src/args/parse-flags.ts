@@ -207,7 +207,10 @@ export function parseFlags(
       let text = inlineValue;
       if (text === undefined) {
         const next = argv[index + 1];
-        if (next !== undefined && (!next.startsWith("-") || next === "-" || NEGATIVE_NUMBER.test(next))) {
+        if (
+          next !== undefined &&
+          (!next.startsWith("-") || next === "-" || NEGATIVE_NUMBER.test(next))
+        ) {
           text = next;
           index++;
         }

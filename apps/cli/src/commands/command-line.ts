@@ -1,9 +1,9 @@
 import * as path from "node:path";
 import type { Problem } from "@climpt/registry-schema";
+import { type ParsedFlags, parseFlags } from "../args/parse-flags.ts";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
-import { type ParsedFlags, parseFlags } from "../args/parse-flags.ts";
 import { formatCommandHelp } from "../help.ts";
 import { formatProblemsByFile, problemJson } from "../report-problems.ts";
 import type { Command } from "./command.ts";

@@ -11,7 +11,12 @@ import {
 } from "../init/write-scaffold.ts";
 import { displayPath } from "../report-problems.ts";
 import type { Command } from "./command.ts";
-import { parseCommandLine, reportUsageProblems, resolveLocation, writeJson } from "./command-line.ts";
+import {
+  parseCommandLine,
+  reportUsageProblems,
+  resolveLocation,
+  writeJson,
+} from "./command-line.ts";
 import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
 
 export const initCommand: Command = {
@@ -77,7 +82,8 @@ export const initCommand: Command = {
     const dialect: ScaffoldDialect = values.get("dialect") === "check" ? "check" : "gate";
     const files = scaffoldFiles(name, dialect);
     await writeScaffold(dir, files);
-    if (json) writeJson(io, { ok: true, name, dialect, dir, files: files.map((file) => file.path) });
+    if (json)
+      writeJson(io, { ok: true, name, dialect, dir, files: files.map((file) => file.path) });
     const shown = displayPath(dir, io.cwd);
     // Outside <cwd>/.agent the name alone would not find it: name the folder instead.
     const ref = location.agentDir === undefined && location.cwd === io.cwd ? name : shown;
@@ -90,6 +96,8 @@ export const initCommand: Command = {
         `  climpt validate ${ref}`,
         `  climpt graph ${ref}`,
         `  climpt run ${ref} --task "describe the task"`,
+        "",
+        `Runs keep a journal in tmp/climpt/logs/${name}/: make sure git ignores it (e.g. tmp/ in .gitignore), or the git-clean check will see it.`,
         "",
       ].join("\n"),
     );

@@ -1,12 +1,17 @@
 import * as path from "node:path";
-import { listAgents } from "@climpt/runner";
 import { checkAgent } from "../agent-check.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { problemsFromError } from "../locate-agent.ts";
 import { displayPath } from "../report-problems.ts";
+import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
-import { parseCommandLine, reportUsageProblems, resolveLocation, writeJson } from "./command-line.ts";
+import {
+  parseCommandLine,
+  reportUsageProblems,
+  resolveLocation,
+  writeJson,
+} from "./command-line.ts";
 import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
 
 interface ListedAgent {
@@ -33,6 +38,7 @@ export const listCommand: Command = {
     const json = outcome.parsed.values.get("json") === true;
     const location = resolveLocation(outcome.parsed.values, io);
     const agentDir = location.agentDir ?? path.join(location.cwd, ".agent");
+    const { listAgents } = await runnerModule();
     let found: Awaited<ReturnType<typeof listAgents>>;
     try {
       found = await listAgents(location);

@@ -1,9 +1,9 @@
 import { type LoadedAgent, loadAgent } from "@climpt/registry-schema";
+import type { ParsedFlags } from "../args/parse-flags.ts";
 import type { CliIo } from "../cli-io.ts";
 import { locateAgent } from "../locate-agent.ts";
 import type { Command } from "./command.ts";
 import { reportUsageProblems, resolveLocation } from "./command-line.ts";
-import type { ParsedFlags } from "../args/parse-flags.ts";
 
 /** Finds and loads `<agent>` for a command that needs a valid definition; exit 2 otherwise. */
 export async function loadForCommand(
@@ -12,7 +12,10 @@ export async function loadForCommand(
   io: CliIo,
 ): Promise<{ ok: true; loaded: LoadedAgent } | { ok: false; exitCode: number }> {
   const json = parsed.values.get("json") === true;
-  const dir = locateAgent(parsed.positionals[0] as string, resolveLocation(parsed.values, io));
+  const dir = await locateAgent(
+    parsed.positionals[0] as string,
+    resolveLocation(parsed.values, io),
+  );
   if (!dir.ok) return { ok: false, exitCode: reportUsageProblems(io, command, dir.issues, json) };
   const result = await loadAgent(dir.value);
   if (!result.ok) {

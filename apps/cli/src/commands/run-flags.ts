@@ -4,7 +4,10 @@ import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.t
 /** The flags of `climpt run` itself; an agent's parameter flags are added once it is loaded. */
 export const RUN_FLAGS: readonly FlagSpec[] = [
   AGENT_DIR_FLAG,
-  { ...CWD_FLAG, description: "Where the agent works: tools, validators, journal (default: here)." },
+  {
+    ...CWD_FLAG,
+    description: "Where the agent works: tools, validators, journal (default: here).",
+  },
   {
     name: "param",
     kind: "string",

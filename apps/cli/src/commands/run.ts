@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import { type RunOptions, type RunResult, StepFlowRunner, loadAgentDefinition } from "@climpt/runner";
 import type { LoadedAgent, Problem } from "@climpt/registry-schema";
+import type { RunOptions, RunResult } from "@climpt/runner";
 import { collectAgentArgs, parameterFlagSpecs } from "../args/agent-flags.ts";
 import type { FlagSpec } from "../args/flag-spec.ts";
 import { type ParsedFlags, parseFlags } from "../args/parse-flags.ts";
@@ -12,6 +12,7 @@ import { formatCommandHelp } from "../help.ts";
 import { locateAgent, problemsFromError } from "../locate-agent.ts";
 import { shellWord } from "../progress/format.ts";
 import { ProgressDisplay } from "../progress/progress-display.ts";
+import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import {
   booleanValue,
@@ -38,7 +39,8 @@ function resumeCommandFor(agentRef: string, argv: readonly string[], runId: stri
   const words = ["climpt", "run", agentRef];
   for (const [index, token] of argv.entries()) {
     for (const flag of ["--agent-dir", "--cwd"]) {
-      if (token === flag && argv[index + 1] !== undefined) words.push(flag, argv[index + 1] as string);
+      if (token === flag && argv[index + 1] !== undefined)
+        words.push(flag, argv[index + 1] as string);
       else if (token.startsWith(`${flag}=`)) words.push(flag, token.slice(flag.length + 1));
     }
   }
@@ -70,11 +72,17 @@ export const runCommand: Command = {
         io.stdout.write(formatCommandHelp(this));
         return EXIT.ok;
       }
-      return reportUsageProblems(io, this, [...first.problems, ...positionalProblems(this, [], { names: ["agent"] })], json);
+      return reportUsageProblems(
+        io,
+        this,
+        [...first.problems, ...positionalProblems(this, [], { names: ["agent"] })],
+        json,
+      );
     }
     const location = resolveLocation(first.values, io);
-    const dir = locateAgent(agentRef, location);
+    const dir = await locateAgent(agentRef, location);
     if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
+    const { loadAgentDefinition, StepFlowRunner } = await runnerModule();
     let loaded: LoadedAgent;
     try {
       loaded = await loadAgentDefinition(dir.value);
@@ -106,8 +114,11 @@ export const runCommand: Command = {
       problems.push({
         code: CLI_CODES.conflict,
         severity: "error",
-        message: "A resumed run keeps the parameters it started with; parameters cannot be given with --resume.",
-        hint: `Drop ${Object.keys(collected.args).map((name) => loaded.agent.parameters[name]?.cli ?? name).join(", ")}, or start a new run without --resume.`,
+        message:
+          "A resumed run keeps the parameters it started with; parameters cannot be given with --resume.",
+        hint: `Drop ${Object.keys(collected.args)
+          .map((name) => loaded.agent.parameters[name]?.cli ?? name)
+          .join(", ")}, or start a new run without --resume.`,
       });
     }
     const replay = stringValue(values, "replay");

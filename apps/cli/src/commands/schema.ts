@@ -12,7 +12,10 @@ const TOPICS = ["registry", "agent", "from-ts"] as const;
 export const schemaCommand: Command = {
   name: "schema",
   summary: "Print the JSON Schema of steps_registry.json or agent.json, or of a TypeScript type.",
-  usage: ["climpt schema [registry|agent]", "climpt schema from-ts FILE TYPE [--allow-extra-props]"],
+  usage: [
+    "climpt schema [registry|agent]",
+    "climpt schema from-ts FILE TYPE [--allow-extra-props]",
+  ],
   flags: [
     {
       name: "allow-extra-props",
@@ -23,7 +26,7 @@ export const schemaCommand: Command = {
     HELP_FLAG,
   ],
   details: [
-    "Without a topic, prints the registry schema. Point an editor at them: `climpt schema agent > agent.schema.json`, then `\"$schema\": \"./agent.schema.json\"`.",
+    'Without a topic, prints the registry schema. Point an editor at them: `climpt schema agent > agent.schema.json`, then `"$schema": "./agent.schema.json"`.',
     "`from-ts` writes a step's output schema from an exported interface or type alias, so the intent union in code and the enum the model is held to cannot drift: `climpt schema from-ts src/outputs.ts InitialIssueOutput > .agent/x/schemas/initial.json`.",
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {

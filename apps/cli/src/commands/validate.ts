@@ -2,7 +2,13 @@ import { checkAgent } from "../agent-check.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { locateAgent } from "../locate-agent.ts";
-import { countLine, displayPath, formatProblemsByFile, hasErrors, problemJson } from "../report-problems.ts";
+import {
+  countLine,
+  displayPath,
+  formatProblemsByFile,
+  hasErrors,
+  problemJson,
+} from "../report-problems.ts";
 import type { Command } from "./command.ts";
 import {
   parseCommandLine,
@@ -27,7 +33,7 @@ export const validateCommand: Command = {
     if (!outcome.ok) return outcome.exitCode;
     const { values, positionals } = outcome.parsed;
     const json = values.get("json") === true;
-    const dir = locateAgent(positionals[0] as string, resolveLocation(values, io));
+    const dir = await locateAgent(positionals[0] as string, resolveLocation(values, io));
     if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
 
     const check = await checkAgent(dir.value);

@@ -36,7 +36,9 @@ export function formatClock(ms: number): string {
   const hours = Math.floor(totalSeconds / 3600);
   const minutes = Math.floor((totalSeconds % 3600) / 60);
   const seconds = String(totalSeconds % 60).padStart(2, "0");
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+  return hours > 0
+    ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}`
+    : `${minutes}:${seconds}`;
 }
 
 /** One line of at most `width` characters: newlines and tabs become spaces, an ellipsis marks a cut. */
@@ -46,12 +48,21 @@ export function oneLine(text: string, width: number): string {
   return flat.length <= width ? flat : `${flat.slice(0, width - 1)}…`;
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: matching ANSI escape sequences is the point
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
+/** The escape character that starts every ANSI sequence. */
+export const ESC = String.fromCharCode(27);
+/** One ANSI control sequence (colour, cursor, clear): `ESC [ params letter`. */
+const ANSI_SOURCE = `${ESC}\\[[0-9;?]*[A-Za-z]`;
+const ANSI = new RegExp(ANSI_SOURCE, "g");
+const ANSI_AT_START = new RegExp(`^${ANSI_SOURCE}`);
+
+/** `text` without ANSI sequences: what a log file should hold. */
+export function stripAnsi(text: string): string {
+  return text.replace(ANSI, "");
+}
 
 /** Characters a terminal shows (escape sequences take no room). */
 export function visibleLength(text: string): number {
-  return text.replace(ANSI, "").length;
+  return stripAnsi(text).length;
 }
 
 /** `text` cut to `width` visible characters, keeping escape sequences (and closing colour). */
@@ -60,7 +71,7 @@ export function truncateVisible(text: string, width: number): string {
   let out = "";
   let shown = 0;
   for (let index = 0; index < text.length; ) {
-    const match = /^\x1b\[[0-9;?]*[A-Za-z]/.exec(text.slice(index));
+    const match = ANSI_AT_START.exec(text.slice(index));
     if (match) {
       out += match[0];
       index += match[0].length;
@@ -71,7 +82,8 @@ export function truncateVisible(text: string, width: number): string {
     shown++;
     index++;
   }
-  return `${out}…\x1b[0m`;
+  // Close any colour the cut left open.
+  return out.includes(ESC) ? `${out}…${ESC}[0m` : `${out}…`;
 }
 
 /** A shell word: quoted only when it has to be, so a printed command can be pasted back. */

@@ -161,11 +161,17 @@ export class ProgressDisplay {
       case "tool_result":
         this.activity = "thinking";
         if (event.result.isError) {
-          this.line(s.yellow(`    ${event.call.name} failed: ${oneLine(event.result.content, this.columns - 12)}`));
+          this.line(
+            s.yellow(
+              `    ${event.call.name} failed: ${oneLine(event.result.content, this.columns - 12)}`,
+            ),
+          );
         } else this.drawStatus();
         break;
       case "tool_refused":
-        this.line(s.yellow(`  ⊘ ${event.tool} refused: ${oneLine(event.reason, this.columns - 16)}`));
+        this.line(
+          s.yellow(`  ⊘ ${event.tool} refused: ${oneLine(event.reason, this.columns - 16)}`),
+        );
         break;
       case "step_failed":
         this.line(
@@ -175,10 +181,16 @@ export class ProgressDisplay {
         );
         break;
       case "gate":
-        this.lastIntent = { iteration: event.iteration, stepId: event.stepId, intent: event.intent };
+        this.lastIntent = {
+          iteration: event.iteration,
+          stepId: event.stepId,
+          intent: event.intent,
+        };
         if (event.usedFallback) {
           this.line(
-            s.yellow(`  intent ${event.intent} (fallback${event.reason ? `: ${event.reason}` : ""})`),
+            s.yellow(
+              `  intent ${event.intent} (fallback${event.reason ? `: ${event.reason}` : ""})`,
+            ),
           );
         }
         break;
@@ -194,7 +206,9 @@ export class ProgressDisplay {
           this.lastIntent?.iteration === event.iteration && this.lastIntent.stepId === event.from
             ? this.lastIntent.intent
             : undefined;
-        this.line(`  ${intent === undefined ? "" : `${s.cyan(intent)} `}→ ${routeTarget(event.decision, event.to)}`);
+        this.line(
+          `  ${intent === undefined ? "" : `${s.cyan(intent)} `}→ ${routeTarget(event.decision, event.to)}`,
+        );
         break;
       }
       case "validator":
@@ -227,7 +241,11 @@ export class ProgressDisplay {
         this.drawStatus();
         break;
       case "notice":
-        this.line(event.level === "warning" ? s.yellow(`  warning: ${event.message}`) : s.dim(`  ${event.message}`));
+        this.line(
+          event.level === "warning"
+            ? s.yellow(`  warning: ${event.message}`)
+            : s.dim(`  ${event.message}`),
+        );
         break;
       case "run_end":
         this.finish(event.result);
@@ -259,7 +277,8 @@ export class ProgressDisplay {
       lines.push(
         `${s.red("✗ failed")} ${error ? `${s.bold(error.code)}: ${error.message}` : oneLine(result.completionReason, 200)}`,
       );
-      if (error?.file !== undefined) lines.push(`  in ${error.file}${error.path ? ` at ${error.path}` : ""}`);
+      if (error?.file !== undefined)
+        lines.push(`  in ${error.file}${error.path ? ` at ${error.path}` : ""}`);
       if (error?.hint !== undefined) lines.push(`  Fix: ${error.hint}`);
       lines.push(`  ${numbers}${result.finalStepId ? ` · last step ${result.finalStepId}` : ""}`);
     }
@@ -268,7 +287,8 @@ export class ProgressDisplay {
     }
     if (result.journalPath !== null) lines.push(s.dim(`  journal ${result.journalPath}`));
     if (!result.success && result.resumable) {
-      const command = this.resumeCommand?.(result.runId) ?? `climpt run <agent> --resume ${result.runId}`;
+      const command =
+        this.resumeCommand?.(result.runId) ?? `climpt run <agent> --resume ${result.runId}`;
       lines.push(`  Resume: ${command}`);
     }
     this.out.write(`${lines.join("\n")}\n`);
@@ -303,7 +323,9 @@ export class ProgressDisplay {
       );
     }
     if (this.toolCalls > 0) parts.push(`${this.toolCalls} tool${this.toolCalls === 1 ? "" : "s"}`);
-    const tail = oneLine(this.textTail, 60);
+    // The newest words of the streamed text: its end, not its beginning.
+    const flat = this.textTail.replace(/\s+/g, " ").trim();
+    const tail = flat.length > 50 ? `…${flat.slice(-49)}` : flat;
     const status = parts.join(s.dim(" │ "));
     return tail === "" ? status : `${status}${s.dim(` │ ${tail}`)}`;
   }

@@ -8,7 +8,8 @@ export interface Style {
   readonly cyan: (text: string) => string;
 }
 
-const wrap = (open: number, close: number) => (text: string) => `\x1b[${open}m${text}\x1b[${close}m`;
+const wrap = (open: number, close: number) => (text: string) =>
+  `\x1b[${open}m${text}\x1b[${close}m`;
 
 export const COLOR_STYLE: Style = {
   bold: wrap(1, 22),
