@@ -309,6 +309,7 @@ EOF
   capture go-test-failures go "$GOV" "$GO" "go test -count=1 ./..."
   capture go-test-failures-verbose go "$GOV" "$GO" "go test -count=1 -v ./..."
   capture go-test-pass go "$GOV" "$GO" "go test -count=1 ./fine/"
+  capture go-test-json go "$GOV" "$GO" "go test -count=1 -json ./..."
 else
   skipped+=(go)
 fi

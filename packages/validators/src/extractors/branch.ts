@@ -86,6 +86,22 @@ function fromLongStatus(lines: readonly string[]): BranchHeader | undefined {
   };
 }
 
+/** The shape `git check-ref-format --branch` accepts, near enough for reading tool output. */
+function isBranchName(name: string): boolean {
+  return (
+    /^[^\s~^:?*[\\\x00-\x1f\x7f]+$/.test(name) &&
+    !name.startsWith("-") &&
+    !name.startsWith("/") &&
+    !name.endsWith("/") &&
+    !name.endsWith(".") &&
+    !name.endsWith(".lock") &&
+    !name.includes("..") &&
+    !name.includes("@{") &&
+    !name.includes("//") &&
+    !name.startsWith("{")
+  );
+}
+
 function branchHeader(text: string): BranchHeader {
   const lines = splitLines(stripAnsi(text));
   return fromShortHeader(lines) ?? fromV2Headers(lines) ?? fromLongStatus(lines) ?? NOT_FOUND;
@@ -100,11 +116,13 @@ function branchHeader(text: string): BranchHeader {
 export function parseBranchName(text: string): string | null {
   const header = branchHeader(text);
   if (header.found) return header.branch;
-  const first = splitLines(stripAnsi(text))
+  // `--show-current` / `rev-parse --abbrev-ref HEAD`: exactly one line that is a valid branch name.
+  const lines = splitLines(stripAnsi(text))
     .map((line) => line.trim())
-    .find((line) => line !== "");
-  if (first === undefined || first === "HEAD" || /\s/.test(first)) return null;
-  return first;
+    .filter((line) => line !== "");
+  const only = lines.length === 1 ? (lines[0] as string) : undefined;
+  if (only === undefined || only === "HEAD" || !isBranchName(only)) return null;
+  return only;
 }
 
 /**

@@ -349,6 +349,45 @@ function parseGo(lines: readonly string[]): Omit<TestReport, "framework"> {
   return { ...counts, failures: [...failures, ...buildFailures] };
 }
 
+interface GoEvent {
+  readonly Action?: string;
+  readonly Package?: string;
+  readonly Test?: string;
+  readonly Output?: string;
+}
+
+/** `go test -json`: one event per line; results from pass/fail/skip events, messages from output. */
+function parseGoJson(lines: readonly string[]): Omit<TestReport, "framework"> {
+  const text: string[] = [];
+  const failedPackages = new Set<string>();
+  const packagesWithFailedTests = new Set<string>();
+  for (const line of lines) {
+    if (!line.startsWith("{")) continue;
+    let event: GoEvent;
+    try {
+      event = JSON.parse(line) as GoEvent;
+    } catch {
+      continue;
+    }
+    if (event.Action === "output" && event.Output !== undefined) {
+      // Packages run in parallel and their events interleave; the event names its test, so the
+      // line is attributed to it whatever printed last.
+      if (event.Test !== undefined) text.push(`=== CONT  ${event.Test}`);
+      text.push(...splitLines(event.Output.replace(/\n$/, "")));
+    }
+    if (event.Action === "fail" && event.Package !== undefined) {
+      if (event.Test === undefined) failedPackages.add(event.Package);
+      else packagesWithFailedTests.add(event.Package);
+    }
+  }
+  const report = parseGo(text);
+  // A package that failed with no failing test did not build (or its TestMain failed).
+  const broken = [...failedPackages].filter((name) => !packagesWithFailedTests.has(name));
+  const known = new Set(report.failures.map((item) => item.name));
+  const extra = broken.filter((name) => !known.has(name)).map((name) => failure(name, undefined, "package failed"));
+  return { ...report, failed: report.failed + extra.length, failures: [...report.failures, ...extra] };
+}
+
 // --- any -----------------------------------------------------------------------------------------
 
 function parsePlain(lines: readonly string[]): Omit<TestReport, "framework"> {
@@ -375,9 +414,15 @@ export function detectTestFramework(text: string): TestFramework {
   if (/^Tests:\s+.*\d+ total/m.test(text) || /^\s+● .+/m.test(text)) return "jest";
   if (/^# (?:pass|fail) \d+$/m.test(text) || /^TAP version \d+/m.test(text)) return "node:test";
   if (/^ℹ (?:tests|pass|fail) \d+$/m.test(text)) return "node:test";
-  if (/^=+ test session starts =+$/m.test(text) || /^=+ .*\bin [\d.]+s.* =+$/m.test(text)) {
+  if (
+    /^=+ test session starts =+$/m.test(text) ||
+    /^=+ .*\bin [\d.]+s.* =+$/m.test(text) ||
+    /^(?:FAILED|ERROR) \S+\.py::/m.test(text) ||
+    /^\d+ (?:passed|failed|errors?|skipped)(?:, \d+ [a-z]+)* in [\d.]+s$/m.test(text)
+  ) {
     return "pytest";
   }
+  if (/^\{"Time":.*"Action":/m.test(text)) return "go";
   if (/^\s*--- (?:PASS|FAIL|SKIP): /m.test(text) || /^(?:ok|FAIL|\?)\s+\S+\s/m.test(text)) {
     return "go";
   }
@@ -410,7 +455,10 @@ export function parseTestOutput(stdout: string, stderr = "", cwd?: string): Test
     case "pytest":
       return { framework, ...parsePytest(lines) };
     case "go":
-      return { framework, ...parseGo(lines) };
+      return {
+        framework,
+        ...(/^\{"Time":.*"Action":/m.test(text) ? parseGoJson(lines) : parseGo(lines)),
+      };
     case "unknown":
       return { framework, ...parsePlain(lines) };
   }
