@@ -186,6 +186,17 @@ describe("processes", () => {
     expect(await waitUntilGone([pid])).toEqual([]);
   });
 
+  it("a process that left the group cannot keep the validator waiting on its pipes", async () => {
+    const command = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 1000' & sleep 0.2; echo done";
+    const result = await runValidator(validator(command, "contains:done"), { cwd, killGraceMs: 300 });
+    const escaped = Number(readFileSync(join(cwd, "escaped.pid"), "utf8"));
+    try {
+      expect(result).toMatchObject({ passed: true, timedOut: false });
+    } finally {
+      process.kill(escaped, "SIGKILL");
+    }
+  });
+
   it("a missing command (127) is not recoverable, even for `empty`", async () => {
     const result = await runValidator(validator("climpt-no-such-tool --porcelain", "empty"), {
       cwd,

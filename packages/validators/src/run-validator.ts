@@ -192,10 +192,23 @@ export async function runValidator(
   let timedOut = false;
   let aborted = false;
   const timers: NodeJS.Timeout[] = [];
+  // A process that left the group (setsid) can keep the pipes open after everything else is
+  // gone; past the grace period the output is taken as complete and the pipes are closed.
+  const stopWaitingForOutput = (): void => {
+    const deadline = setTimeout(() => {
+      subprocess.stdout?.destroy();
+      subprocess.stderr?.destroy();
+    }, graceMs);
+    deadline.unref();
+    timers.push(deadline);
+  };
   const stopGroup = (): void => {
     if (pid === undefined) return;
     killGroup(pid, "SIGTERM");
-    const force = setTimeout(() => killGroup(pid, "SIGKILL"), graceMs);
+    const force = setTimeout(() => {
+      killGroup(pid, "SIGKILL");
+      stopWaitingForOutput();
+    }, graceMs);
     force.unref();
     timers.push(force);
   };
@@ -203,7 +216,10 @@ export async function runValidator(
     trackGroup(pid);
     // Once the shell is gone, whatever it left running in its group (`cmd &`) is stopped too:
     // a validator checks, it does not launch daemons, and a leftover would hold the pipes open.
-    subprocess.once("exit", () => killGroup(pid, "SIGKILL"));
+    subprocess.once("exit", () => {
+      killGroup(pid, "SIGKILL");
+      stopWaitingForOutput();
+    });
   }
   const timer = setTimeout(() => {
     timedOut = true;
