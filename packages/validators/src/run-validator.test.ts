@@ -188,7 +188,10 @@ describe("processes", () => {
 
   it("a process that left the group cannot keep the validator waiting on its pipes", async () => {
     const command = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 1000' & sleep 0.2; echo done";
-    const result = await runValidator(validator(command, "contains:done"), { cwd, killGraceMs: 300 });
+    const result = await runValidator(validator(command, "contains:done"), {
+      cwd,
+      killGraceMs: 300,
+    });
     const escaped = Number(readFileSync(join(cwd, "escaped.pid"), "utf8"));
     try {
       expect(result).toMatchObject({ passed: true, timedOut: false });
