@@ -1,6 +1,14 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${param} is the validator placeholder syntax under test
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -148,6 +156,13 @@ describe("processes", () => {
     const pids = readFileSync(join(cwd, "pids"), "utf8").trim().split("\n").map(Number);
     expect(pids).toHaveLength(2);
     expect(await waitUntilGone(pids)).toEqual([]);
+  });
+
+  it("the validator's own timeoutMs wins over the caller's default", async () => {
+    const declared = validator("sleep 1000", "exitCode:0", { timeoutMs: 300 });
+    const result = await runValidator(declared, { cwd, timeoutMs: 60_000, killGraceMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(result.error?.message).toContain("300 ms");
   });
 
   it("the literal `sleep 1000 & sleep 1000` leaves no sleep behind", async () => {
@@ -360,15 +375,17 @@ describe("extraction", () => {
   });
 });
 
+/** Live `sleep` processes, from /proc (no procps needed). */
 function sleepers(): number[] {
-  try {
-    return execFileSync("pgrep", ["-x", "sleep"], { encoding: "utf8" })
-      .trim()
-      .split("\n")
-      .filter((line) => line !== "")
-      .map(Number)
-      .filter(isAlive);
-  } catch {
-    return [];
-  }
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "sleep";
+      } catch {
+        return false;
+      }
+    })
+    .map(Number)
+    .filter(isAlive);
 }

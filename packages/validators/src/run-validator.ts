@@ -18,7 +18,7 @@ export interface RunValidatorOptions {
   readonly cwd: string;
   /** Values for `${param}` placeholders. */
   readonly params?: Readonly<Record<string, JsonValue | undefined>>;
-  /** Overrides the validator's own `timeoutMs` and the 5-minute default. */
+  /** For validators that declare no `timeoutMs` of their own; else the 5-minute default. */
   readonly timeoutMs?: number;
   /** Added to the inherited environment (see README: model credentials are not inherited). */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -171,7 +171,8 @@ export async function runValidator(
     });
   }
 
-  const timeoutMs = options.timeoutMs ?? def.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS;
+  // The validator's own timeout is the most specific; the caller's is a run-wide default.
+  const timeoutMs = def.timeoutMs ?? options.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS;
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const cap = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
   const stdout = new CappedOutput(cap);
