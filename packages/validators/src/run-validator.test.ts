@@ -245,6 +245,15 @@ describe("processes", () => {
     expect(result.error?.code).toBe("SR-VALID-106");
   });
 
+  it("no sh on PATH is a coded error, not a throw", async () => {
+    const result = await runValidator(validator("true", "exitCode:0"), {
+      cwd,
+      env: { PATH: join(cwd, "empty-bin") },
+    });
+    expect(result).toMatchObject({ passed: false, recoverable: false, exitCode: null });
+    expect(result.error?.code).toBe("SR-VALID-106");
+  });
+
   it("caps the captured output and keeps both ends, without stopping the command", async () => {
     const command = "echo FIRST; head -c 300000 /dev/zero | tr '\\0' a; echo; echo LAST";
     const result = await runValidator(validator(command, "exitCode:0"), {
