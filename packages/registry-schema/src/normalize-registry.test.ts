@@ -372,6 +372,43 @@ describe("prompt and schema folders", () => {
   );
 });
 
+describe("prompt names that could leave the prompts folder", () => {
+  it("rejects C3L segments with separators or dot segments, in both dialects", () => {
+    expect(
+      codesAndPaths({
+        c1: "../steps",
+        entryStep: "initial.a",
+        steps: { "initial.a": gateStep("initial.a", { c3: "a/b", edition: ".." }) },
+      }),
+    ).toEqual([
+      "SR-LOAD-007 $.c1",
+      'SR-LOAD-007 $.steps["initial.a"].c3',
+      'SR-LOAD-007 $.steps["initial.a"].edition',
+    ]);
+    expect(
+      codesAndPaths({
+        entryStep: "s_1",
+        steps: {
+          s_1: {
+            prompt: { c2: "x", c3: "y", adaptation: "..\\up" },
+            check: { onPass: { complete: true }, prompt: { path: "../outside.md" } },
+          },
+        },
+      }),
+    ).toEqual(["SR-LOAD-007 $.steps.s_1.prompt.adaptation", "SR-LOAD-007 $.steps.s_1.check.prompt.path"]);
+  });
+
+  it("rejects a path template that climbs out", () => {
+    expect(
+      codesAndPaths({
+        pathTemplate: "../{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md",
+        entryStep: "initial.a",
+        steps: { "initial.a": gateStep("initial.a") },
+      }),
+    ).toEqual(["SR-LOAD-007 $.pathTemplate"]);
+  });
+});
+
 describe("dialect detection", () => {
   it.each([
     [{ steps: { s_1: { prompt: { path: "a.md" } } } }, "check"],
