@@ -395,7 +395,10 @@ describe("prompt names that could leave the prompts folder", () => {
           },
         },
       }),
-    ).toEqual(["SR-LOAD-007 $.steps.s_1.prompt.adaptation", "SR-LOAD-007 $.steps.s_1.check.prompt.path"]);
+    ).toEqual([
+      "SR-LOAD-007 $.steps.s_1.prompt.adaptation",
+      "SR-LOAD-007 $.steps.s_1.check.prompt.path",
+    ]);
   });
 
   it("rejects a path template that climbs out", () => {
