@@ -256,7 +256,12 @@ describe("loadAgent on the seeds' examples", () => {
       ok: true,
       value: "initial.iteration",
     });
-    // No step is gated, so an ungated registry is fine; kinds come from c2.
+    // Kinds come from c2; schemas are looked up by bare name in $defs.
+    expect(agent.registry.steps["continuation.polling"]?.outputSchema).toMatchObject({
+      properties: {
+        next_action: { properties: { action: { enum: ["next", "repeat", "handoff"] } } },
+      },
+    });
     expect(Object.values(agent.registry.steps).map((step) => step.kind)).toEqual([
       "work",
       "work",

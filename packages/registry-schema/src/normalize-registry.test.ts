@@ -174,6 +174,17 @@ describe("gate dialect (seed 003)", () => {
     } satisfies Step);
   });
 
+  it("loads a registry in which no step is gated (the older style)", () => {
+    const registry = normalized({
+      entryStepMapping: { "count:iteration": "initial.iterate" },
+      steps: {
+        "initial.iterate": gateStep("initial.iterate", { fallbackKey: "initial_iterate" }),
+        "continuation.iterate": gateStep("continuation.iterate"),
+      },
+    });
+    expect(Object.values(registry.steps).map((step) => step.gate)).toEqual([undefined, undefined]);
+  });
+
   it("infers the kind from c2, then from the id prefix; a declared stepKind wins", () => {
     const registry = normalized({
       entryStep: "initial.a",
