@@ -1,6 +1,29 @@
+export {
+  agentFileSchema,
+  flatAgentSchema,
+  nestedAgentSchema,
+  parameterSchema,
+  type RawAgent,
+  type RawAgentLimits,
+  type RawAgentParameter,
+  type RawBoundaryHook,
+  type RawFlatAgent,
+  type RawNestedAgent,
+} from "./agent-file-schema.ts";
+export {
+  type AgentRegistryFiles,
+  checkAgentRegistry,
+  handoffVariableName,
+  RUNTIME_UV_VARIABLES,
+} from "./agent-registry-checks.ts";
+export { cliFlagFor } from "./cli-flag.ts";
 export { ClimptError, type ClimptErrorOptions } from "./climpt-error.ts";
 export { resolveEntryStep } from "./entry-step.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
+export {
+  type GenerateOutputSchemaOptions,
+  generateOutputSchema,
+} from "./generate-output-schema.ts";
 export {
   FLOW_STEP_KINDS,
   type FlowStepKind,
@@ -13,6 +36,8 @@ export {
   STEP_KIND_INTENTS,
   type StepKind,
 } from "./intents.ts";
+export { agentJsonSchema, registryJsonSchema } from "./json-schema-files.ts";
+export { loadAgent } from "./load-agent.ts";
 export {
   type AgentDefinition,
   type AgentLimits,
@@ -57,7 +82,47 @@ export {
   type ValidatorDefinition,
   type VerdictSpec,
 } from "./model.ts";
+export {
+  DEFAULT_ALLOWED_TOOLS,
+  DEFAULT_REGISTRY_PATH,
+  DEFAULT_SYSTEM_PROMPT_PATH,
+  type NormalizeAgentOptions,
+  normalizeAgent,
+} from "./normalize-agent.ts";
+export {
+  DEFAULT_CHECK_MAX_RETRIES,
+  type NormalizeRegistryOptions,
+  normalizeRegistry,
+} from "./normalize-registry.ts";
 export { fail, formatProblem, jsonPath, ok, type Problem, type Result } from "./problem.ts";
+export {
+  CHECK_DIALECT_STEP_KEYS,
+  type DialectDetection,
+  detectRegistryDialect,
+  GATE_DIALECT_STEP_KEYS,
+} from "./registry-dialect.ts";
+export {
+  checkRegistrySchema,
+  checkStepSchema,
+  gateRegistrySchema,
+  gateStepSchema,
+  type RawCheck,
+  type RawCheckRegistry,
+  type RawCheckStep,
+  type RawFailurePattern,
+  type RawGateRegistry,
+  type RawGateStep,
+  type RawOutputSchemaRef,
+  type RawPromptRef,
+  type RawRegistry,
+  type RawStructuredGate,
+  type RawTransition,
+  type RawValidationStep,
+  type RawValidator,
+  registryFileSchema,
+  structuredGateSchema,
+  validatorSchema,
+} from "./registry-file-schema.ts";
 export { parseSuccessCondition } from "./success-condition.ts";
 export {
   canonicalVerdictType,

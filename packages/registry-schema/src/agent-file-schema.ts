@@ -1,0 +1,192 @@
+/**
+ * valibot schemas of agent.json as users write it, in both shapes: the flat one of seed 000
+ * (`behavior`, `prompts`, `logging`) and the nested `runner.*` one of the original Deno runtime.
+ * The single source of the raw shape: `normalizeAgent` reads fields with them and the shipped
+ * `agent.schema.json` is generated from them. Objects are loose: unknown keys are ignored.
+ */
+import * as v from "valibot";
+import { durationSchema } from "./duration.ts";
+import { jsonValueSchema } from "./json-value.ts";
+import { PERMISSION_MODE_VALUES } from "./registry-file-schema.ts";
+
+const text = (description: string) => v.pipe(v.string(), v.description(description));
+const positiveInteger = (description: string) =>
+  v.pipe(v.number(), v.integer(), v.minValue(1), v.description(description));
+
+export const PARAMETER_TYPE_VALUES = ["string", "number", "boolean"] as const;
+export const CLOSURE_ACTION_VALUES = ["close", "label-only", "label-and-close"] as const;
+
+export const parameterSchema = v.looseObject({
+  type: v.optional(
+    v.pipe(v.picklist(PARAMETER_TYPE_VALUES), v.description("string | number | boolean.")),
+    "string",
+  ),
+  description: v.optional(text("Shown in climpt run --help.")),
+  required: v.optional(v.pipe(v.boolean(), v.description("Whether the run needs it.")), false),
+  default: v.optional(
+    v.pipe(
+      v.union([v.string(), v.number(), v.boolean()]),
+      v.description("Value when not given; must match type."),
+    ),
+  ),
+  cli: v.optional(text('CLI flag, e.g. "--issue" (default: "--" + the name in kebab case).')),
+});
+
+export const limitsSchema = v.looseObject({
+  maxIterations: v.optional(positiveInteger("Run-wide iteration cap (default 100).")),
+  maxTokens: v.optional(positiveInteger("Token budget over the whole run (input + output).")),
+  maxCostUsd: v.optional(
+    v.pipe(v.number(), v.minValue(0), v.description("Cost budget over the whole run, in USD.")),
+  ),
+  maxWallClockMs: v.optional(positiveInteger("Wall-clock budget of the run, in milliseconds.")),
+  callTimeoutMs: v.optional(positiveInteger("Timeout of one model call, in milliseconds.")),
+  maxTurnsPerStep: v.optional(positiveInteger("Tool-loop turns allowed inside one step.")),
+});
+
+export const boundaryHookSchema = v.union([
+  text("Shell command run once after validated completion."),
+  v.looseObject({
+    command: v.pipe(v.string(), v.minLength(1), v.description("Shell command.")),
+    timeout: v.optional(
+      v.pipe(durationSchema, v.description('Milliseconds, or "30s" / "5m" (default 5 minutes).')),
+    ),
+  }),
+]);
+
+export const githubSchema = v.looseObject({
+  enabled: v.optional(v.boolean(), false),
+  labels: v.optional(
+    v.looseObject({
+      requirements: v.optional(v.string()),
+      inProgress: v.optional(v.string()),
+      blocked: v.optional(v.string()),
+      completion: v.optional(
+        v.looseObject({
+          add: v.optional(v.array(v.string()), []),
+          remove: v.optional(v.array(v.string()), []),
+        }),
+      ),
+    }),
+  ),
+  defaultClosureAction: v.optional(
+    v.pipe(
+      v.picklist(CLOSURE_ACTION_VALUES),
+      v.description("What the boundary hook does to the issue (default close)."),
+    ),
+    "close",
+  ),
+});
+
+export const worktreeSchema = v.looseObject({
+  enabled: v.optional(v.boolean(), false),
+  root: v.optional(text("Folder the worktrees are created in.")),
+});
+
+export const loggingSchema = v.looseObject({
+  directory: v.optional(text("Log folder (default tmp/logs/agents/<name>).")),
+  format: v.optional(v.literal("jsonl"), "jsonl"),
+  maxFiles: v.optional(positiveInteger("Log files kept.")),
+});
+
+export const promptsSchema = v.looseObject({
+  registry: v.optional(
+    text('Registry file, relative to the agent folder (default "steps_registry.json").'),
+  ),
+  fallbackDir: v.optional(text("Folder of fallback prompts.")),
+});
+
+const verdictConfigSchema = v.pipe(
+  v.record(v.string(), jsonValueSchema),
+  v.description(
+    "Settings of the verdict type: maxIterations, completionKeyword, signalType, requiredFields, maxChecks, operator + conditions, handlerPath, …",
+  ),
+);
+
+const verdictTypeText = text(
+  "Completion type, either spelling: detect:graph (stepMachine; seed 000 stepFlow), poll:state, count:iteration, detect:keyword, detect:structured, count:check, meta:composite, meta:custom.",
+);
+
+const permissionModeSchema = v.pipe(
+  v.picklist(PERMISSION_MODE_VALUES),
+  v.description("default | plan | acceptEdits | bypassPermissions (default: default)."),
+);
+
+const allowedToolsSchema = v.pipe(
+  v.array(v.string()),
+  v.description("Tools the model may use (default Read, Write, Edit, Bash, Glob, Grep)."),
+);
+
+/** Keys both shapes share. */
+export const agentCommonEntries = {
+  $schema: v.optional(v.string()),
+  name: v.optional(text("Agent name; must match the agent folder's name.")),
+  agentId: v.optional(text("Older spelling of name.")),
+  displayName: v.optional(v.string()),
+  description: v.optional(v.string()),
+  version: v.optional(v.string()),
+  parameters: v.optional(v.record(v.string(), parameterSchema)),
+  limits: v.optional(limitsSchema),
+};
+
+export const flatBehaviorSchema = v.looseObject({
+  systemPromptPath: v.optional(text('Relative to the agent folder (default "prompts/system.md").')),
+  completionType: v.optional(verdictTypeText),
+  completionConfig: v.optional(verdictConfigSchema),
+  allowedTools: v.optional(allowedToolsSchema),
+  permissionMode: v.optional(permissionModeSchema),
+  defaultModel: v.optional(text('Model alias or id (default "opus").')),
+  boundaryHook: v.optional(boundaryHookSchema),
+});
+
+/** Seed 000's shape. The top-level `github` / `worktree` keys are what real flat folders use. */
+export const flatAgentSchema = v.looseObject({
+  ...agentCommonEntries,
+  behavior: flatBehaviorSchema,
+  prompts: v.optional(promptsSchema),
+  logging: v.optional(loggingSchema),
+  github: v.optional(githubSchema),
+  worktree: v.optional(worktreeSchema),
+});
+
+export const runnerFlowSchema = v.looseObject({
+  systemPromptPath: v.optional(text('Relative to the agent folder (default "prompts/system.md").')),
+  prompts: v.optional(promptsSchema),
+  defaultModel: v.optional(text('Model alias or id (default "opus").')),
+});
+
+export const runnerVerdictSchema = v.looseObject({
+  type: verdictTypeText,
+  config: v.optional(verdictConfigSchema),
+});
+
+export const runnerBoundariesSchema = v.looseObject({
+  allowedTools: v.optional(allowedToolsSchema),
+  permissionMode: v.optional(permissionModeSchema),
+  boundaryHook: v.optional(boundaryHookSchema),
+});
+
+export const runnerSchema = v.looseObject({
+  flow: v.optional(runnerFlowSchema),
+  verdict: v.optional(runnerVerdictSchema),
+  boundaries: v.optional(runnerBoundariesSchema),
+  integrations: v.optional(v.looseObject({ github: v.optional(githubSchema) })),
+  execution: v.optional(v.looseObject({ worktree: v.optional(worktreeSchema) })),
+  logging: v.optional(loggingSchema),
+  limits: v.optional(limitsSchema),
+});
+
+/** The original Deno runtime's shape. */
+export const nestedAgentSchema = v.looseObject({
+  ...agentCommonEntries,
+  runner: runnerSchema,
+});
+
+/** agent.json: the nested shape when it has `runner`, the flat one when it has `behavior`. */
+export const agentFileSchema = v.union([nestedAgentSchema, flatAgentSchema]);
+
+export type RawAgent = v.InferInput<typeof agentFileSchema>;
+export type RawFlatAgent = v.InferInput<typeof flatAgentSchema>;
+export type RawNestedAgent = v.InferInput<typeof nestedAgentSchema>;
+export type RawAgentParameter = v.InferInput<typeof parameterSchema>;
+export type RawAgentLimits = v.InferInput<typeof limitsSchema>;
+export type RawBoundaryHook = v.InferInput<typeof boundaryHookSchema>;

@@ -1,0 +1,69 @@
+import { fragmentToPointer, parseJsonPointer, resolveJsonPointer } from "./json-pointer.ts";
+import { isPlainObject } from "./json-value.ts";
+import type { JsonSchema, JsonValue, Step } from "./model.ts";
+import { jsonPath, type Problem } from "./problem.ts";
+
+/**
+ * The send/receive contract of seed 003: the enum at `intentSchemaRef` inside the step's resolved
+ * output schema (what the model may send) must list exactly the step's `allowedIntents` (what
+ * the gate accepts). Drift in either direction is a routing failure waiting to happen.
+ */
+export function checkIntentEnum(
+  step: Step,
+  schema: JsonSchema,
+  where: { readonly registryFile?: string; readonly schemaFile?: string },
+): Problem[] {
+  const gate = step.gate;
+  if (gate === undefined || !gate.intentSchemaRef.startsWith("#/")) return [];
+  const at = `${jsonPath("$.steps", step.id)}.structuredGate`;
+  const file = where.registryFile === undefined ? {} : { file: where.registryFile };
+  const schemaName = where.schemaFile ?? "the step's schema file";
+  const pointer = fragmentToPointer(gate.intentSchemaRef.slice(1));
+  const segments = pointer === undefined ? undefined : parseJsonPointer(pointer);
+  const node = segments === undefined ? undefined : resolveJsonPointer(schema, segments);
+  const values = intentValues(node);
+  if (values === undefined) {
+    return [
+      {
+        code: "SR-INTENT-004",
+        severity: "error",
+        message:
+          node === undefined
+            ? `intentSchemaRef "${gate.intentSchemaRef}" of step "${step.id}" leads nowhere in its output schema.`
+            : `intentSchemaRef "${gate.intentSchemaRef}" of step "${step.id}" leads to a schema without an enum of intents.`,
+        ...file,
+        path: `${at}.intentSchemaRef`,
+        hint: `Point intentSchemaRef at the intent property of the step's schema (after $refs are inlined), and give it "enum": ${JSON.stringify(gate.allowedIntents)} in ${schemaName}.`,
+      },
+    ];
+  }
+  const allowed = new Set<string>(gate.allowedIntents);
+  const extra = values.filter((value) => !allowed.has(value));
+  const missing = gate.allowedIntents.filter((intent) => !values.includes(intent));
+  if (extra.length === 0 && missing.length === 0) return [];
+  const parts = [
+    ...(missing.length === 0
+      ? []
+      : [`allowedIntents has ${missing.join(", ")}, which the schema enum lacks`]),
+    ...(extra.length === 0
+      ? []
+      : [`the schema enum has ${extra.join(", ")}, which allowedIntents lacks`]),
+  ];
+  return [
+    {
+      code: "SR-INTENT-005",
+      severity: "error",
+      message: `Step "${step.id}": the intent enum at ${gate.intentSchemaRef} is [${values.join(", ")}] but allowedIntents is [${gate.allowedIntents.join(", ")}]: ${parts.join("; ")}.`,
+      ...file,
+      path: `${at}.allowedIntents`,
+      hint: `Make the two lists equal: edit "enum" in ${schemaName} or allowedIntents in the registry.`,
+    },
+  ];
+}
+
+function intentValues(node: JsonValue | undefined): string[] | undefined {
+  if (!isPlainObject(node)) return undefined;
+  if (Array.isArray(node.enum)) return node.enum.map((value) => String(value));
+  if (node.const !== undefined) return [String(node.const)];
+  return undefined;
+}

@@ -1,0 +1,167 @@
+/**
+ * Loads an agent folder: agent.json, the registry it names, and every step's output schema
+ * (inlined into one self-contained document). Returns the loaded agent or every problem found in
+ * any of the files; it throws only on programming errors, never on a bad definition.
+ */
+import { stat } from "node:fs/promises";
+import * as path from "node:path";
+import { checkAgentRegistry } from "./agent-registry-checks.ts";
+import {
+  collectRefs,
+  inlineOutputSchema,
+  isInside,
+  refTargetFile,
+  type SchemaDocument,
+} from "./inline-schema-refs.ts";
+import { checkIntentEnum } from "./intent-enum-check.ts";
+import { setEntry } from "./json-value.ts";
+import type { LoadedAgent, Registry, Step } from "./model.ts";
+import { draftAgent } from "./normalize-agent.ts";
+import { draftRegistry } from "./normalize-registry.ts";
+import { fail, jsonPath, ok, type Problem, type Result } from "./problem.ts";
+import { readJsonFile } from "./read-json-file.ts";
+
+/** Schema files one agent may pull in through `$ref`s; more is a runaway, not a design. */
+const MAX_SCHEMA_FILES = 256;
+
+export async function loadAgent(dir: string): Promise<Result<LoadedAgent>> {
+  const agentDir = path.resolve(dir);
+  const folderName = path.basename(agentDir);
+  const folderProblem = await checkFolder(agentDir);
+  if (folderProblem !== undefined) return fail([folderProblem]);
+
+  const problems: Problem[] = [];
+  const agentFile = path.join(agentDir, "agent.json");
+  const agentJson = await readJsonFile(agentFile, agentDir);
+  if (!agentJson.ok) {
+    problems.push({
+      code: agentJson.code,
+      severity: "error",
+      message: `agent.json ${agentJson.reason}.`,
+      file: agentFile,
+      path: "$",
+      hint:
+        agentJson.code === "SR-LOAD-001"
+          ? `Create ${agentFile} (climpt init ${folderName}).`
+          : agentJson.hint,
+    });
+  }
+  const agent = draftAgent(agentJson.ok ? agentJson.value : {}, {
+    file: agentFile,
+    folderName,
+  });
+  if (agentJson.ok) problems.push(...agent.problems);
+
+  // The registry is read even when agent.json has problems, so one run reports both files.
+  const registryFile = path.resolve(agentDir, agent.value.registryPath);
+  const registryJson = await readJsonFile(registryFile, agentDir);
+  if (!registryJson.ok) {
+    problems.push({
+      code: registryJson.code,
+      severity: "error",
+      message: `The step registry ${agent.value.registryPath} ${registryJson.reason}.`,
+      file: registryFile,
+      path: "$",
+      hint: registryJson.hint,
+    });
+    return fail(problems);
+  }
+  const registry = draftRegistry(registryJson.value, { file: registryFile, folderName });
+  problems.push(...registry.problems);
+
+  const withSchemas = await resolveOutputSchemas(registry.value, agentDir, registryFile, problems);
+  if (agentJson.ok) {
+    problems.push(...checkAgentRegistry(agent.value, withSchemas, { agentFile, registryFile }));
+  }
+  if (problems.length > 0) return fail(problems);
+  return ok({
+    dir: agentDir,
+    agent: agent.value,
+    registry: withSchemas,
+    files: { agent: agentFile, registry: registryFile },
+  });
+}
+
+async function checkFolder(agentDir: string): Promise<Problem | undefined> {
+  try {
+    const info = await stat(agentDir);
+    if (info.isDirectory()) return undefined;
+    return {
+      code: "SR-LOAD-003",
+      severity: "error",
+      message: `${agentDir} is not a folder; an agent is a folder holding agent.json and steps_registry.json.`,
+      file: agentDir,
+      hint: "Pass the agent folder (e.g. .agent/<name>), not a file in it.",
+    };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return {
+      code: code === "ENOENT" || code === "ENOTDIR" ? "SR-LOAD-001" : "SR-LOAD-003",
+      severity: "error",
+      message: `The agent folder ${agentDir} ${code === "ENOENT" || code === "ENOTDIR" ? "does not exist" : `cannot be read (${code ?? "unknown error"})`}.`,
+      file: agentDir,
+      hint: "Check the agent name or path (agents live in .agent/<name>/).",
+    };
+  }
+}
+
+/** Reads the schema files the steps name, and the files their `$ref`s reach, once each. */
+async function readSchemaDocuments(
+  entryFiles: readonly string[],
+  agentDir: string,
+): Promise<Map<string, SchemaDocument>> {
+  const documents = new Map<string, SchemaDocument>();
+  const queue = [...entryFiles];
+  while (queue.length > 0 && documents.size < MAX_SCHEMA_FILES) {
+    const file = queue.shift() as string;
+    if (documents.has(file) || !isInside(agentDir, file)) continue;
+    const read = await readJsonFile(file, agentDir);
+    documents.set(file, read.ok ? read : { ok: false, code: read.code, reason: read.reason });
+    if (!read.ok) continue;
+    for (const ref of collectRefs(read.value)) {
+      const target = refTargetFile(ref, file);
+      if (target !== undefined && !documents.has(target)) queue.push(target);
+    }
+  }
+  return documents;
+}
+
+async function resolveOutputSchemas(
+  registry: Registry,
+  agentDir: string,
+  registryFile: string,
+  problems: Problem[],
+): Promise<Registry> {
+  const schemasDir = path.resolve(agentDir, registry.schemasBase);
+  const withRef = Object.values(registry.steps).filter((step) => step.outputSchemaRef);
+  if (withRef.length === 0) return registry;
+  const documents = await readSchemaDocuments(
+    withRef.map((step) => path.resolve(schemasDir, step.outputSchemaRef?.file ?? "")),
+    agentDir,
+  );
+  const steps: Record<string, Step> = {};
+  for (const step of Object.values(registry.steps)) {
+    const ref = step.outputSchemaRef;
+    if (ref === undefined) {
+      setEntry(steps, step.id, step);
+      continue;
+    }
+    const schema = inlineOutputSchema(ref, {
+      documents,
+      root: agentDir,
+      schemasDir,
+      registryFile,
+      registryPath: jsonPath("$.steps", step.id),
+      stepId: step.id,
+    });
+    if (!schema.ok) {
+      problems.push(...schema.issues);
+      setEntry(steps, step.id, step);
+      continue;
+    }
+    const schemaFile = path.relative(agentDir, path.resolve(schemasDir, ref.file));
+    problems.push(...checkIntentEnum(step, schema.value, { registryFile, schemaFile }));
+    setEntry(steps, step.id, { ...step, outputSchema: schema.value });
+  }
+  return { ...registry, steps };
+}

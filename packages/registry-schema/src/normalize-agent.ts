@@ -1,0 +1,613 @@
+/**
+ * agent.json (either shape) → `AgentDefinition`. Pure: no file access. Every problem of the file
+ * is reported at once; the draft value behind a failed result is still complete (defaults fill
+ * what was wrong), which lets `loadAgent` check the registry against it.
+ */
+import type * as v from "valibot";
+import {
+  agentCommonEntries,
+  flatBehaviorSchema,
+  githubSchema,
+  limitsSchema,
+  loggingSchema,
+  parameterSchema,
+  promptsSchema,
+  type RawBoundaryHook,
+  runnerBoundariesSchema,
+  runnerFlowSchema,
+  runnerVerdictSchema,
+  worktreeSchema,
+} from "./agent-file-schema.ts";
+import { toAgentRelativePath } from "./agent-relative-path.ts";
+import { CLI_FLAG_PATTERN, cliFlagFor } from "./cli-flag.ts";
+import { durationToMs } from "./duration.ts";
+import {
+  describeValue,
+  type FieldValues,
+  type Findings,
+  newFindings,
+  readFields,
+  readObject,
+  report,
+  reportNotObject,
+} from "./field-reader.ts";
+import { isPlainObject, setEntry } from "./json-value.ts";
+import type {
+  AgentDefinition,
+  AgentLimits,
+  AgentParameter,
+  CommandBoundaryHook,
+  GithubIntegration,
+  JsonValue,
+  VerdictSpec,
+} from "./model.ts";
+import { fail, jsonPath, ok, type Problem, type Result } from "./problem.ts";
+import { canonicalVerdictType, VERDICT_TYPES } from "./verdict-types.ts";
+
+export interface NormalizeAgentOptions {
+  /** The file the definition came from; every problem names it. */
+  readonly file?: string;
+  /** The agent folder's name: the agent's `name` must equal it. */
+  readonly folderName?: string;
+}
+
+/** Tools an agent may use when agent.json does not list any (the built-in tool set). */
+export const DEFAULT_ALLOWED_TOOLS: readonly string[] = [
+  "Read",
+  "Write",
+  "Edit",
+  "Bash",
+  "Glob",
+  "Grep",
+];
+
+export const DEFAULT_SYSTEM_PROMPT_PATH = "prompts/system.md";
+export const DEFAULT_REGISTRY_PATH = "steps_registry.json";
+
+/** Validates and normalizes agent.json. All problems at once, or the definition. */
+export function normalizeAgent(
+  raw: unknown,
+  options: NormalizeAgentOptions = {},
+): Result<AgentDefinition> {
+  const draft = draftAgent(raw, options);
+  return draft.problems.length === 0 ? ok(draft.value) : fail(draft.problems);
+}
+
+/** The definition as far as it could be read, and every problem found. */
+export function draftAgent(
+  raw: unknown,
+  options: NormalizeAgentOptions = {},
+): { readonly value: AgentDefinition; readonly problems: readonly Problem[] } {
+  const findings = newFindings(options.file, "AC-VALID-001");
+  let root: Record<string, unknown> = {};
+  if (isPlainObject(raw)) root = raw;
+  else reportNotObject(findings, raw, "$");
+
+  const hasRunner = Object.hasOwn(root, "runner");
+  const hasBehavior = Object.hasOwn(root, "behavior");
+  if (isPlainObject(raw) && hasRunner === hasBehavior) {
+    report(
+      findings,
+      "AC-VALID-003",
+      "$",
+      hasRunner
+        ? "agent.json has both `runner` (nested shape) and `behavior` (flat shape)."
+        : "agent.json has neither `runner` (nested shape) nor `behavior` (flat shape).",
+      hasRunner
+        ? "Keep one shape: move the `behavior` settings into `runner.flow` / `runner.verdict` / `runner.boundaries`, or drop `runner`."
+        : 'Add "runner": { "verdict": { "type": "detect:graph" } } (or seed 000\'s "behavior" object).',
+    );
+  }
+  const shape: AgentDefinition["shape"] = hasBehavior && !hasRunner ? "flat" : "nested";
+
+  const common = readFields(agentCommonEntries, root, "$", findings, {
+    skip: ["parameters", "limits"],
+  });
+  const name = resolveName(common, options, findings);
+  const parameters = readParameters(root.parameters, findings);
+  const topLimits = optionalObject(limitsSchema.entries, root.limits, "$.limits", findings);
+
+  const sections = shape === "flat" ? readFlat(root, findings) : readNested(root, findings);
+
+  const systemPromptPath = agentPath(
+    sections.systemPromptPath,
+    DEFAULT_SYSTEM_PROMPT_PATH,
+    findings,
+  );
+  const registryPath = agentPath(sections.registry, DEFAULT_REGISTRY_PATH, findings);
+  const fallbackDir =
+    sections.fallbackDir === undefined
+      ? undefined
+      : agentPath(sections.fallbackDir, undefined, findings);
+
+  const verdict = normalizeVerdict(sections.verdict, findings, 0);
+
+  const value: AgentDefinition = {
+    name,
+    ...(common.displayName === undefined ? {} : { displayName: common.displayName }),
+    ...(common.description === undefined ? {} : { description: common.description }),
+    ...(common.version === undefined ? {} : { version: common.version }),
+    shape,
+    parameters,
+    systemPromptPath,
+    registryPath,
+    ...(fallbackDir === undefined ? {} : { fallbackDir }),
+    verdict,
+    ...(sections.defaultModel === undefined ? {} : { defaultModel: sections.defaultModel }),
+    allowedTools: sections.allowedTools ?? DEFAULT_ALLOWED_TOOLS,
+    permissionMode: sections.permissionMode ?? "default",
+    github: normalizeGithub(sections.github),
+    ...(sections.boundaryHook === undefined
+      ? {}
+      : { boundaryHook: normalizeHook(sections.boundaryHook) }),
+    worktree: {
+      enabled: sections.worktree?.enabled ?? false,
+      ...(sections.worktree?.root === undefined ? {} : { root: sections.worktree.root }),
+    },
+    logging: {
+      directory: sections.logging?.directory ?? `tmp/logs/agents/${name}`,
+      format: "jsonl",
+      ...(sections.logging?.maxFiles === undefined ? {} : { maxFiles: sections.logging.maxFiles }),
+    },
+    limits: normalizeLimits(topLimits, sections.limits),
+  };
+  return { value, problems: findings.problems };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The two shapes, read into one set of sections
+
+interface WrittenPath {
+  readonly value: string;
+  readonly path: string;
+}
+
+interface WrittenVerdict {
+  readonly type: string | undefined;
+  readonly config: Readonly<Record<string, JsonValue>> | undefined;
+  readonly typePath: string;
+  readonly configPath: string;
+}
+
+interface AgentSections {
+  readonly systemPromptPath?: WrittenPath;
+  readonly registry?: WrittenPath;
+  readonly fallbackDir?: WrittenPath;
+  readonly verdict: WrittenVerdict;
+  readonly defaultModel?: string;
+  readonly allowedTools?: readonly string[];
+  readonly permissionMode?: AgentDefinition["permissionMode"];
+  readonly boundaryHook?: RawBoundaryHook;
+  readonly github?: FieldValues<typeof githubSchema.entries>;
+  readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
+  readonly logging?: FieldValues<typeof loggingSchema.entries>;
+  readonly limits?: FieldValues<typeof limitsSchema.entries>;
+}
+
+function readFlat(root: Record<string, unknown>, findings: Findings): AgentSections {
+  const behavior =
+    readObject(flatBehaviorSchema.entries, root.behavior, "$.behavior", findings) ?? {};
+  const prompts = optionalObject(promptsSchema.entries, root.prompts, "$.prompts", findings) ?? {};
+  return {
+    ...written("systemPromptPath", behavior.systemPromptPath, "$.behavior.systemPromptPath"),
+    ...written("registry", prompts.registry, "$.prompts.registry"),
+    ...written("fallbackDir", prompts.fallbackDir, "$.prompts.fallbackDir"),
+    verdict: {
+      type: behavior.completionType,
+      config: behavior.completionConfig,
+      typePath: "$.behavior.completionType",
+      configPath: "$.behavior.completionConfig",
+    },
+    ...defined("defaultModel", behavior.defaultModel),
+    ...defined("allowedTools", behavior.allowedTools),
+    ...defined("permissionMode", behavior.permissionMode),
+    ...defined("boundaryHook", behavior.boundaryHook),
+    ...defined("github", optionalObject(githubSchema.entries, root.github, "$.github", findings)),
+    ...defined(
+      "worktree",
+      optionalObject(worktreeSchema.entries, root.worktree, "$.worktree", findings),
+    ),
+    ...defined(
+      "logging",
+      optionalObject(loggingSchema.entries, root.logging, "$.logging", findings),
+    ),
+  };
+}
+
+function readNested(root: Record<string, unknown>, findings: Findings): AgentSections {
+  const runner: Record<string, unknown> = isPlainObject(root.runner) ? root.runner : {};
+  if (root.runner !== undefined && !isPlainObject(root.runner)) {
+    reportNotObject(findings, root.runner, "$.runner");
+  }
+  const flow =
+    optionalObject(runnerFlowSchema.entries, runner.flow, "$.runner.flow", findings, {
+      skip: ["prompts"],
+    }) ?? {};
+  const flowRaw: Record<string, unknown> = isPlainObject(runner.flow) ? runner.flow : {};
+  const prompts =
+    optionalObject(promptsSchema.entries, flowRaw.prompts, "$.runner.flow.prompts", findings) ?? {};
+  const verdict = optionalObject(
+    runnerVerdictSchema.entries,
+    runner.verdict,
+    "$.runner.verdict",
+    findings,
+  );
+  const boundaries =
+    optionalObject(
+      runnerBoundariesSchema.entries,
+      runner.boundaries,
+      "$.runner.boundaries",
+      findings,
+    ) ?? {};
+  const integrations = optionalContainer(runner.integrations, "$.runner.integrations", findings);
+  const execution = optionalContainer(runner.execution, "$.runner.execution", findings);
+  return {
+    ...written("systemPromptPath", flow.systemPromptPath, "$.runner.flow.systemPromptPath"),
+    ...written("registry", prompts.registry, "$.runner.flow.prompts.registry"),
+    ...written("fallbackDir", prompts.fallbackDir, "$.runner.flow.prompts.fallbackDir"),
+    verdict: {
+      type: verdict?.type,
+      config: verdict?.config,
+      typePath: "$.runner.verdict.type",
+      configPath: "$.runner.verdict.config",
+    },
+    ...defined("defaultModel", flow.defaultModel),
+    ...defined("allowedTools", boundaries.allowedTools),
+    ...defined("permissionMode", boundaries.permissionMode),
+    ...defined("boundaryHook", boundaries.boundaryHook),
+    ...defined(
+      "github",
+      optionalObject(
+        githubSchema.entries,
+        integrations.github,
+        "$.runner.integrations.github",
+        findings,
+      ),
+    ),
+    ...defined(
+      "worktree",
+      optionalObject(
+        worktreeSchema.entries,
+        execution.worktree,
+        "$.runner.execution.worktree",
+        findings,
+      ),
+    ),
+    ...defined(
+      "logging",
+      optionalObject(loggingSchema.entries, runner.logging, "$.runner.logging", findings),
+    ),
+    ...defined(
+      "limits",
+      optionalObject(limitsSchema.entries, runner.limits, "$.runner.limits", findings),
+    ),
+  };
+}
+
+function written<K extends string>(
+  key: K,
+  value: string | undefined,
+  path: string,
+): { [P in K]?: WrittenPath } {
+  return (value === undefined ? {} : { [key]: { value, path } }) as { [P in K]?: WrittenPath };
+}
+
+function defined<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
+}
+
+function optionalObject<E extends v.ObjectEntries>(
+  entries: E,
+  raw: unknown,
+  at: string,
+  findings: Findings,
+  options: { skip?: readonly string[] } = {},
+): FieldValues<E> | undefined {
+  if (raw === undefined) return undefined;
+  return readObject(entries, raw, at, findings, options);
+}
+
+/** An object that only groups other objects (`runner.integrations`): just its own type. */
+function optionalContainer(raw: unknown, at: string, findings: Findings): Record<string, unknown> {
+  if (raw === undefined) return {};
+  if (isPlainObject(raw)) return raw;
+  reportNotObject(findings, raw, at);
+  return {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fields
+
+function resolveName(
+  common: FieldValues<typeof agentCommonEntries>,
+  options: NormalizeAgentOptions,
+  findings: Findings,
+): string {
+  const name = common.name ?? common.agentId;
+  const namePath =
+    common.name === undefined && common.agentId !== undefined ? "$.agentId" : "$.name";
+  if (name === undefined || name === "") {
+    report(
+      findings,
+      "AC-VALID-001",
+      "$.name",
+      "agent.json has no `name`.",
+      options.folderName === undefined
+        ? 'Add "name": "<agent folder name>".'
+        : `Add "name": "${options.folderName}" (the agent folder's name).`,
+    );
+    return options.folderName ?? "";
+  }
+  if (options.folderName !== undefined && name !== options.folderName) {
+    report(
+      findings,
+      "AC-VALID-002",
+      namePath,
+      `The agent is named "${name}" but its folder is "${options.folderName}".`,
+      `Set ${namePath} to "${options.folderName}", or rename the folder to "${name}".`,
+    );
+  }
+  return name;
+}
+
+function agentPath<F extends string | undefined>(
+  writtenPath: WrittenPath | undefined,
+  fallback: F,
+  findings: Findings,
+): string | F {
+  if (writtenPath === undefined) return fallback;
+  const relative = toAgentRelativePath(writtenPath.value);
+  if (relative.ok) return relative.value;
+  report(
+    findings,
+    "AC-VALID-004",
+    writtenPath.path,
+    `${writtenPath.path} "${writtenPath.value}" ${relative.reason === "absolute" ? "is an absolute path" : "leaves the agent folder"}; agent files must stay inside the agent folder.`,
+    `Write ${writtenPath.path} relative to the agent folder, e.g. "${fallback ?? "prompts"}".`,
+  );
+  return fallback;
+}
+
+function readParameters(raw: unknown, findings: Findings): Record<string, AgentParameter> {
+  const parameters: Record<string, AgentParameter> = {};
+  if (raw === undefined) return parameters;
+  if (!isPlainObject(raw)) {
+    reportNotObject(findings, raw, "$.parameters");
+    return parameters;
+  }
+  const flags = new Map<string, string>();
+  for (const [name, declaration] of Object.entries(raw)) {
+    const at = jsonPath("$.parameters", name);
+    const fields = readObject(parameterSchema.entries, declaration, at, findings, {
+      codes: { type: "AC-PARAM-001", default: "AC-PARAM-002", cli: "AC-PARAM-004" },
+    });
+    if (fields === undefined) continue;
+    const type = fields.type ?? "string";
+    if (fields.default !== undefined && typeof fields.default !== type) {
+      report(
+        findings,
+        "AC-PARAM-002",
+        `${at}.default`,
+        `Parameter "${name}" is a ${type} but its default ${describeValue(fields.default)} is a ${typeof fields.default}.`,
+        `Write a ${type} default (e.g. ${type === "number" ? "1" : type === "boolean" ? "false" : '"text"'}) or change "type".`,
+      );
+    }
+    const cli = fields.cli ?? cliFlagFor(name);
+    if (!CLI_FLAG_PATTERN.test(cli)) {
+      report(
+        findings,
+        "AC-PARAM-004",
+        `${at}.cli`,
+        `Parameter "${name}" has CLI flag "${cli}", which is not "--" followed by lowercase kebab case.`,
+        `Declare "cli": "${cliFlagFor(name.replace(/[^A-Za-z0-9_]+/g, "-")) || "--name"}" (letters, digits and dashes).`,
+      );
+    }
+    const owner = flags.get(cli);
+    if (owner !== undefined) {
+      report(
+        findings,
+        "AC-PARAM-003",
+        `${at}.cli`,
+        `Parameters "${owner}" and "${name}" both use the CLI flag ${cli}.`,
+        `Give "${name}" its own flag, e.g. "cli": "${cliFlagFor(name) === cli ? `${cli}-2` : cliFlagFor(name)}", or remove one parameter.`,
+      );
+    } else {
+      flags.set(cli, name);
+    }
+    setEntry(parameters, name, {
+      name,
+      type,
+      ...(fields.description === undefined ? {} : { description: fields.description }),
+      required: fields.required ?? false,
+      ...(fields.default === undefined || typeof fields.default !== type
+        ? {}
+        : { default: fields.default }),
+      cli,
+    });
+  }
+  return parameters;
+}
+
+const COMPOSITE_OPERATORS = ["and", "or", "first"] as const;
+const MAX_VERDICT_DEPTH = 8;
+
+/** Settings a verdict type cannot work without, and what each must be. */
+const REQUIRED_VERDICT_SETTINGS: Readonly<
+  Partial<Record<string, { key: string; kind: "positive integer" | "non-empty string" }>>
+> = {
+  "count:iteration": { key: "maxIterations", kind: "positive integer" },
+  "count:check": { key: "maxChecks", kind: "positive integer" },
+  "detect:keyword": { key: "completionKeyword", kind: "non-empty string" },
+  "meta:custom": { key: "handlerPath", kind: "non-empty string" },
+};
+
+function normalizeVerdict(written: WrittenVerdict, findings: Findings, depth: number): VerdictSpec {
+  const declaredType = written.type ?? "detect:graph";
+  let type = canonicalVerdictType(declaredType);
+  if (type === undefined) {
+    report(
+      findings,
+      "AC-VERDICT-001",
+      written.typePath,
+      `Unknown verdict type "${declaredType}".`,
+      `Use one of ${VERDICT_TYPES.join(", ")} (or the camelCase names: stepMachine, externalState, iterationBudget, keywordSignal, structuredSignal, checkBudget, composite, custom).`,
+    );
+    type = "detect:graph";
+  }
+  const config = written.config ?? {};
+  const required = REQUIRED_VERDICT_SETTINGS[type];
+  if (required !== undefined) {
+    const setting = config[required.key];
+    const good =
+      required.kind === "positive integer"
+        ? typeof setting === "number" && Number.isInteger(setting) && setting >= 1
+        : typeof setting === "string" && setting !== "";
+    if (!good) {
+      report(
+        findings,
+        "AC-VERDICT-003",
+        jsonPath(written.configPath, required.key),
+        setting === undefined
+          ? `Verdict type "${declaredType}" needs ${required.key} in its config.`
+          : `${required.key} of verdict type "${declaredType}" must be a ${required.kind}, but is ${describeValue(setting)}.`,
+        `Set ${jsonPath(written.configPath, required.key)} to a ${required.kind}.`,
+      );
+    }
+  }
+  const spec: VerdictSpec = { type, declaredType, config };
+  if (type !== "meta:composite") return spec;
+  return { ...spec, conditions: normalizeConditions(written, config, findings, depth) };
+}
+
+function normalizeConditions(
+  written: WrittenVerdict,
+  config: Readonly<Record<string, JsonValue>>,
+  findings: Findings,
+  depth: number,
+): VerdictSpec[] {
+  const operator = config.operator;
+  if (
+    operator !== undefined &&
+    !(typeof operator === "string" && (COMPOSITE_OPERATORS as readonly string[]).includes(operator))
+  ) {
+    report(
+      findings,
+      "AC-VERDICT-002",
+      `${written.configPath}.operator`,
+      `Composite operator ${describeValue(operator)} is not one of and, or, first.`,
+      'Set "operator" to "and" (all children done), "or" (any child done) or "first" (the first child decides).',
+    );
+  }
+  const conditions = config.conditions;
+  const conditionsPath = `${written.configPath}.conditions`;
+  if (!Array.isArray(conditions) || conditions.length === 0) {
+    report(
+      findings,
+      "AC-VERDICT-002",
+      conditionsPath,
+      "A composite verdict needs a non-empty `conditions` array of child verdicts.",
+      `Add "conditions": [{ "type": "count:iteration", "config": { "maxIterations": 10 } }, …] to ${written.configPath}.`,
+    );
+    return [];
+  }
+  if (depth >= MAX_VERDICT_DEPTH) {
+    report(
+      findings,
+      "AC-VERDICT-002",
+      conditionsPath,
+      `Composite verdicts are nested more than ${MAX_VERDICT_DEPTH} levels deep.`,
+      "Flatten the composite: and/or of and/or can be written as one level.",
+    );
+    return [];
+  }
+  const children: VerdictSpec[] = [];
+  conditions.forEach((child, index) => {
+    const at = jsonPath(conditionsPath, index);
+    if (!isPlainObject(child)) {
+      reportNotObject(findings, child, at);
+      return;
+    }
+    const childType = child.type;
+    const childConfig = child.config;
+    if (typeof childType !== "string") {
+      report(
+        findings,
+        "AC-VERDICT-001",
+        `${at}.type`,
+        `Composite child ${index} has no verdict type string.`,
+        `Set ${at}.type to a verdict type such as "count:iteration".`,
+      );
+      return;
+    }
+    if (childConfig !== undefined && !isPlainObject(childConfig)) {
+      reportNotObject(findings, childConfig, `${at}.config`);
+    }
+    children.push(
+      normalizeVerdict(
+        {
+          type: childType,
+          config: isPlainObject(childConfig)
+            ? (childConfig as Record<string, JsonValue>)
+            : undefined,
+          typePath: `${at}.type`,
+          configPath: `${at}.config`,
+        },
+        findings,
+        depth + 1,
+      ),
+    );
+  });
+  return children;
+}
+
+function normalizeGithub(
+  github: FieldValues<typeof githubSchema.entries> | undefined,
+): GithubIntegration {
+  const labels = github?.labels;
+  return {
+    enabled: github?.enabled ?? false,
+    labels: {
+      ...(labels?.requirements === undefined ? {} : { requirements: labels.requirements }),
+      ...(labels?.inProgress === undefined ? {} : { inProgress: labels.inProgress }),
+      ...(labels?.blocked === undefined ? {} : { blocked: labels.blocked }),
+      ...(labels?.completion === undefined
+        ? {}
+        : {
+            completion: {
+              add: labels.completion.add ?? [],
+              remove: labels.completion.remove ?? [],
+            },
+          }),
+    },
+    defaultClosureAction: github?.defaultClosureAction ?? "close",
+  };
+}
+
+function normalizeHook(hook: RawBoundaryHook): CommandBoundaryHook {
+  if (typeof hook === "string") return { command: hook };
+  return {
+    command: hook.command,
+    ...(hook.timeout === undefined ? {} : { timeoutMs: durationToMs(hook.timeout) }),
+  };
+}
+
+function normalizeLimits(
+  top: FieldValues<typeof limitsSchema.entries> | undefined,
+  runner: FieldValues<typeof limitsSchema.entries> | undefined,
+): AgentLimits {
+  // runner.limits wins over a top-level limits object, key by key.
+  const merged = { ...top, ...runner };
+  const limits: { -readonly [K in keyof AgentLimits]: AgentLimits[K] } = {};
+  for (const key of [
+    "maxIterations",
+    "maxTokens",
+    "maxCostUsd",
+    "maxWallClockMs",
+    "callTimeoutMs",
+    "maxTurnsPerStep",
+  ] as const) {
+    const value = merged[key];
+    if (typeof value === "number") limits[key] = value;
+  }
+  return limits;
+}
