@@ -41,4 +41,9 @@ export {
   type ValidatorRun,
   type ValidatorsOutcome,
 } from "./run-validators.ts";
-export { type CommandOutcome, combinedOutput, evaluateSuccess, type SuccessVerdict } from "./success.ts";
+export {
+  type CommandOutcome,
+  combinedOutput,
+  evaluateSuccess,
+  type SuccessVerdict,
+} from "./success.ts";

@@ -7,7 +7,15 @@ function gitQuote(path: string): string {
   const bytes = Buffer.from(path, "utf8");
   let needs = false;
   let body = "";
-  const names: Record<number, string> = { 7: "a", 8: "b", 9: "t", 10: "n", 11: "v", 12: "f", 13: "r" };
+  const names: Record<number, string> = {
+    7: "a",
+    8: "b",
+    9: "t",
+    10: "n",
+    11: "v",
+    12: "f",
+    13: "r",
+  };
   for (const byte of bytes) {
     if (byte === 0x22 || byte === 0x5c) {
       needs = true;

@@ -58,8 +58,8 @@ export function renderCommand(
   const errors: ValidatorError[] = [];
   const reported = new Set<string>();
   const where = validatorId === undefined ? "" : ` of validator "${validatorId}"`;
-  const command = template.replace(PLACEHOLDER, (whole, escape: string, name: string) => {
-    if (escape === "$") return whole.slice(1);
+  const command = template.replace(PLACEHOLDER, (whole, escaped: string, name: string) => {
+    if (escaped === "$") return whole.slice(1);
     const value = Object.hasOwn(params, name) ? params[name] : undefined;
     if (value === undefined) {
       if (!reported.has(name)) {

@@ -18,7 +18,7 @@ export interface RunValidatorOptions {
   readonly cwd: string;
   /** Values for `${param}` placeholders. */
   readonly params?: Readonly<Record<string, JsonValue | undefined>>;
-  /** Overrides the validator's own `timeoutMs` and the 5-minute default. */
+  /** For validators that declare no `timeoutMs` of their own; else the 5-minute default. */
   readonly timeoutMs?: number;
   /** Added to the inherited environment (see README: model credentials are not inherited). */
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -171,7 +171,8 @@ export async function runValidator(
     });
   }
 
-  const timeoutMs = options.timeoutMs ?? def.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS;
+  // The validator's own timeout is the most specific; the caller's is a run-wide default.
+  const timeoutMs = def.timeoutMs ?? options.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS;
   const graceMs = options.killGraceMs ?? DEFAULT_KILL_GRACE_MS;
   const cap = options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES;
   const stdout = new CappedOutput(cap);
@@ -192,10 +193,23 @@ export async function runValidator(
   let timedOut = false;
   let aborted = false;
   const timers: NodeJS.Timeout[] = [];
+  // A process that left the group (setsid) can keep the pipes open after everything else is
+  // gone; past the grace period the output is taken as complete and the pipes are closed.
+  const stopWaitingForOutput = (): void => {
+    const deadline = setTimeout(() => {
+      subprocess.stdout?.destroy();
+      subprocess.stderr?.destroy();
+    }, graceMs);
+    deadline.unref();
+    timers.push(deadline);
+  };
   const stopGroup = (): void => {
     if (pid === undefined) return;
     killGroup(pid, "SIGTERM");
-    const force = setTimeout(() => killGroup(pid, "SIGKILL"), graceMs);
+    const force = setTimeout(() => {
+      killGroup(pid, "SIGKILL");
+      stopWaitingForOutput();
+    }, graceMs);
     force.unref();
     timers.push(force);
   };
@@ -203,7 +217,10 @@ export async function runValidator(
     trackGroup(pid);
     // Once the shell is gone, whatever it left running in its group (`cmd &`) is stopped too:
     // a validator checks, it does not launch daemons, and a leftover would hold the pipes open.
-    subprocess.once("exit", () => killGroup(pid, "SIGKILL"));
+    subprocess.once("exit", () => {
+      killGroup(pid, "SIGKILL");
+      stopWaitingForOutput();
+    });
   }
   const timer = setTimeout(() => {
     timedOut = true;

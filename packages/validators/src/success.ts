@@ -19,23 +19,31 @@ export type SuccessVerdict =
  * Decides pass or fail. A command that timed out or was killed by a signal never passes: its
  * output is partial, so "empty" or "contains" would be judging half a result. Exit 126 and 127
  * (the shell could not execute or find the command) fail every condition except an explicit
- * `exitCode:126` / `exitCode:127`: a `git status --porcelain` without git prints nothing on
- * stdout, and must not pass as "empty".
+ * `exitCode:126` / `exitCode:127`: "contains:" must not pass on the shell's own error text.
  *
- * - `empty`: stdout, without terminal escapes, is empty after trimming. stderr and the exit code
- *   are not consulted, as seed 003 defines it (so a `grep` that finds nothing and exits 1 passes).
+ * - `empty`: stdout, without terminal escapes, is empty after trimming, and the command exited 0.
+ *   Seed 003 names only the empty output; the exit code is our addition, because a command that
+ *   failed prints nothing on stdout too (`git status --porcelain` outside a repository exits 128),
+ *   and a validator exists to stop false completions. stderr is not consulted (warnings pass).
+ *   For a search that must find nothing, write `! grep -rn TODO src` (or `grep … || true`).
  * - `exitCode:N`: the exit code is N.
  * - `contains:S` and `matches:RE`: look at stdout and stderr together (stdout, a newline, stderr),
  *   without terminal escapes, because many tools (jest, deno, biome) print results on stderr.
  *   `matches` compiles RE with the `m` flag, so `^` and `$` match at line boundaries.
  */
-export function evaluateSuccess(condition: SuccessCondition, outcome: CommandOutcome): SuccessVerdict {
+export function evaluateSuccess(
+  condition: SuccessCondition,
+  outcome: CommandOutcome,
+): SuccessVerdict {
   if (outcome.timedOut || outcome.exitCode === null) return { ok: true, passed: false };
   const notRunnable = outcome.exitCode === 126 || outcome.exitCode === 127;
   if (notRunnable && condition.kind !== "exitCode") return { ok: true, passed: false };
   switch (condition.kind) {
     case "empty":
-      return { ok: true, passed: stripAnsi(outcome.stdout).trim() === "" };
+      return {
+        ok: true,
+        passed: outcome.exitCode === 0 && stripAnsi(outcome.stdout).trim() === "",
+      };
     case "exitCode":
       return { ok: true, passed: outcome.exitCode === condition.code };
     case "contains":
@@ -60,7 +68,10 @@ export function evaluateSuccess(condition: SuccessCondition, outcome: CommandOut
 }
 
 /** stdout, a newline, stderr; without terminal escapes. What `contains` and `matches` search. */
-export function combinedOutput(outcome: { readonly stdout: string; readonly stderr: string }): string {
+export function combinedOutput(outcome: {
+  readonly stdout: string;
+  readonly stderr: string;
+}): string {
   const stdout = stripAnsi(outcome.stdout);
   const stderr = stripAnsi(outcome.stderr);
   if (stderr === "") return stdout;

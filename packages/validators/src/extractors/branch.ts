@@ -89,7 +89,8 @@ function fromLongStatus(lines: readonly string[]): BranchHeader | undefined {
 /** The shape `git check-ref-format --branch` accepts, near enough for reading tool output. */
 function isBranchName(name: string): boolean {
   return (
-    /^[^\s~^:?*[\\\x00-\x1f\x7f]+$/.test(name) &&
+    !/[\s~^:?*[\\]/.test(name) &&
+    ![...name].some((char) => char.charCodeAt(0) < 0x20 || char.charCodeAt(0) === 0x7f) &&
     !name.startsWith("-") &&
     !name.startsWith("/") &&
     !name.endsWith("/") &&

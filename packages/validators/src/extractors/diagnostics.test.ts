@@ -4,7 +4,11 @@ import { parseFormatOutput } from "./format-output.ts";
 import { parseLintErrors } from "./lint-errors.ts";
 import { parseTypeErrors } from "./type-errors.ts";
 
-function run<T>(name: string, project: string, parse: (out: string, err: string, cwd: string, command: string) => T): T {
+function run<T>(
+  name: string,
+  project: string,
+  parse: (out: string, err: string, cwd: string, command: string) => T,
+): T {
   const fixture = loadFixture(name);
   return parse(fixture.stdout, fixture.stderr, `${FIXTURE_ROOT}/${project}`, fixture.command);
 }
@@ -52,7 +56,13 @@ describe("parseTypeErrors on captured output", () => {
         code: "TS2322",
         message: "Type 'string' is not assignable to type 'number'.",
       },
-      { file: "types.ts", line: 3, column: 24, code: "TS2554", message: "Expected 0 arguments, but got 1." },
+      {
+        file: "types.ts",
+        line: 3,
+        column: 24,
+        code: "TS2554",
+        message: "Expected 0 arguments, but got 1.",
+      },
     ]);
   });
 });
@@ -164,7 +174,8 @@ describe("parseLintErrors on captured output", () => {
   });
 
   it("an eslint row without a rule (a parsing error)", () => {
-    const output = "\n/p/src/bad.js\n  2:1  error  Parsing error: Unexpected token }\n\n✖ 1 problem\n";
+    const output =
+      "\n/p/src/bad.js\n  2:1  error  Parsing error: Unexpected token }\n\n✖ 1 problem\n";
     expect(parseLintErrors(output, "", "/p")).toEqual([
       {
         file: "src/bad.js",
@@ -184,7 +195,10 @@ describe("parseFormatOutput on captured output", () => {
   });
 
   it("prettier --check", () => {
-    expect(run("prettier-check", "prettier", parseFormatOutput)).toEqual(["README.md", "src/ugly.js"]);
+    expect(run("prettier-check", "prettier", parseFormatOutput)).toEqual([
+      "README.md",
+      "src/ugly.js",
+    ]);
   });
 
   it("prettier --list-different: bare lines count because the command says so", () => {

@@ -41,11 +41,13 @@ async function git(args: readonly string[], input: ExtractorInput): Promise<stri
  * Untracked files are not in it: parseUntrackedFiles lists them. Outside a repository: `""`.
  */
 export async function generateDiff(input: ExtractorInput): Promise<string> {
-  if (looksLikeDiff(input.stdout)) return capDiff(input.stdout.trimEnd() + "\n");
+  if (looksLikeDiff(input.stdout)) return capDiff(`${input.stdout.trimEnd()}\n`);
   const head = await git(["diff", "--no-color", "--no-ext-diff", "HEAD"], input);
   if (head !== undefined) return head === "" ? "" : capDiff(`${head}\n`);
   const staged = await git(["diff", "--no-color", "--no-ext-diff", "--cached"], input);
   const unstaged = await git(["diff", "--no-color", "--no-ext-diff"], input);
-  const both = [staged, unstaged].filter((part): part is string => part !== undefined && part !== "");
+  const both = [staged, unstaged].filter(
+    (part): part is string => part !== undefined && part !== "",
+  );
   return both.length === 0 ? "" : capDiff(`${both.join("\n")}\n`);
 }

@@ -81,7 +81,8 @@ const LOCATED = new RegExp(
   `^\\s*((?:\\.{1,2}/|/)?[\\w@.+~-][\\w@.+~ /-]*\\.(?:${EXTENSIONS}))(?=:\\d|\\(\\d+,\\d+\\))`,
 );
 const QUOTED = new RegExp(`"((?:[^"\\\\\\n]|\\\\.)*\\.(?:${EXTENSIONS}))"`, "g");
-const DIFF_HEADER = /^(?:diff --git "?a\/(.+?)"? "?b\/(.+?)"?|--- "?a\/(.+?)"?|\+\+\+ "?b\/(.+?)"?)\t?$/;
+const DIFF_HEADER =
+  /^(?:diff --git "?a\/(.+?)"? "?b\/(.+?)"?|--- "?a\/(.+?)"?|\+\+\+ "?b\/(.+?)"?)\t?$/;
 
 /**
  * File paths mentioned in the output (stdout, then stderr), in first-seen order without repeats:

@@ -36,18 +36,19 @@ describe("parseBranchName on captured output", () => {
 });
 
 describe("parseRemoteStatus on captured output", () => {
-  it.each(["git-status-branch-ahead-behind", "git-status-sb-ahead-behind", "git-status-v2-branch-ahead-behind"])(
-    "%s: ahead 1, behind 2",
-    (name) => {
-      expect(parseRemoteStatus(stdoutOf(name))).toEqual({
-        branch: "main",
-        upstream: "origin/main",
-        ahead: 1,
-        behind: 2,
-        gone: false,
-      });
-    },
-  );
+  it.each([
+    "git-status-branch-ahead-behind",
+    "git-status-sb-ahead-behind",
+    "git-status-v2-branch-ahead-behind",
+  ])("%s: ahead 1, behind 2", (name) => {
+    expect(parseRemoteStatus(stdoutOf(name))).toEqual({
+      branch: "main",
+      upstream: "origin/main",
+      ahead: 1,
+      behind: 2,
+      gone: false,
+    });
+  });
 
   it("no upstream, and a detached HEAD", () => {
     expect(parseRemoteStatus(stdoutOf("git-status-branch-no-upstream"))).toEqual({
@@ -71,7 +72,9 @@ describe("parseRemoteStatus on captured output", () => {
       ),
     ).toEqual({ branch: "main", upstream: "origin/main", ahead: 3, behind: 4, gone: false });
     expect(
-      parseRemoteStatus("On branch main\nYour branch is behind 'origin/main' by 2 commits, and can be fast-forwarded.\n"),
+      parseRemoteStatus(
+        "On branch main\nYour branch is behind 'origin/main' by 2 commits, and can be fast-forwarded.\n",
+      ),
     ).toMatchObject({ ahead: 0, behind: 2 });
   });
 });
@@ -86,7 +89,11 @@ describe("parseMergeStatus on captured output", () => {
   });
 
   it.each(["git-merge-clean", "git-merge-up-to-date"])("%s is mergeable", (name) => {
-    expect(parseMergeStatus(stdoutOf(name))).toEqual({ mergeable: true, conflicts: [], status: null });
+    expect(parseMergeStatus(stdoutOf(name))).toEqual({
+      mergeable: true,
+      conflicts: [],
+      status: null,
+    });
   });
 
   it.each(["git-status-porcelain-conflict", "git-status-v2-conflict"])(
@@ -153,7 +160,9 @@ describe("extractFiles", () => {
       "test/math.test.mjs",
     ]);
     const deno = loadFixture("deno-test");
-    expect(extractFiles(deno.stdout, deno.stderr, `${FIXTURE_ROOT}/deno`)).toEqual(["math_test.ts"]);
+    expect(extractFiles(deno.stdout, deno.stderr, `${FIXTURE_ROOT}/deno`)).toEqual([
+      "math_test.ts",
+    ]);
   });
 
   it("reads diff headers without the a/ b/ prefixes, renames included", () => {
@@ -176,7 +185,11 @@ describe("extractFiles", () => {
 
   it("lists the files of every captured test runner", () => {
     const cases: [string, string, string[]][] = [
-      ["vitest-failures", "vitest", ["test/math.test.ts", "test/strings.test.ts", "test/ok.test.ts"]],
+      [
+        "vitest-failures",
+        "vitest",
+        ["test/math.test.ts", "test/strings.test.ts", "test/ok.test.ts"],
+      ],
       ["jest-failures", "jest", ["__tests__/math.test.js", "__tests__/strings.test.js"]],
       ["pytest-failures", "pytest", ["tests/test_math.py"]],
       ["go-test-failures", "go", ["calc_test.go"]],
@@ -185,7 +198,9 @@ describe("extractFiles", () => {
     ];
     for (const [name, dir, files] of cases) {
       const fixture = loadFixture(name);
-      expect(extractFiles(fixture.stdout, fixture.stderr, `${FIXTURE_ROOT}/${dir}`), name).toEqual(files);
+      expect(extractFiles(fixture.stdout, fixture.stderr, `${FIXTURE_ROOT}/${dir}`), name).toEqual(
+        files,
+      );
     }
   });
 

@@ -117,7 +117,13 @@ describe("-z output", () => {
   it("reads NUL-separated v1 records with the rename source as the next record", () => {
     const text = "R  new name.txt\0old-name.txt\0 M with space.txt\0?? é.md\0";
     expect(parseGitStatus(text)).toEqual([
-      { path: "new name.txt", origPath: "old-name.txt", index: "R", worktree: " ", kind: "tracked" },
+      {
+        path: "new name.txt",
+        origPath: "old-name.txt",
+        index: "R",
+        worktree: " ",
+        kind: "tracked",
+      },
       { path: "with space.txt", index: " ", worktree: "M", kind: "tracked" },
       { path: "é.md", index: "?", worktree: "?", kind: "untracked" },
     ]);

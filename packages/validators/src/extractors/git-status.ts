@@ -29,9 +29,7 @@ function readPath(text: string, stop?: string): { path: string; rest: string } {
     return { path: unquoteGitPath(text.slice(0, index + 1)), rest: text.slice(index + 1) };
   }
   const at = stop === undefined ? -1 : text.indexOf(stop);
-  return at === -1
-    ? { path: text, rest: "" }
-    : { path: text.slice(0, at), rest: text.slice(at) };
+  return at === -1 ? { path: text, rest: "" } : { path: text.slice(0, at), rest: text.slice(at) };
 }
 
 function entry(x: string, y: string, path: string, origPath?: string): GitStatusEntry {
@@ -39,7 +37,13 @@ function entry(x: string, y: string, path: string, origPath?: string): GitStatus
   const worktree = y === "." ? " " : y;
   const code = `${index}${worktree}`;
   const kind =
-    code === "??" ? "untracked" : code === "!!" ? "ignored" : UNMERGED.has(code) ? "unmerged" : "tracked";
+    code === "??"
+      ? "untracked"
+      : code === "!!"
+        ? "ignored"
+        : UNMERGED.has(code)
+          ? "unmerged"
+          : "tracked";
   return { path, index, worktree, kind, ...(origPath === undefined ? {} : { origPath }) };
 }
 

@@ -24,7 +24,11 @@ function fromJson(text: string): MergeStatus | undefined {
   const record = data as Record<string, unknown>;
   const raw = record.mergeable;
   const mergeable =
-    raw === true || raw === "MERGEABLE" ? true : raw === false || raw === "CONFLICTING" ? false : null;
+    raw === true || raw === "MERGEABLE"
+      ? true
+      : raw === false || raw === "CONFLICTING"
+        ? false
+        : null;
   const status = record.mergeStateStatus ?? record.mergeable_state;
   return { mergeable, conflicts: [], status: typeof status === "string" ? status : null };
 }

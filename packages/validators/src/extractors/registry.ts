@@ -7,8 +7,8 @@ import { changedFiles, stagedFiles, unstagedFiles, untrackedFiles } from "./git-
 import { parseLintErrors } from "./lint-errors.ts";
 import { parseMergeStatus } from "./merge-status.ts";
 import { parseTestOutput } from "./test-output.ts";
-import type { Extractor } from "./types.ts";
 import { parseTypeErrors } from "./type-errors.ts";
+import type { Extractor } from "./types.ts";
 
 // The parsers return precise interfaces; a param value is plain JSON. Every parser builds its
 // values from strings, numbers, booleans, null, arrays and plain objects, with optional fields
@@ -37,7 +37,8 @@ export const EXTRACTORS: Readonly<Record<ExtractorName, Extractor>> = {
   extractFiles: ({ stdout, stderr, cwd }) => extractFiles(stdout, stderr, cwd),
   parseBranchName: ({ stdout }) => parseBranchName(stdout),
   parseRemoteStatus: ({ stdout }) => json(parseRemoteStatus(stdout)),
-  parseMergeStatus: ({ stdout, stderr, command }) => json(parseMergeStatus(stdout, stderr, command)),
+  parseMergeStatus: ({ stdout, stderr, command }) =>
+    json(parseMergeStatus(stdout, stderr, command)),
   stdout: ({ stdout }) => stdout.trimEnd(),
   stderr: ({ stderr }) => stderr.trimEnd(),
   exitCode: ({ exitCode }) => exitCode,

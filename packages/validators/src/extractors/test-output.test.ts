@@ -83,7 +83,11 @@ describe("parseTestOutput on captured runs", () => {
           file: "test/math.test.mjs",
           message: "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:",
         },
-        { name: "top-level failure", file: "test/math.test.mjs", message: "Error: boom at top level" },
+        {
+          name: "top-level failure",
+          file: "test/math.test.mjs",
+          message: "Error: boom at top level",
+        },
       ],
     });
   });
@@ -107,7 +111,11 @@ describe("parseTestOutput on captured runs", () => {
       failed: 2,
       skipped: 1,
       failures: [
-        { name: "test_subtracts_wrongly", file: "tests/test_math.py", message: "assert (5 - 3) == 1" },
+        {
+          name: "test_subtracts_wrongly",
+          file: "tests/test_math.py",
+          message: "assert (5 - 3) == 1",
+        },
         {
           name: "TestStrings::test_raises",
           file: "tests/test_math.py",
@@ -166,7 +174,9 @@ describe("parseTestOutput on other shapes", () => {
       passed: 3,
       failed: 1,
       skipped: 0,
-      failures: [{ name: "TestThing::test_bad", file: "tests/test_thing.py", message: "assert 1 == 2" }],
+      failures: [
+        { name: "TestThing::test_bad", file: "tests/test_thing.py", message: "assert 1 == 2" },
+      ],
     });
   });
 

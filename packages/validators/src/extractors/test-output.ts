@@ -49,7 +49,11 @@ function addCountParts(counts: Counts, parts: Iterable<string>): void {
   }
 }
 
-function firstMessageLine(lines: readonly string[], from: number, stop?: RegExp): string | undefined {
+function firstMessageLine(
+  lines: readonly string[],
+  from: number,
+  stop?: RegExp,
+): string | undefined {
   for (let index = from; index < lines.length; index++) {
     const line = (lines[index] as string).trim();
     if (stop?.test(lines[index] as string)) return undefined;
@@ -109,7 +113,9 @@ function parseJest(lines: readonly string[]): Omit<TestReport, "framework"> {
     }
     const bullet = /^\s+● (.+)$/.exec(line);
     if (bullet && !/^Console$/.test(bullet[1] as string)) {
-      failures.push(failure(bullet[1] as string, file, firstMessageLine(lines, index + 1, /^\s+● /)));
+      failures.push(
+        failure(bullet[1] as string, file, firstMessageLine(lines, index + 1, /^\s+● /)),
+      );
     }
   }
   return { ...counts, failures };
@@ -119,7 +125,8 @@ function parseJest(lines: readonly string[]): Omit<TestReport, "framework"> {
 
 function unquoteYamlScalar(value: string): string {
   const trimmed = value.trim();
-  if (trimmed.startsWith("'") && trimmed.endsWith("'")) return trimmed.slice(1, -1).replaceAll("''", "'");
+  if (trimmed.startsWith("'") && trimmed.endsWith("'"))
+    return trimmed.slice(1, -1).replaceAll("''", "'");
   if (trimmed.startsWith('"') && trimmed.endsWith('"')) {
     try {
       return JSON.parse(trimmed) as string;
@@ -384,8 +391,14 @@ function parseGoJson(lines: readonly string[]): Omit<TestReport, "framework"> {
   // A package that failed with no failing test did not build (or its TestMain failed).
   const broken = [...failedPackages].filter((name) => !packagesWithFailedTests.has(name));
   const known = new Set(report.failures.map((item) => item.name));
-  const extra = broken.filter((name) => !known.has(name)).map((name) => failure(name, undefined, "package failed"));
-  return { ...report, failed: report.failed + extra.length, failures: [...report.failures, ...extra] };
+  const extra = broken
+    .filter((name) => !known.has(name))
+    .map((name) => failure(name, undefined, "package failed"));
+  return {
+    ...report,
+    failed: report.failed + extra.length,
+    failures: [...report.failures, ...extra],
+  };
 }
 
 // --- any -----------------------------------------------------------------------------------------

@@ -49,7 +49,13 @@ export function parseTypeErrors(stdout: string, stderr = "", cwd?: string): Type
     }
     const global = TSC_GLOBAL.exec(line);
     if (global) {
-      errors.push({ file: "", line: 0, column: 0, code: global[1] as string, message: global[2] as string });
+      errors.push({
+        file: "",
+        line: 0,
+        column: 0,
+        code: global[1] as string,
+        message: global[2] as string,
+      });
       continue;
     }
     const deno = DENO_HEAD.exec(line);
