@@ -46,7 +46,7 @@ export interface RunCompletionChainInput {
   readonly boundaryRequests?: readonly BoundaryRequest[] | undefined;
   readonly signal?: AbortSignal | undefined;
   readonly onEvent?: ((event: ChainEvent) => void) | undefined;
-  /** Overrides every validator's timeout. */
+  /** Timeout for validators that declare no `timeoutMs` of their own (default 5 minutes). */
   readonly validatorTimeoutMs?: number | undefined;
   /** Characters of each output stream a retry prompt carries; default 6000. */
   readonly promptOutputCapChars?: number | undefined;

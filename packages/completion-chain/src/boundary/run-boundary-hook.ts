@@ -8,7 +8,7 @@ import {
 } from "@climpt/registry-schema";
 import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
 import { type CommandRunner, createExecaCommandRunner } from "../command-runner.ts";
-import type { BoundaryRequest } from "./boundary-request.ts";
+import { asRecord, type BoundaryRequest } from "./boundary-request.ts";
 import { issueText, type PlannedIssueAction, planGithubActions } from "./plan-github-actions.ts";
 
 export interface RunBoundaryHookInput {
@@ -135,9 +135,7 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
       const resultFile = join(folder, "result.json");
       const issue =
         plan.actions[0]?.issue ??
-        issueText(
-          (input.closureOutput as { issue?: { number?: JsonValue } } | null)?.issue?.number,
-        ) ??
+        issueText(asRecord(asRecord(input.closureOutput)?.issue)?.number) ??
         issueText(input.params.issue) ??
         "";
       const payload = {

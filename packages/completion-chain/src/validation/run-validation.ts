@@ -11,7 +11,7 @@ export interface RunValidationInput {
   /** CLI parameters: `${param}` placeholders in commands; a condition's own params win. */
   readonly params: Readonly<Record<string, JsonValue | undefined>>;
   readonly signal?: AbortSignal | undefined;
-  /** Overrides every validator's timeout (tests; a runner's global setting). */
+  /** Timeout for validators without their own `timeoutMs` (which wins). */
   readonly timeoutMs?: number | undefined;
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   readonly onResult?: ((result: ValidatorResult, index: number) => void) | undefined;
