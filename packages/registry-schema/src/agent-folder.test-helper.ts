@@ -2,7 +2,7 @@
  * Test support: writes an agent folder (agent.json, steps_registry.json, schema files) into a
  * fresh temporary directory, from a small valid gate-dialect agent that a test mutates.
  */
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 
@@ -143,9 +143,19 @@ export interface WritableAgentFolder {
   raw?: Record<string, string>;
 }
 
+const created: string[] = [];
+
+/** Removes every folder `writeAgentFolder` created (call from `afterAll`). */
+export async function removeAgentFolders(): Promise<void> {
+  const folders = created.splice(0);
+  await Promise.all(folders.map((folder) => rm(folder, { recursive: true, force: true })));
+}
+
 /** Writes the files into `<fresh temp dir>/<name>` and returns that folder. */
 export async function writeAgentFolder(files: WritableAgentFolder, name = "demo"): Promise<string> {
-  const dir = path.join(await mkdtemp(path.join(tmpdir(), "climpt-registry-")), name);
+  const parent = await mkdtemp(path.join(tmpdir(), "climpt-registry-"));
+  created.push(parent);
+  const dir = path.join(parent, name);
   await mkdir(path.join(dir, "schemas"), { recursive: true });
   await writeFile(path.join(dir, "agent.json"), JSON.stringify(files.agent, null, 2));
   await writeFile(path.join(dir, "steps_registry.json"), JSON.stringify(files.registry, null, 2));

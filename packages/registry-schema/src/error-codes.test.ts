@@ -5,12 +5,13 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   type AgentFolderFiles,
   demoAgent,
   type Json,
   type JsonRecord,
+  removeAgentFolders,
   writeAgentFolder,
 } from "./agent-folder.test-helper.ts";
 import { generateOutputSchema } from "./generate-output-schema.ts";
@@ -475,6 +476,8 @@ function findProblem(problems: readonly Problem[], code: string): Problem {
   }
   return found;
 }
+
+afterAll(removeAgentFolders);
 
 describe("load-time error codes", () => {
   it("start from an agent folder that loads cleanly", async () => {

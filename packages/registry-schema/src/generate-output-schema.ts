@@ -42,7 +42,20 @@ export async function generateOutputSchema(
       problem("SR-LOAD-001", `${absolute} does not exist.`, "Pass the path of a .ts file."),
     ]);
   }
-  const tjs = await import("typescript-json-schema");
+  // An optional peer: most users of this package (a router, a gate) never need it, and it
+  // brings its own TypeScript.
+  let tjs: typeof import("typescript-json-schema");
+  try {
+    tjs = await import("typescript-json-schema");
+  } catch (error) {
+    return fail([
+      problem(
+        "SR-LOAD-012",
+        `generateOutputSchema needs the optional package typescript-json-schema, which is not installed (${(error as Error).message.split("\n")[0]}).`,
+        "Install it next to @climpt/registry-schema: `pnpm add -D typescript-json-schema`.",
+      ),
+    ]);
+  }
   const program = tjs.getProgramFromFiles([absolute], {
     strict: true,
     skipLibCheck: true,

@@ -1,8 +1,8 @@
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
-import { demoAgent, writeAgentFolder } from "./agent-folder.test-helper.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import { demoAgent, removeAgentFolders, writeAgentFolder } from "./agent-folder.test-helper.ts";
 import { resolveEntryStep } from "./entry-step.ts";
 import { loadAgent } from "./load-agent.ts";
 import type { JsonValue, LoadedAgent } from "./model.ts";
@@ -23,6 +23,8 @@ function containsRef(value: JsonValue | undefined): boolean {
   }
   return false;
 }
+
+afterAll(removeAgentFolders);
 
 describe("loadAgent on the seeds' examples", () => {
   it("loads seed 000's code-improver (flat agent.json, check dialect)", async () => {
@@ -256,7 +258,12 @@ describe("loadAgent on the seeds' examples", () => {
       ok: true,
       value: "initial.iteration",
     });
-    // No step is gated, so an ungated registry is fine; kinds come from c2.
+    // Kinds come from c2; schemas are looked up by bare name in $defs.
+    expect(agent.registry.steps["continuation.polling"]?.outputSchema).toMatchObject({
+      properties: {
+        next_action: { properties: { action: { enum: ["next", "repeat", "handoff"] } } },
+      },
+    });
     expect(Object.values(agent.registry.steps).map((step) => step.kind)).toEqual([
       "work",
       "work",

@@ -174,6 +174,17 @@ describe("gate dialect (seed 003)", () => {
     } satisfies Step);
   });
 
+  it("loads a registry in which no step is gated (the older style)", () => {
+    const registry = normalized({
+      entryStepMapping: { "count:iteration": "initial.iterate" },
+      steps: {
+        "initial.iterate": gateStep("initial.iterate", { fallbackKey: "initial_iterate" }),
+        "continuation.iterate": gateStep("continuation.iterate"),
+      },
+    });
+    expect(Object.values(registry.steps).map((step) => step.gate)).toEqual([undefined, undefined]);
+  });
+
   it("infers the kind from c2, then from the id prefix; a declared stepKind wins", () => {
     const registry = normalized({
       entryStep: "initial.a",
@@ -370,6 +381,46 @@ describe("prompt and schema folders", () => {
       ).toEqual(["SR-LOAD-007 $.basePath"]);
     },
   );
+});
+
+describe("prompt names that could leave the prompts folder", () => {
+  it("rejects C3L segments with separators or dot segments, in both dialects", () => {
+    expect(
+      codesAndPaths({
+        c1: "../steps",
+        entryStep: "initial.a",
+        steps: { "initial.a": gateStep("initial.a", { c3: "a/b", edition: ".." }) },
+      }),
+    ).toEqual([
+      "SR-LOAD-007 $.c1",
+      'SR-LOAD-007 $.steps["initial.a"].c3',
+      'SR-LOAD-007 $.steps["initial.a"].edition',
+    ]);
+    expect(
+      codesAndPaths({
+        entryStep: "s_1",
+        steps: {
+          s_1: {
+            prompt: { c2: "x", c3: "y", adaptation: "..\\up" },
+            check: { onPass: { complete: true }, prompt: { path: "../outside.md" } },
+          },
+        },
+      }),
+    ).toEqual([
+      "SR-LOAD-007 $.steps.s_1.prompt.adaptation",
+      "SR-LOAD-007 $.steps.s_1.check.prompt.path",
+    ]);
+  });
+
+  it("rejects a path template that climbs out", () => {
+    expect(
+      codesAndPaths({
+        pathTemplate: "../{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md",
+        entryStep: "initial.a",
+        steps: { "initial.a": gateStep("initial.a") },
+      }),
+    ).toEqual(["SR-LOAD-007 $.pathTemplate"]);
+  });
 });
 
 describe("dialect detection", () => {

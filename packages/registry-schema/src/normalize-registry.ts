@@ -132,6 +132,10 @@ export function draftRegistry(
       "Keep one of them (basePath in the check dialect, userPromptsBase in the gate dialect).",
     );
   }
+  checkPromptSegments({ c1: top.c1 }, "$", findings);
+  for (const key of ["pathTemplate", "pathTemplateNoAdaptation"] as const) {
+    checkPathTemplate(top[key], `$.${key}`, findings);
+  }
   const c1 = top.c1 ?? "steps";
   const promptsBase =
     top.basePath !== undefined
@@ -210,6 +214,41 @@ function folder(
   return fallback;
 }
 
+/**
+ * C3L segments become folder and file names; a separator or a `.`/`..` segment would let a
+ * definition point the prompt loader outside the prompts folder.
+ */
+function checkPromptSegments(
+  segments: Partial<Record<"c1" | "c2" | "c3" | "edition" | "adaptation", string>>,
+  at: string,
+  findings: Findings,
+): void {
+  for (const key of ["c1", "c2", "c3", "edition", "adaptation"] as const) {
+    const value = segments[key];
+    if (value === undefined || !(/[/\\]/.test(value) || value === "." || value === "..")) continue;
+    report(
+      findings,
+      "SR-LOAD-007",
+      `${at}.${key}`,
+      `${key} "${value}" is not a single name: C3L segments become folder and file names and may not leave the prompts folder.`,
+      `Write ${key} as one name without "/" (e.g. "initial"); nest folders with c1/c2/c3 instead.`,
+    );
+  }
+}
+
+function checkPathTemplate(template: string | undefined, at: string, findings: Findings): void {
+  if (template === undefined) return;
+  const relative = toAgentRelativePath(template);
+  if (relative.ok && !template.split(/[/\\]/).includes("..")) return;
+  report(
+    findings,
+    "SR-LOAD-007",
+    at,
+    `${at} "${template}" can point outside the prompts folder.`,
+    'Keep the template relative and without "..", e.g. "{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md".',
+  );
+}
+
 function placeholderStep(id: string, c1: string): Step {
   return {
     id,
@@ -266,6 +305,7 @@ function readGateStep(
     skip: ["structuredGate", "transitions"],
   });
   checkStepKey(key, fields.stepId, "stepId", at, findings);
+  checkPromptSegments(fields, at, findings);
   const gate =
     raw.structuredGate === undefined
       ? undefined
@@ -521,6 +561,7 @@ function readPromptRef(
   }
   const fields = readObject(c3lPromptRefSchema.entries, raw, at, findings);
   if (fields === undefined) return undefined;
+  checkPromptSegments(fields, at, findings);
   return {
     kind: "c3l",
     c1: fields.c1 ?? c1,

@@ -39,8 +39,9 @@ export interface AdvanceOptions {
 /**
  * Starts the next iteration at `target`. Refuses with `AGENT_MAX_ITERATIONS` when that
  * iteration would pass the run-wide cap, so a state never holds an iteration above it.
- * Entering a closure step from a non-closure step records the step that led in (seed 003
- * §14.8.3); moving between closure steps keeps the original lead-in.
+ * Entering a closure step from a work step records that step as its lead-in (seed 003
+ * §14.8.3); from a verification step, the work step before it; moving between closure steps
+ * keeps the original lead-in.
  */
 export function advance(
   registry: Registry,
@@ -65,8 +66,14 @@ export function advance(
   const from = lookup(registry.steps, state.stepId);
   const to = lookup(registry.steps, target);
   if (to?.kind === "closure" && !staying) {
+    // The retry after a failed validation goes back to *work* (DESIGN 4.4.11): through a
+    // verification step, that is the work step the verification checked.
     const leadIn =
-      from?.kind === "closure" ? lookup(state.closureLeadIn, state.stepId) : state.stepId;
+      from?.kind === "closure"
+        ? lookup(state.closureLeadIn, state.stepId)
+        : from?.kind === "verification"
+          ? (state.lastWorkStepId ?? state.stepId)
+          : state.stepId;
     if (leadIn !== undefined) closureLeadIn = withEntry(closureLeadIn, target, leadIn);
   }
 
@@ -77,6 +84,7 @@ export function advance(
     previousStepId: state.stepId,
     visitExecutions: sameVisit ? state.visitExecutions : 0,
     closureLeadIn,
+    lastWorkStepId: from?.kind === "work" ? state.stepId : state.lastWorkStepId,
     // maxRetries counts retries since the step was entered from elsewhere.
     checkRetries: staying ? state.checkRetries : 0,
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { returnAfterFailedValidation } from "./return-after-validation.ts";
 import { route } from "./route.ts";
 import { createRouterState, type RouterState } from "./router-state.ts";
-import { seed003Linear } from "./test-registries.ts";
+import { gateStep, registryOf, seed003Linear } from "./test-registries.ts";
 
 function atClosure(): RouterState {
   const handedOff = route(seed003Linear, createRouterState(seed003Linear, "continuation.issue"), {
@@ -33,6 +33,29 @@ describe("returnAfterFailedValidation", () => {
       visitExecutions: 0,
       validationAttempts: { "closure.issue": 1 },
     });
+  });
+
+  it("returns to the work step, not the verification step between work and closure", () => {
+    const to = (target: string | null) => ({ kind: "target", target }) as const;
+    const registry = registryOf("gate", [
+      gateStep("initial.analyze", { transitions: { next: to("continuation.implement") } }),
+      gateStep("continuation.implement", { transitions: { next: to("verification.verify") } }),
+      gateStep("verification.verify", {
+        transitions: { next: to("closure.fix"), repeat: to("continuation.implement") },
+      }),
+      gateStep("closure.fix", {
+        transitions: { closing: to(null), repeat: to("continuation.implement") },
+      }),
+    ]);
+    let state = createRouterState(registry, "initial.analyze");
+    for (const intent of ["next", "next", "next", "closing"] as const) {
+      const decision = route(registry, state, { intent });
+      if (!decision.ok) throw new Error(decision.issues[0]?.message);
+      state = decision.value.state;
+    }
+    expect(state.closureLeadIn).toEqual({ "closure.fix": "continuation.implement" });
+    const back = returnAfterFailedValidation(registry, state, { closureStepId: "closure.fix" });
+    expect(back.ok && back.value.stepId).toBe("continuation.implement");
   });
 
   it("counts attempts and stops past maxAttempts with AGENT_VALIDATION_ABORT", () => {

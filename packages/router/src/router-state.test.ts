@@ -15,6 +15,7 @@ describe("createRouterState", () => {
       checkRetries: 0,
       validationAttempts: {},
       closureLeadIn: {},
+      lastWorkStepId: null,
       awaitingCheck: false,
     });
   });

@@ -44,6 +44,11 @@ export interface RouterState {
    * to that step with the retry prompt).
    */
   readonly closureLeadIn: Readonly<Record<string, string>>;
+  /**
+   * The work step that ran most recently, or null. A verification step between work and closure
+   * does not change where a failed validation returns: to this work step.
+   */
+  readonly lastWorkStepId: string | null;
   /** True between `beforeCheck` saying "run the check" and `routeCheck` (check dialect). */
   readonly awaitingCheck: boolean;
 }
@@ -131,6 +136,7 @@ export function createRouterState(registry: Registry, entryStepId: string): Rout
     checkRetries: 0,
     validationAttempts: {},
     closureLeadIn: {},
+    lastWorkStepId: null,
     awaitingCheck: false,
   };
 }

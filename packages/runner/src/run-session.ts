@@ -8,6 +8,7 @@ import {
 } from "@climpt/c3l-resolver";
 import {
   type BoundaryHookResult,
+  type ChainEvent,
   createVerdictStrategy,
   runBoundaryHook,
   runCompletionChain,
@@ -417,7 +418,7 @@ export class RunSession {
       }
       const outcome = await this.runPhase(step, "step");
       if (outcome.failure !== undefined) {
-        const ended = this.afterFailedPhase(step, outcome.failure);
+        const ended = await this.afterFailedPhase(step, outcome.failure);
         if (ended !== undefined) return ended;
         continue;
       }
@@ -625,7 +626,8 @@ export class RunSession {
       this.state = { ...this.state, totals: running };
       const stopped = this.stoppedError();
       if (stopped !== undefined) return { failure: { kind: "fatal", error: stopped }, toolbox: box };
-      if (StepError.isInstance(error) && (error.reason === "schema-invalid" || error.reason === "output-missing")) {
+      const reason = error instanceof StepError ? error.reason : undefined;
+      if (reason === "schema-invalid" || reason === "output-missing") {
         return { failure: { kind: "schema", error: errorOf(error, "FAILED_SCHEMA_RESOLUTION") }, toolbox: box };
       }
       return { failure: { kind: "fatal", error: errorOf(error, "AGENT_STEP_FAILED") }, toolbox: box };
@@ -636,7 +638,7 @@ export class RunSession {
    * A phase without usable output. A schema failure aborts the iteration and the step runs again
    * as the next one; two in a row end the run with FAILED_SCHEMA_RESOLUTION (seed 001 §5).
    */
-  private afterFailedPhase(step: Step, failure: PhaseFailure): RunResult | undefined {
+  private async afterFailedPhase(step: Step, failure: PhaseFailure): Promise<RunResult | undefined> {
     const iteration = this.state.routerState.iteration;
     if (failure.kind === "fatal") return this.finish({ error: failure.error, stepId: step.id });
     const consecutive = this.state.consecutiveSchemaFailures + 1;
@@ -944,6 +946,20 @@ export class RunSession {
       this.emit({ type: "verdict", iteration, stepId: step.id, outcome: "done", reason: chain.reason, returnStepId: null, failurePattern: null });
       this.endStep(step, { ...base, transition: kind, routerState, pendingRetry: null, final: true });
       const hook = await this.runBoundary(step, context);
+      if (chain.verdict.awaitsBoundary && this.verdict.confirmAfterBoundary !== undefined) {
+        // poll:state: the hook's close was what puts the issue into its target state; check it did.
+        const confirmed = await this.verdict.confirmAfterBoundary({ signal: this.controller.signal });
+        if (!confirmed.done) {
+          return this.finish({
+            stepId: step.id,
+            error: {
+              code: "AGENT_VERDICT_UNCONFIRMED",
+              message: `The boundary hook ran, but the verdict is not met afterwards: ${confirmed.reason}`,
+              hint: "Read the boundary_hook event in the journal for the commands' output.",
+            },
+          });
+        }
+      }
       return this.finish({ stepId: step.id, success: true, completionReason: chain.reason, hook });
     }
     if (chain.kind === "abort") {
@@ -955,7 +971,9 @@ export class RunSession {
       iteration,
       stepId: step.id,
       outcome: "retry",
-      reason: chain.reason ?? "validation failed",
+      reason:
+        chain.verdict?.reason ??
+        `validation failed${chain.failurePattern === undefined ? "" : ` (${chain.failurePattern})`}`,
       returnStepId: chain.returnStepId,
       failurePattern: chain.failurePattern ?? null,
     });
@@ -983,18 +1001,9 @@ export class RunSession {
     return entry?.onFailure.maxAttempts;
   }
 
-  private onChainEvent(step: Step, iteration: number, event: { type: string; [key: string]: unknown }): void {
-    if (event.type !== "validator") return;
-    const result = event.result as {
-      id: string;
-      passed: boolean;
-      command: string;
-      exitCode: number | null;
-      timedOut: boolean;
-      durationMs: number;
-      stdout: string;
-      stderr: string;
-    };
+  private onChainEvent(step: Step, iteration: number, event: ChainEvent): void {
+    if (event.type !== "validator-finished") return;
+    const result = event.result;
     this.emit({
       type: "validator",
       iteration,

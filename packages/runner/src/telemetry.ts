@@ -119,11 +119,11 @@ export class RunTelemetry {
 
   private childSpan(name: string, attributes: Attributes, startTime?: number): Span {
     const parent = this.stepSpan ?? this.runSpan;
-    const context = parent === undefined ? undefined : trace.setSpan(context.active(), parent);
+    const parentContext = parent === undefined ? undefined : trace.setSpan(context.active(), parent);
     return this.tracer.startSpan(
       name,
       { attributes: { ...this.common, ...attributes }, ...(startTime === undefined ? {} : { startTime }) },
-      context,
+      parentContext,
     );
   }
 }

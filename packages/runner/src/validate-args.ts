@@ -25,7 +25,7 @@ export function validateArgs(
     const parameter = declared[name];
     if (parameter === undefined) {
       problems.push({
-        code: "SR-VALID-101",
+        code: "RUN-ARGS-001",
         severity: "error",
         message: `Agent "${agent.name}" has no parameter "${name}".`,
         path: `$.parameters`,
@@ -39,7 +39,7 @@ export function validateArgs(
     const converted = convert(parameter.type, raw);
     if (converted === undefined) {
       problems.push({
-        code: "SR-VALID-102",
+        code: "RUN-ARGS-002",
         severity: "error",
         message: `Parameter "${name}" (${parameter.cli}) must be a ${parameter.type}; got ${JSON.stringify(raw)}.`,
         path: `$.parameters.${name}.type`,
@@ -55,7 +55,7 @@ export function validateArgs(
       values[name] = parameter.default;
     } else if (parameter.required) {
       problems.push({
-        code: "SR-VALID-103",
+        code: "RUN-ARGS-003",
         severity: "error",
         message: `Agent "${agent.name}" needs parameter "${name}" (${parameter.cli})${parameter.description ? `: ${parameter.description}` : ""}.`,
         path: `$.parameters.${name}.required`,

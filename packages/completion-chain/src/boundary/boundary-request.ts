@@ -1,0 +1,44 @@
+import type { ClosureAction, JsonValue } from "@climpt/registry-schema";
+
+/**
+ * A boundary action the closure step asked for through a tool. Tools never act on GitHub
+ * themselves (DESIGN §4.5.17): they record requests, and the boundary hook carries them out
+ * after validated completion.
+ */
+export interface BoundaryRequest {
+  readonly action: ClosureAction;
+  /** The issue; default the closure output's `issue.number`, else the `issue` parameter. */
+  readonly issue?: number | string;
+  readonly labels?: {
+    readonly add?: readonly string[];
+    readonly remove?: readonly string[];
+  };
+  /** The comment `gh issue close` posts. */
+  readonly comment?: string;
+}
+
+export const CLOSURE_ACTIONS: readonly ClosureAction[] = ["close", "label-only", "label-and-close"];
+
+export function isClosureAction(value: unknown): value is ClosureAction {
+  return typeof value === "string" && (CLOSURE_ACTIONS as readonly string[]).includes(value);
+}
+
+/** Whether an action ends with the issue closed. */
+export function closesIssue(action: ClosureAction): boolean {
+  return action === "close" || action === "label-and-close";
+}
+
+type JsonRecord = { readonly [key: string]: JsonValue };
+
+export function asRecord(value: JsonValue | undefined): JsonRecord | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as JsonRecord)
+    : undefined;
+}
+
+/** The string entries of a JSON array (others ignored); `[]` for anything else. */
+export function stringList(value: JsonValue | undefined): string[] {
+  return Array.isArray(value)
+    ? value.filter((item): item is string => typeof item === "string")
+    : [];
+}

@@ -1,0 +1,163 @@
+import type { AgentDefinition, ClosureAction, JsonValue } from "@climpt/registry-schema";
+import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
+import { asRecord, type BoundaryRequest, isClosureAction, stringList } from "./boundary-request.ts";
+
+export interface PlanGithubActionsInput {
+  readonly agent: AgentDefinition;
+  readonly params: Readonly<Record<string, JsonValue | undefined>>;
+  readonly closureOutput: JsonValue;
+  readonly boundaryRequests?: readonly BoundaryRequest[] | undefined;
+  /** For the default close comment. */
+  readonly runId?: string | undefined;
+}
+
+/** What the hook will do to one issue. */
+export interface PlannedIssueAction {
+  /** The issue number, as digits. */
+  readonly issue: string;
+  readonly action: ClosureAction;
+  /** Where the action came from: `config` (defaultClosureAction), `output`, or `request`. */
+  readonly actionSource: "config" | "output" | "request";
+  readonly addLabels: readonly string[];
+  readonly removeLabels: readonly string[];
+  /** Posted by `gh issue close`. */
+  readonly comment: string;
+}
+
+export interface GithubPlan {
+  readonly actions: readonly PlannedIssueAction[];
+  readonly problems: readonly CompletionError[];
+}
+
+interface Draft {
+  action: ClosureAction;
+  actionSource: PlannedIssueAction["actionSource"];
+  add: string[];
+  remove: string[];
+  comment?: string;
+}
+
+/**
+ * Merges the three sources of GitHub boundary actions into one plan per issue, without running
+ * anything (so `poll:state` can ask whether the hook will close the issue):
+ *
+ * 1. config: `github.defaultClosureAction` and `github.labels.completion.{add,remove}`;
+ * 2. the closure step's structured output: `action` (close | label-only | label-and-close) and
+ *    `issue.labels.{add,remove}` (the original schema's shape), `issue.number`;
+ * 3. the tools' boundary requests, in order: a later action replaces an earlier one, labels
+ *    accumulate.
+ *
+ * Config and output apply to the run's issue (`issue.number` of the output, else the `issue`
+ * parameter); a request may name another issue, which then gets only that request's labels.
+ * A label both added and removed is added. GitHub integration disabled → no actions.
+ */
+export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
+  const { agent } = input;
+  if (!agent.github.enabled) return { actions: [], problems: [] };
+  const problems: CompletionError[] = [];
+  const output = asRecord(input.closureOutput);
+  const outputIssue = asRecord(output?.issue);
+  const defaultIssue = issueText(outputIssue?.number) ?? issueText(input.params.issue);
+
+  const drafts = new Map<string, Draft>();
+  const draftFor = (issue: string): Draft => {
+    let draft = drafts.get(issue);
+    if (draft === undefined) {
+      draft = {
+        action: agent.github.defaultClosureAction,
+        actionSource: "config",
+        add: [],
+        remove: [],
+      };
+      drafts.set(issue, draft);
+    }
+    return draft;
+  };
+
+  if (defaultIssue !== undefined) {
+    const draft = draftFor(defaultIssue);
+    const completion = agent.github.labels.completion;
+    draft.add.push(...(completion?.add ?? []));
+    draft.remove.push(...(completion?.remove ?? []));
+    if (isClosureAction(output?.action)) {
+      draft.action = output.action;
+      draft.actionSource = "output";
+    }
+    const labels = asRecord(outputIssue?.labels);
+    draft.add.push(...stringList(labels?.add));
+    draft.remove.push(...stringList(labels?.remove));
+    const comment = outputIssue?.comment ?? output?.summary;
+    if (typeof comment === "string" && comment.trim() !== "") draft.comment = comment;
+  }
+
+  for (const [index, request] of (input.boundaryRequests ?? []).entries()) {
+    const issue = request.issue === undefined ? defaultIssue : issueText(request.issue);
+    if (issue === undefined) {
+      problems.push(
+        request.issue === undefined
+          ? noIssue(`boundary request ${index} (${request.action})`)
+          : {
+              code: COMPLETION_CODES.hookBadRequest,
+              message: `Boundary request ${index} names issue ${JSON.stringify(request.issue)}, which is not a positive issue number.`,
+              hint: "Request the action for a numeric issue, e.g. 123.",
+            },
+      );
+      continue;
+    }
+    const draft = draftFor(issue);
+    draft.action = request.action;
+    draft.actionSource = "request";
+    draft.add.push(...(request.labels?.add ?? []));
+    draft.remove.push(...(request.labels?.remove ?? []));
+    if (request.comment !== undefined && request.comment.trim() !== "") {
+      draft.comment = request.comment;
+    }
+  }
+
+  if (drafts.size === 0 && problems.length === 0) problems.push(noIssue("the completed run"));
+
+  const actions: PlannedIssueAction[] = [];
+  for (const [issue, draft] of drafts) {
+    const bad = [...draft.add, ...draft.remove].filter((label) => label.trim() === "");
+    if (bad.length > 0) {
+      problems.push({
+        code: COMPLETION_CODES.hookBadRequest,
+        message: `An empty label was requested for issue #${issue}.`,
+        hint: "Remove empty strings from github.labels.completion and the closure output's issue.labels.",
+      });
+      continue;
+    }
+    const add = unique(draft.add);
+    const remove = unique(draft.remove).filter((label) => !add.includes(label));
+    actions.push({
+      issue,
+      action: draft.action,
+      actionSource: draft.actionSource,
+      addLabels: add,
+      removeLabels: remove,
+      comment:
+        draft.comment ??
+        `Closed by climpt agent "${agent.name}" after validated completion${input.runId === undefined ? "" : ` (run ${input.runId})`}.`,
+    });
+  }
+  return { actions, problems };
+}
+
+/** A positive issue number as digits, or undefined. */
+export function issueText(value: JsonValue | undefined): string | undefined {
+  if (typeof value === "number" && Number.isSafeInteger(value) && value > 0) return String(value);
+  if (typeof value === "string" && /^[1-9]\d*$/.test(value.trim())) return value.trim();
+  return undefined;
+}
+
+function noIssue(what: string): CompletionError {
+  return {
+    code: COMPLETION_CODES.hookNoIssue,
+    message: `GitHub integration is enabled but no issue is known for ${what}, so no GitHub action was taken.`,
+    hint: "Pass --issue <number>, return issue.number in the closure output, or disable github integration.",
+  };
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,384 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createAgentPromptSource } from "@climpt/c3l-resolver";
+import type { AgentDefinition, JsonValue } from "@climpt/registry-schema";
+import { afterAll, describe, expect, it } from "vitest";
+import { createExecaCommandRunner } from "../command-runner.ts";
+import { runCompletionChain } from "../run-completion-chain.ts";
+import {
+  agentDefinition,
+  cleanupTemps,
+  type FakeGh,
+  fakeGh,
+  git,
+  gitRepo,
+  loadedAgent,
+  pathWith,
+  tempDir,
+} from "../test-support.ts";
+import { createVerdictStrategy } from "../verdict/create-verdict-strategy.ts";
+import type { BoundaryRequest } from "./boundary-request.ts";
+import { planGithubActions } from "./plan-github-actions.ts";
+import { type BoundaryHookResult, runBoundaryHook } from "./run-boundary-hook.ts";
+
+afterAll(cleanupTemps);
+
+let runs = 0;
+const newRunId = (): string => `run-${process.pid}-${Date.now()}-${++runs}`;
+
+const GITHUB: AgentDefinition["github"] = {
+  enabled: true,
+  labels: { completion: { add: ["done"], remove: ["in-progress"] } },
+  defaultClosureAction: "label-and-close",
+};
+
+function runnerFor(gh: FakeGh) {
+  return createExecaCommandRunner({ env: { ...process.env, PATH: pathWith(gh.bin) } });
+}
+
+/**
+ * What a runner does on `closing`: run the chain and, only when it says done, the hook. Returns
+ * the chain's kind and the hook's result (undefined when the hook did not run).
+ */
+async function closeOut(repo: string, gh: FakeGh, runId: string) {
+  const loaded = loadedAgent({ agent: { github: GITHUB } });
+  const verdict = await createVerdictStrategy(loaded.agent.verdict, {
+    agentDir: loaded.dir,
+    params: {},
+  });
+  const closureOutput = {
+    summary: "Fixed the off-by-one in app.js.",
+    next_action: { action: "closing" },
+  };
+  const chain = await runCompletionChain({
+    loaded,
+    closureStepId: "closure.fix",
+    closureOutput,
+    returnStepId: "continuation.implement",
+    attempt: 0,
+    iteration: 3,
+    cwd: repo,
+    params: { issue: 7 },
+    verdict,
+    promptSource: createAgentPromptSource(loaded.dir, loaded.registry),
+    channels: { parameters: { issue: 7 } },
+  });
+  let hook: BoundaryHookResult | undefined;
+  if (chain.kind === "done") {
+    hook = await runBoundaryHook({
+      agent: loaded.agent,
+      params: { issue: 7 },
+      closureOutput,
+      boundaryRequests: [],
+      commandRunner: runnerFor(gh),
+      cwd: repo,
+      runId,
+    });
+  }
+  return { chain, hook };
+}
+
+describe("the boundary hook runs only after a validated closing", () => {
+  it("is not called while validation fails", async () => {
+    const gh = fakeGh();
+    const repo = gitRepo();
+    writeFileSync(join(repo, "app.js"), "uncommitted\n");
+    const { chain, hook } = await closeOut(repo, gh, newRunId());
+    expect(chain.kind).toBe("retry");
+    expect(hook).toBeUndefined();
+    expect(gh.calls()).toEqual([]);
+  });
+
+  it("is called once with the right gh args after success, and a second call does not act", async () => {
+    const gh = fakeGh();
+    const repo = gitRepo();
+    const runId = newRunId();
+    const { chain, hook } = await closeOut(repo, gh, runId);
+    expect(chain.kind).toBe("done");
+    expect(hook?.ok).toBe(true);
+    expect(gh.calls()).toEqual([
+      ["issue", "edit", "7", "--add-label", "done", "--remove-label", "in-progress"],
+      ["issue", "close", "7", "--comment", "Fixed the off-by-one in app.js."],
+    ]);
+    expect(hook?.actions.map((action) => [action.kind, action.exitCode])).toEqual([
+      ["label", 0],
+      ["close", 0],
+    ]);
+    expect(hook?.actions[1]?.command).toEqual([
+      "gh",
+      "issue",
+      "close",
+      "7",
+      "--comment",
+      "Fixed the off-by-one in app.js.",
+    ]);
+
+    const again = await runBoundaryHook({
+      agent: agentDefinition({ github: GITHUB }),
+      params: { issue: 7 },
+      closureOutput: {},
+      commandRunner: runnerFor(gh),
+      cwd: repo,
+      runId,
+    });
+    expect(again).toBe(hook);
+    expect(gh.calls()).toHaveLength(2);
+  });
+
+  it("reports a failing gh with its output and does not close after a failed label edit", async () => {
+    const gh = fakeGh(
+      `echo "GraphQL: Could not resolve to an issue with the number of 7." >&2; exit 1`,
+    );
+    const { chain, hook } = await closeOut(gitRepo(), gh, newRunId());
+    expect(chain.kind).toBe("done");
+    expect(hook?.ok).toBe(false);
+    expect(hook?.actions).toHaveLength(1);
+    expect(hook?.actions[0]).toMatchObject({ kind: "label", exitCode: 1, ok: false });
+    expect(hook?.actions[0]?.stderr).toContain("Could not resolve to an issue");
+    expect(hook?.problems[0]?.code).toBe("AC-HOOK-003");
+    expect(hook?.problems[0]?.message).toContain("Could not resolve to an issue");
+    expect(gh.calls()).toHaveLength(1);
+  });
+
+  it("reports gh missing from PATH as a failed action (exit 127)", async () => {
+    const result = await runBoundaryHook({
+      agent: agentDefinition({ github: GITHUB }),
+      params: { issue: 7 },
+      closureOutput: {},
+      commandRunner: createExecaCommandRunner({ env: { PATH: tempDir() } }),
+      cwd: tempDir(),
+      runId: newRunId(),
+    });
+    expect(result.ok).toBe(false);
+    expect(result.actions[0]?.exitCode).toBe(127);
+    expect(result.problems[0]?.code).toBe("AC-HOOK-003");
+  });
+});
+
+describe("GitHub actions", () => {
+  async function hookWith(
+    github: AgentDefinition["github"],
+    closureOutput: JsonValue,
+    boundaryRequests: BoundaryRequest[] = [],
+    params: Record<string, JsonValue> = { issue: 7 },
+  ) {
+    const gh = fakeGh();
+    const result = await runBoundaryHook({
+      agent: agentDefinition({ github }),
+      params,
+      closureOutput,
+      boundaryRequests,
+      commandRunner: runnerFor(gh),
+      cwd: tempDir(),
+      runId: newRunId(),
+    });
+    return { result, calls: gh.calls() };
+  }
+
+  it("integration disabled: no gh call at all", async () => {
+    const { result, calls } = await hookWith(
+      { enabled: false, labels: {}, defaultClosureAction: "close" },
+      { action: "close" },
+      [{ action: "close", issue: 9 }],
+    );
+    expect(calls).toEqual([]);
+    expect(result).toEqual({ ran: true, ok: true, actions: [], problems: [] });
+  });
+
+  it("close: only the close, with the default comment when nothing else is given", async () => {
+    const { calls } = await hookWith({ ...GITHUB, defaultClosureAction: "close" }, {});
+    expect(calls).toEqual([
+      [
+        "issue",
+        "close",
+        "7",
+        "--comment",
+        expect.stringContaining('Closed by climpt agent "fix-bug"'),
+      ],
+    ]);
+  });
+
+  it("label-only from the closure output merges config and output labels", async () => {
+    const { calls } = await hookWith(GITHUB, {
+      action: "label-only",
+      issue: { labels: { add: ["needs-review"], remove: ["triage"] } },
+    });
+    expect(calls).toEqual([
+      [
+        "issue",
+        "edit",
+        "7",
+        "--add-label",
+        "done",
+        "--add-label",
+        "needs-review",
+        "--remove-label",
+        "in-progress",
+        "--remove-label",
+        "triage",
+      ],
+    ]);
+  });
+
+  it("a boundary request overrides the action, adds labels and the comment, and may name another issue", async () => {
+    const { calls } = await hookWith(
+      { ...GITHUB, defaultClosureAction: "label-only" },
+      { action: "label-only" },
+      [
+        { action: "close", comment: "Shipped in v2." },
+        { action: "label-and-close", issue: "12", labels: { add: ["duplicate"] } },
+      ],
+    );
+    expect(calls).toEqual([
+      ["issue", "close", "7", "--comment", "Shipped in v2."],
+      ["issue", "edit", "12", "--add-label", "duplicate"],
+      ["issue", "close", "12", "--comment", expect.stringContaining("Closed by climpt agent")],
+    ]);
+  });
+
+  it("the output's issue.number wins over the issue parameter", async () => {
+    const { calls } = await hookWith(
+      { ...GITHUB, defaultClosureAction: "close" },
+      { issue: { number: 44 } },
+      [],
+      {},
+    );
+    expect(calls[0]?.slice(0, 3)).toEqual(["issue", "close", "44"]);
+  });
+
+  it("no issue known: reported as AC-HOOK-001, nothing run", async () => {
+    const { result, calls } = await hookWith(GITHUB, {}, [], {});
+    expect(calls).toEqual([]);
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((problem) => problem.code)).toEqual(["AC-HOOK-001"]);
+  });
+
+  it("a request for a non-numeric issue is AC-HOOK-002", async () => {
+    const { result } = await hookWith(GITHUB, {}, [{ action: "close", issue: "7; rm -rf /" }]);
+    expect(result.problems.map((problem) => problem.code)).toContain("AC-HOOK-002");
+  });
+
+  it("a label both added and removed is added", () => {
+    const plan = planGithubActions({
+      agent: agentDefinition({ github: GITHUB }),
+      params: { issue: 3 },
+      closureOutput: { issue: { labels: { remove: ["done"] } } },
+    });
+    expect(plan.actions[0]).toMatchObject({ addLabels: ["done"], removeLabels: ["in-progress"] });
+  });
+});
+
+describe("the generic command hook", () => {
+  it("runs sh -c in the working directory with the run's environment and a result JSON file", async () => {
+    const cwd = tempDir();
+    const runId = newRunId();
+    const result = await runBoundaryHook({
+      agent: agentDefinition({
+        boundaryHook: {
+          command:
+            'printf "%s|%s|%s\\n" "$CLIMPT_RUN_ID" "$CLIMPT_AGENT" "$CLIMPT_ISSUE" > hook.out && cp "$CLIMPT_RESULT_JSON" result.json && echo hooked',
+        },
+      }),
+      params: { issue: 5 },
+      closureOutput: { summary: "all good" },
+      cwd,
+      runId,
+    });
+    expect(result.ok).toBe(true);
+    expect(result.actions).toHaveLength(1);
+    expect(result.actions[0]).toMatchObject({ kind: "command", exitCode: 0, stdout: "hooked\n" });
+    expect(readFileSync(join(cwd, "hook.out"), "utf8")).toBe(`${runId}|fix-bug|5\n`);
+    const payload = JSON.parse(readFileSync(join(cwd, "result.json"), "utf8")) as Record<
+      string,
+      JsonValue
+    >;
+    expect(payload).toMatchObject({
+      runId,
+      agent: "fix-bug",
+      issue: "5",
+      closureOutput: { summary: "all good" },
+    });
+  });
+
+  it("runs after the gh actions and sees their results", async () => {
+    const gh = fakeGh();
+    const cwd = tempDir();
+    const result = await runBoundaryHook({
+      agent: agentDefinition({
+        github: { ...GITHUB, defaultClosureAction: "close" },
+        boundaryHook: { command: 'cp "$CLIMPT_RESULT_JSON" result.json' },
+      }),
+      params: { issue: 8 },
+      closureOutput: {},
+      commandRunner: runnerFor(gh),
+      cwd,
+      runId: newRunId(),
+    });
+    expect(result.actions.map((action) => action.kind)).toEqual(["close", "command"]);
+    const payload = JSON.parse(readFileSync(join(cwd, "result.json"), "utf8")) as {
+      githubActions: { kind: string; exitCode: number }[];
+    };
+    expect(payload.githubActions).toMatchObject([{ kind: "close", exitCode: 0 }]);
+  });
+
+  it("a failing command hook is reported with its output, never swallowed", async () => {
+    const result = await runBoundaryHook({
+      agent: agentDefinition({
+        boundaryHook: { command: "echo 'deploy refused: no token' >&2; exit 3" },
+      }),
+      params: {},
+      closureOutput: {},
+      cwd: tempDir(),
+      runId: newRunId(),
+    });
+    expect(result.ok).toBe(false);
+    expect(result.actions[0]).toMatchObject({ kind: "command", exitCode: 3, ok: false });
+    expect(result.actions[0]?.stderr).toContain("deploy refused: no token");
+    expect(result.problems[0]).toMatchObject({ code: "AC-HOOK-003" });
+    expect(result.problems[0]?.message).toContain("exited 3: deploy refused: no token");
+  });
+
+  it("does not pass the model's credentials to the hook", async () => {
+    const cwd = tempDir();
+    const result = await runBoundaryHook({
+      agent: agentDefinition({
+        boundaryHook: { command: 'printf "[%s]" "$ANTHROPIC_API_KEY" > key.out' },
+      }),
+      params: {},
+      closureOutput: {},
+      commandRunner: createExecaCommandRunner({
+        env: { ...process.env, ANTHROPIC_API_KEY: "sk-secret" },
+      }),
+      cwd,
+      runId: newRunId(),
+    });
+    expect(result.ok).toBe(true);
+    expect(readFileSync(join(cwd, "key.out"), "utf8")).toBe("[]");
+  });
+
+  it("a hook that hangs is stopped at its timeout and reported", async () => {
+    const result = await runBoundaryHook({
+      agent: agentDefinition({ boundaryHook: { command: "sleep 30", timeoutMs: 300 } }),
+      params: {},
+      closureOutput: {},
+      cwd: tempDir(),
+      runId: newRunId(),
+    });
+    expect(result.ok).toBe(false);
+    expect(result.actions[0]?.timedOut).toBe(true);
+    expect(result.problems[0]?.message).toContain("timed out");
+  });
+});
+
+describe("idempotency", () => {
+  it("concurrent calls for one run id share one execution", async () => {
+    const cwd = tempDir();
+    git(cwd, "init", "-q");
+    const agent = agentDefinition({ boundaryHook: { command: "echo x >> count.txt" } });
+    const runId = newRunId();
+    const input = { agent, params: {}, closureOutput: {}, cwd, runId };
+    const [a, b] = await Promise.all([runBoundaryHook(input), runBoundaryHook(input)]);
+    expect(a).toBe(b);
+    expect(readFileSync(join(cwd, "count.txt"), "utf8")).toBe("x\n");
+  });
+});

@@ -1,0 +1,199 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type AgentDefinition,
+  DEFAULT_VALIDATOR_TIMEOUT_MS,
+  type JsonValue,
+} from "@climpt/registry-schema";
+import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
+import { type CommandRunner, createExecaCommandRunner } from "../command-runner.ts";
+import { asRecord, type BoundaryRequest } from "./boundary-request.ts";
+import { issueText, type PlannedIssueAction, planGithubActions } from "./plan-github-actions.ts";
+
+export interface RunBoundaryHookInput {
+  readonly agent: AgentDefinition;
+  readonly params: Readonly<Record<string, JsonValue | undefined>>;
+  readonly closureOutput: JsonValue;
+  readonly boundaryRequests?: readonly BoundaryRequest[] | undefined;
+  /** Runs `gh` and the command hook; default on execa. */
+  readonly commandRunner?: CommandRunner | undefined;
+  /** The run's working directory: `gh` and the command hook run here. */
+  readonly cwd: string;
+  /** The hook acts at most once per run id. */
+  readonly runId: string;
+  readonly signal?: AbortSignal | undefined;
+}
+
+export interface BoundaryAction {
+  /** `label`: `gh issue edit`; `close`: `gh issue close`; `command`: the generic command hook. */
+  readonly kind: "label" | "close" | "command";
+  /** The argv that ran, e.g. `["gh", "issue", "close", "12", "--comment", "…"]`. */
+  readonly command: readonly string[];
+  readonly issue?: string;
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly ok: boolean;
+  readonly timedOut?: boolean;
+}
+
+export interface BoundaryHookResult {
+  readonly ran: true;
+  /** Every action succeeded and nothing stopped the hook from acting. */
+  readonly ok: boolean;
+  readonly actions: readonly BoundaryAction[];
+  /** Why something was not done or failed, with codes (`AC-HOOK-*`). */
+  readonly problems: readonly CompletionError[];
+}
+
+// One result per run id, for the life of the process: the hook's side effects (closing an
+// issue, a deploy command) must never happen twice, even if a runner calls it again after a
+// resume or a bug. Holding the promise also makes concurrent calls share one execution.
+const hookRuns = new Map<string, Promise<BoundaryHookResult>>();
+
+/**
+ * The boundary hook (seed 001 §7.1, DESIGN §4.4.14): the only place side effects happen, after
+ * the completion chain returned `done`. Runs the planned GitHub actions through `gh` (see
+ * `planGithubActions`), then the agent's generic command hook. Acts at most once per `runId`:
+ * a second call returns the first call's result without acting. A failure is reported with its
+ * output (`ok: false`), never thrown or swallowed.
+ */
+export function runBoundaryHook(input: RunBoundaryHookInput): Promise<BoundaryHookResult> {
+  const existing = hookRuns.get(input.runId);
+  if (existing !== undefined) return existing;
+  const run = executeBoundaryHook(input);
+  hookRuns.set(input.runId, run);
+  return run;
+}
+
+async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<BoundaryHookResult> {
+  const runner = input.commandRunner ?? createExecaCommandRunner();
+  const plan = planGithubActions({
+    agent: input.agent,
+    params: input.params,
+    closureOutput: input.closureOutput,
+    boundaryRequests: input.boundaryRequests,
+    runId: input.runId,
+  });
+  const problems: CompletionError[] = [...plan.problems];
+  const actions: BoundaryAction[] = [];
+  const run = async (
+    kind: BoundaryAction["kind"],
+    argv: readonly string[],
+    extra: { issue?: string; env?: Record<string, string>; timeoutMs?: number },
+  ): Promise<BoundaryAction> => {
+    const [program, ...args] = argv as [string, ...string[]];
+    let action: BoundaryAction;
+    try {
+      const outcome = await runner(program, args, {
+        cwd: input.cwd,
+        ...(extra.env === undefined ? {} : { env: extra.env }),
+        ...(input.signal === undefined ? {} : { signal: input.signal }),
+        ...(extra.timeoutMs === undefined ? {} : { timeoutMs: extra.timeoutMs }),
+      });
+      action = {
+        kind,
+        command: argv,
+        ...(extra.issue === undefined ? {} : { issue: extra.issue }),
+        exitCode: outcome.exitCode,
+        stdout: outcome.stdout,
+        stderr: outcome.stderr,
+        ok: outcome.exitCode === 0 && outcome.timedOut !== true,
+        ...(outcome.timedOut === true ? { timedOut: true } : {}),
+      };
+    } catch (error) {
+      // A CommandRunner that throws is reported like a command that could not start.
+      action = {
+        kind,
+        command: argv,
+        ...(extra.issue === undefined ? {} : { issue: extra.issue }),
+        exitCode: 1,
+        stdout: "",
+        stderr: error instanceof Error ? error.message : String(error),
+        ok: false,
+      };
+    }
+    actions.push(action);
+    if (!action.ok) problems.push(commandFailed(action));
+    return action;
+  };
+
+  for (const planned of plan.actions) {
+    for (const argv of githubCommands(planned)) {
+      const kind = argv[2] === "close" ? "close" : "label";
+      const done = await run(kind, argv, { issue: planned.issue });
+      // Do not close an issue whose labels could not be set: the two are one action.
+      if (!done.ok) break;
+    }
+  }
+
+  const hook = input.agent.boundaryHook;
+  if (hook !== undefined) {
+    const folder = await mkdtemp(join(tmpdir(), "climpt-hook-"));
+    try {
+      const resultFile = join(folder, "result.json");
+      const issue =
+        plan.actions[0]?.issue ??
+        issueText(asRecord(asRecord(input.closureOutput)?.issue)?.number) ??
+        issueText(input.params.issue) ??
+        "";
+      const payload = {
+        runId: input.runId,
+        agent: input.agent.name,
+        issue: issue === "" ? null : issue,
+        params: input.params,
+        closureOutput: input.closureOutput,
+        boundaryRequests: input.boundaryRequests ?? [],
+        githubActions: actions,
+      };
+      await writeFile(resultFile, `${JSON.stringify(payload, null, 2)}\n`, "utf8");
+      await run("command", ["sh", "-c", hook.command], {
+        env: {
+          CLIMPT_RUN_ID: input.runId,
+          CLIMPT_AGENT: input.agent.name,
+          CLIMPT_ISSUE: issue,
+          CLIMPT_RESULT_JSON: resultFile,
+        },
+        timeoutMs: hook.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
+      });
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  }
+
+  return { ran: true, ok: problems.length === 0, actions, problems };
+}
+
+/** The `gh` argv lists one planned issue action turns into, in order. */
+export function githubCommands(planned: PlannedIssueAction): string[][] {
+  const commands: string[][] = [];
+  const labels = [
+    ...planned.addLabels.flatMap((label) => ["--add-label", label]),
+    ...planned.removeLabels.flatMap((label) => ["--remove-label", label]),
+  ];
+  if (planned.action !== "close" && labels.length > 0) {
+    commands.push(["gh", "issue", "edit", planned.issue, ...labels]);
+  }
+  if (planned.action !== "label-only") {
+    commands.push(["gh", "issue", "close", planned.issue, "--comment", planned.comment]);
+  }
+  return commands;
+}
+
+function commandFailed(action: BoundaryAction): CompletionError {
+  const what =
+    action.kind === "command"
+      ? "The boundary command hook"
+      : `\`${action.command.slice(0, 3).join(" ")}\``;
+  const why = action.timedOut === true ? "timed out" : `exited ${action.exitCode}`;
+  const output = `${action.stderr}\n${action.stdout}`.trim().slice(0, 500);
+  return {
+    code: COMPLETION_CODES.hookCommandFailed,
+    message: `${what}${action.issue === undefined ? "" : ` for issue #${action.issue}`} ${why}${output === "" ? "." : `: ${output}`}`,
+    hint:
+      action.kind === "command"
+        ? "Fix the command in agent.json (boundaryHook.command); it runs once, after validated completion."
+        : "Check that gh is installed and authenticated (gh auth status) and that the issue exists.",
+  };
+}

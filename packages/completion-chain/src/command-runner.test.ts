@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { createExecaCommandRunner } from "./command-runner.ts";
+
+const runner = createExecaCommandRunner();
+
+describe("createExecaCommandRunner", () => {
+  it("returns exit code and output without rejecting", async () => {
+    const outcome = await runner("sh", ["-c", "echo out; echo err >&2; exit 4"], {
+      cwd: process.cwd(),
+    });
+    expect(outcome).toEqual({ exitCode: 4, stdout: "out\n", stderr: "err\n" });
+  });
+
+  it("passes arguments as argv, never through a shell", async () => {
+    const outcome = await runner(
+      "node",
+      ["-e", "console.log(process.argv[1])", "$(echo injected); ls"],
+      {
+        cwd: process.cwd(),
+      },
+    );
+    expect(outcome.stdout).toBe("$(echo injected); ls\n");
+  });
+
+  it("reports a program that does not exist as exit 127", async () => {
+    const outcome = await runner("climpt-no-such-program", [], { cwd: process.cwd() });
+    expect(outcome.exitCode).toBe(127);
+    expect(outcome.stderr).toContain("climpt-no-such-program");
+  });
+
+  it("an abort stops the command and everything it started", async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 200);
+    const outcome = await runner("sh", ["-c", "sleep 30 & sleep 30; echo never"], {
+      cwd: process.cwd(),
+      signal: controller.signal,
+    });
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(outcome.exitCode).not.toBe(0);
+    expect(outcome.stdout).not.toContain("never");
+  });
+});

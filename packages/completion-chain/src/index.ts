@@ -1,0 +1,76 @@
+export {
+  type BoundaryRequest,
+  CLOSURE_ACTIONS,
+  closesIssue,
+  isClosureAction,
+} from "./boundary/boundary-request.ts";
+export {
+  type GithubPlan,
+  issueText,
+  type PlanGithubActionsInput,
+  type PlannedIssueAction,
+  planGithubActions,
+} from "./boundary/plan-github-actions.ts";
+export {
+  type BoundaryAction,
+  type BoundaryHookResult,
+  githubCommands,
+  type RunBoundaryHookInput,
+  runBoundaryHook,
+} from "./boundary/run-boundary-hook.ts";
+export type { ChainEvent } from "./chain-events.ts";
+export { COMPLETION_CODES, type CompletionCode, type CompletionError } from "./codes.ts";
+export {
+  type CommandOutcome,
+  type CommandRunner,
+  type CommandRunOptions,
+  createExecaCommandRunner,
+  type ExecaCommandRunnerOptions,
+} from "./command-runner.ts";
+export {
+  buildValidatorRetryPrompt,
+  buildVerdictRetryPrompt,
+  type RetryPrompt,
+  type RetryPromptOutcome,
+  type RetrySource,
+  type ValidatorRetryInput,
+  type VerdictRetryInput,
+} from "./retry/build-retry-prompt.ts";
+export { capText, DEFAULT_PROMPT_OUTPUT_CAP_CHARS } from "./retry/cap-text.ts";
+export {
+  type CompletionChainResult,
+  type RunCompletionChainInput,
+  runCompletionChain,
+} from "./run-completion-chain.ts";
+export {
+  type FoundValidationStep,
+  findValidationStep,
+  VERDICT_CLOSURE_IDS,
+} from "./validation/find-validation-step.ts";
+export type { ValidationLookup, ValidationSummary } from "./validation/validation-summary.ts";
+export { CheckBudgetVerdict } from "./verdict/check-budget.ts";
+export {
+  COMPOSITE_OPERATORS,
+  type CompositeOperator,
+  CompositeVerdict,
+} from "./verdict/composite.ts";
+export { createVerdictStrategy } from "./verdict/create-verdict-strategy.ts";
+export { type CreateVerdict, loadCustomVerdict } from "./verdict/custom.ts";
+export {
+  type ExternalStateOptions,
+  ExternalStateVerdict,
+  type IssueState,
+} from "./verdict/external-state.ts";
+export { IterationBudgetVerdict } from "./verdict/iteration-budget.ts";
+export { KeywordSignalVerdict } from "./verdict/keyword-signal.ts";
+export { StepMachineVerdict } from "./verdict/step-machine.ts";
+export { type RequiredFields, StructuredSignalVerdict } from "./verdict/structured-signal.ts";
+export type {
+  AfterIterationAnswer,
+  AfterIterationContext,
+  DecideContext,
+  IterationRecord,
+  VerdictDecision,
+  VerdictDeps,
+  VerdictStrategy,
+} from "./verdict/types.ts";

@@ -1,0 +1,269 @@
+import {
+  type PromptOverride,
+  type PromptSource,
+  resolveStepPrompt,
+  type UvChannels,
+} from "@climpt/c3l-resolver";
+import {
+  type FailurePattern,
+  formatProblem,
+  type JsonValue,
+  type Problem,
+  type Registry,
+  type Step,
+  type ValidationStep,
+} from "@climpt/registry-schema";
+import type { ValidatorResult } from "@climpt/validators";
+import type { CompletionError } from "../codes.ts";
+import type { VerdictDecision } from "../verdict/types.ts";
+import { capText } from "./cap-text.ts";
+import {
+  combined,
+  genericValidatorRetryText,
+  genericVerdictRetryText,
+} from "./generic-retry-text.ts";
+
+/** Where a retry prompt came from. */
+export type RetrySource =
+  /** The failure pattern's C3L variant (`f_<edition>_<adaptation>.md`, or its `f_<edition>.md`). */
+  | { readonly kind: "pattern"; readonly pattern: string; readonly path: string }
+  /** The generic failure prompt `f_failed.md` under the retry c2/c3. */
+  | { readonly kind: "failed"; readonly path: string }
+  /** The built-in text this package writes. */
+  | { readonly kind: "generic" };
+
+export interface RetryPrompt {
+  readonly text: string;
+  readonly source: RetrySource;
+  /** The params the prompt was rendered with. */
+  readonly params: Readonly<Record<string, JsonValue | undefined>>;
+}
+
+interface Common {
+  readonly registry: Registry;
+  readonly closureStep: Step;
+  readonly returnStepId: string;
+  readonly validationStep?: ValidationStep | undefined;
+  readonly promptSource: PromptSource;
+  readonly channels: UvChannels;
+  readonly outputCapChars: number;
+  readonly registryFile?: string | undefined;
+}
+
+export interface ValidatorRetryInput extends Common {
+  readonly failure: ValidatorResult;
+  readonly failures: readonly ValidatorResult[];
+}
+
+export interface VerdictRetryInput extends Common {
+  readonly verdictType: string;
+  readonly decision: VerdictDecision;
+}
+
+export type RetryPromptOutcome =
+  | { readonly ok: true; readonly prompt: RetryPrompt }
+  | { readonly ok: false; readonly error: CompletionError };
+
+/**
+ * The retry prompt for a failed validator (seed 003 §14.6/§14.8.3), first that exists:
+ *
+ * 1. the failure pattern's variant: C3L with the pattern's edition/adaptation and c2/c3 of the
+ *    validationSteps entry (else the closure step's); the resolver itself falls back from
+ *    `f_<edition>_<adaptation>.md` to `f_<edition>.md`;
+ * 2. `f_failed.md` (edition `failed`, no adaptation) under the same c2/c3;
+ * 3. a generic text carrying the failure details.
+ *
+ * Params: the validator's extracted values, restricted to and ordered by the pattern's
+ * `params` (all of them when the pattern declares none), then `validator`, `command`,
+ * `exitCode`, `stdout`, `stderr`, `output` (stdout + stderr), `timedOut`, `error`,
+ * `failurePattern`, `description`; an extracted value wins over a built-in of the same name.
+ * A prompt file that exists but is broken (template syntax, unknown `{uv-*}`) is an error, not
+ * a reason to fall back.
+ */
+export async function buildValidatorRetryPrompt(
+  input: ValidatorRetryInput,
+): Promise<RetryPromptOutcome> {
+  const { failure } = input;
+  const pattern: FailurePattern | undefined =
+    input.registry.failurePatterns[failure.failurePattern];
+  const params = validatorParams(failure, pattern, input.outputCapChars);
+  const attempts: Attempt[] = [];
+  if (pattern !== undefined) {
+    attempts.push({
+      override: overrideFor(input, pattern.edition, pattern.adaptation),
+      // The resolver falls back from the adaptation file to the plain edition file; for the
+      // usual edition `failed` that plain file is f_failed.md, so say so.
+      source: (path, exact) =>
+        !exact && pattern.edition === "failed"
+          ? { kind: "failed", path }
+          : { kind: "pattern", pattern: pattern.id, path },
+    });
+  }
+  if (pattern === undefined || pattern.edition !== "failed") {
+    attempts.push({
+      override: overrideFor(input, "failed", undefined),
+      source: (path) => ({ kind: "failed", path }),
+    });
+  }
+  const resolved = await firstPrompt(input, attempts, params);
+  if (resolved !== undefined) return resolved;
+  return {
+    ok: true,
+    prompt: {
+      text: genericValidatorRetryText({
+        closureStepId: input.closureStep.id,
+        returnStepId: input.returnStepId,
+        failure,
+        pattern,
+        params,
+        failures: input.failures,
+        outputCapChars: input.outputCapChars,
+      }),
+      source: { kind: "generic" },
+      params,
+    },
+  };
+}
+
+/**
+ * The retry prompt when validation passed but the verdict is not done: `f_failed_verdict.md`,
+ * then `f_failed.md` (under the same c2/c3 as validator failures), then a generic text. Params:
+ * `verdict` (its type), `reason`, `retryHint`, and `output` (reason and hint, for `f_failed.md`
+ * templates written for command output).
+ */
+export async function buildVerdictRetryPrompt(
+  input: VerdictRetryInput,
+): Promise<RetryPromptOutcome> {
+  const { decision } = input;
+  const output = [decision.reason, decision.retryHint]
+    .filter((part) => part !== undefined)
+    .join("\n");
+  const params: Record<string, JsonValue | undefined> = {
+    verdict: input.verdictType,
+    reason: decision.reason,
+    retryHint: decision.retryHint,
+    output,
+  };
+  const resolved = await firstPrompt(
+    input,
+    [
+      {
+        override: overrideFor(input, "failed", "verdict"),
+        source: (path) => ({ kind: "failed", path }),
+      },
+    ],
+    params,
+  );
+  if (resolved !== undefined) return resolved;
+  return {
+    ok: true,
+    prompt: {
+      text: genericVerdictRetryText({
+        closureStepId: input.closureStep.id,
+        returnStepId: input.returnStepId,
+        verdictType: input.verdictType,
+        decision,
+      }),
+      source: { kind: "generic" },
+      params,
+    },
+  };
+}
+
+function overrideFor(
+  input: Common,
+  edition: string,
+  adaptation: string | undefined,
+): PromptOverride {
+  const c2 = input.validationStep?.c2;
+  const c3 = input.validationStep?.c3;
+  return {
+    edition,
+    ...(adaptation === undefined ? {} : { adaptation }),
+    ...(c2 === undefined ? {} : { c2 }),
+    ...(c3 === undefined ? {} : { c3 }),
+  };
+}
+
+interface Attempt {
+  readonly override: PromptOverride;
+  /** `exact`: the first candidate path was found (not the resolver's no-adaptation fallback). */
+  readonly source: (path: string, exact: boolean) => RetrySource;
+}
+
+// A missing file (PR-C3L-004) or a path-referenced closure step without retry c2/c3
+// (PR-C3L-011) means "no prompt of this kind": try the next one.
+const NOT_FOUND = new Set(["PR-C3L-004", "PR-C3L-011"]);
+
+async function firstPrompt(
+  input: Common,
+  attempts: readonly Attempt[],
+  params: Readonly<Record<string, JsonValue | undefined>>,
+): Promise<RetryPromptOutcome | undefined> {
+  for (const attempt of attempts) {
+    const result = await resolveStepPrompt({
+      registry: input.registry,
+      step: input.closureStep,
+      source: input.promptSource,
+      channels: input.channels,
+      override: attempt.override,
+      retryParams: params,
+      registryFile: input.registryFile,
+    });
+    if (result.ok) {
+      const origin = result.value.source;
+      const path = origin.kind === "file" ? origin.relativePath : `fallback:${origin.key}`;
+      // `tried` ends with the file that was found: one entry means the first candidate.
+      const exact = result.value.tried.length <= 1;
+      return {
+        ok: true,
+        prompt: { text: result.value.text, source: attempt.source(path, exact), params },
+      };
+    }
+    if (result.issues.every((issue) => NOT_FOUND.has(issue.code))) continue;
+    return { ok: false, error: promptError(result.issues) };
+  }
+  return undefined;
+}
+
+function promptError(issues: readonly Problem[]): CompletionError {
+  const first = issues.find((issue) => !NOT_FOUND.has(issue.code)) ?? issues[0];
+  return {
+    code: first?.code ?? "PR-C3L-004",
+    message: `The retry prompt could not be built: ${issues.map(formatProblem).join(" | ")}`,
+    ...(first?.hint === undefined ? {} : { hint: first.hint }),
+  };
+}
+
+function validatorParams(
+  failure: ValidatorResult,
+  pattern: FailurePattern | undefined,
+  cap: number,
+): Record<string, JsonValue | undefined> {
+  const params: Record<string, JsonValue | undefined> = {};
+  const names =
+    pattern !== undefined && pattern.params.length > 0
+      ? pattern.params
+      : Object.keys(failure.extracted);
+  for (const name of names) params[name] = capStrings(failure.extracted[name], cap);
+  const builtIns: Record<string, JsonValue> = {
+    validator: failure.id,
+    command: failure.command,
+    exitCode: failure.exitCode,
+    stdout: capText(failure.stdout, cap),
+    stderr: capText(failure.stderr, cap),
+    output: combined(failure, cap),
+    timedOut: failure.timedOut,
+    error: failure.error?.message ?? null,
+    failurePattern: failure.failurePattern,
+    description: pattern?.description ?? null,
+  };
+  for (const [name, value] of Object.entries(builtIns)) {
+    if (params[name] === undefined) params[name] = value;
+  }
+  return params;
+}
+
+function capStrings(value: JsonValue | undefined, cap: number): JsonValue | undefined {
+  return typeof value === "string" ? capText(value, cap) : value;
+}

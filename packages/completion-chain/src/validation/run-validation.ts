@@ -1,0 +1,131 @@
+import type { JsonValue, Registry, ValidatorDefinition } from "@climpt/registry-schema";
+import { runValidator, type ValidatorResult } from "@climpt/validators";
+import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
+import type { FoundValidationStep } from "./find-validation-step.ts";
+import type { ValidationSummary } from "./validation-summary.ts";
+
+export interface RunValidationInput {
+  readonly registry: Registry;
+  readonly found: FoundValidationStep | undefined;
+  readonly cwd: string;
+  /** CLI parameters: `${param}` placeholders in commands; a condition's own params win. */
+  readonly params: Readonly<Record<string, JsonValue | undefined>>;
+  readonly signal?: AbortSignal | undefined;
+  /** Timeout for validators without their own `timeoutMs` (which wins). */
+  readonly timeoutMs?: number | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  readonly onResult?: ((result: ValidatorResult, index: number) => void) | undefined;
+}
+
+export type RunValidationOutcome =
+  | { readonly ok: true; readonly summary: ValidationSummary }
+  | { readonly ok: false; readonly error: CompletionError; readonly summary: ValidationSummary };
+
+/**
+ * Stage 2: runs the entry's validators one after another in declared order. Every validator
+ * runs even after one fails, so the journal shows the state of all checks; the first failure in
+ * declared order picks the retry prompt.
+ */
+export async function runValidation(input: RunValidationInput): Promise<RunValidationOutcome> {
+  const { found } = input;
+  if (found === undefined) {
+    return { ok: true, summary: { results: [], allPassed: true, passed: true, skipped: false } };
+  }
+  const { entry } = found;
+  const base = {
+    validationStepId: entry.id,
+    lookup: found.lookup,
+    onFailure: entry.onFailure,
+  };
+
+  const runs: { definition: ValidatorDefinition; params?: Readonly<Record<string, JsonValue>> }[] =
+    [];
+  for (const [index, condition] of entry.conditions.entries()) {
+    const definition = input.registry.validators[condition.validator];
+    if (definition === undefined) {
+      const known = Object.keys(input.registry.validators);
+      return {
+        ok: false,
+        summary: { ...base, results: [], allPassed: false, passed: false, skipped: false },
+        error: {
+          code: COMPLETION_CODES.unknownValidator,
+          message: `validationSteps["${entry.id}"].validationConditions[${index}] names validator "${condition.validator}", which the registry does not define.`,
+          hint:
+            known.length === 0
+              ? "Add it under the registry's `validators`."
+              : `Define it under \`validators\` or use one of: ${known.join(", ")}.`,
+        },
+      };
+    }
+    runs.push(
+      condition.params === undefined ? { definition } : { definition, params: condition.params },
+    );
+  }
+
+  const results: ValidatorResult[] = [];
+  for (const [index, run] of runs.entries()) {
+    const result = await runValidator(run.definition, {
+      cwd: input.cwd,
+      params: run.params === undefined ? input.params : { ...input.params, ...run.params },
+      ...(input.signal === undefined ? {} : { signal: input.signal }),
+      ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
+      ...(input.env === undefined ? {} : { env: input.env }),
+    });
+    results.push(result);
+    input.onResult?.(result, index);
+  }
+
+  const firstFailure = results.find((result) => !result.passed);
+  const allPassed = firstFailure === undefined;
+  const skipped = !allPassed && entry.onFailure.action === "skip";
+  return {
+    ok: true,
+    summary: {
+      ...base,
+      results,
+      allPassed,
+      passed: allPassed || skipped,
+      skipped,
+      ...(firstFailure === undefined ? {} : { firstFailure }),
+    },
+  };
+}
+
+/**
+ * The abort a validator that cannot run at all causes (`recoverable: false`): a retry of the
+ * agent cannot install a missing tool or fix a permission.
+ */
+export function unrecoverableError(result: ValidatorResult): CompletionError {
+  const detail =
+    result.error === undefined ? "" : ` (${result.error.code}: ${result.error.message})`;
+  if (result.error?.code === "SR-VALID-107") {
+    return {
+      code: COMPLETION_CODES.chainAborted,
+      message: `The completion chain was stopped while validator "${result.id}" ran \`${result.command}\`: the run was aborted.`,
+    };
+  }
+  if (result.exitCode === 127 || result.error?.code === "SR-VALID-103") {
+    return {
+      code: COMPLETION_CODES.commandNotFound,
+      message: `Validator "${result.id}" cannot run: command not found (exit 127) running \`${result.command}\`.${stderrLine(result)}`,
+      hint: "Install the program or fix the validator's command in the registry; retrying the agent cannot fix this.",
+    };
+  }
+  if (result.exitCode === 126 || result.error?.code === "SR-VALID-104") {
+    return {
+      code: COMPLETION_CODES.commandNotExecutable,
+      message: `Validator "${result.id}" cannot run: permission denied or not executable (exit ${result.exitCode ?? "none"}) running \`${result.command}\`.${stderrLine(result)}`,
+      hint: "Check the program's execute permission and path.",
+    };
+  }
+  return {
+    code: COMPLETION_CODES.validatorBroken,
+    message: `Validator "${result.id}" cannot run \`${result.command}\`${detail}.`,
+    hint: result.error?.hint ?? "Fix the validator's definition in the registry.",
+  };
+}
+
+function stderrLine(result: ValidatorResult): string {
+  const text = result.stderr.trim();
+  return text === "" ? "" : ` stderr: ${text.slice(0, 300)}`;
+}

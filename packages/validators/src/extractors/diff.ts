@@ -1,0 +1,53 @@
+import { execa } from "execa";
+import type { ExtractorInput } from "./types.ts";
+
+/** A diff in a retry prompt is context, not the whole change: this many characters at most. */
+export const DEFAULT_DIFF_CAP_CHARS = 32_000;
+
+const GIT_TIMEOUT_MS = 30_000;
+
+/** Whether the text is (or contains) a unified diff. */
+export function looksLikeDiff(text: string): boolean {
+  return /^diff --git /m.test(text) || /^--- \S.*\n\+\+\+ \S/m.test(text) || /^@@ -\d/m.test(text);
+}
+
+/**
+ * The diff cut at a line boundary to at most `cap` characters, with a last line saying how much
+ * was left out, so the model knows it is not seeing everything.
+ */
+export function capDiff(diff: string, cap = DEFAULT_DIFF_CAP_CHARS): string {
+  if (diff.length <= cap) return diff;
+  const cut = diff.lastIndexOf("\n", cap);
+  const kept = diff.slice(0, cut > 0 ? cut + 1 : cap);
+  return `${kept}[diff truncated: ${diff.length - kept.length} more characters]\n`;
+}
+
+async function git(args: readonly string[], input: ExtractorInput): Promise<string | undefined> {
+  const result = await execa("git", args, {
+    cwd: input.cwd,
+    reject: false,
+    stdin: "ignore",
+    timeout: GIT_TIMEOUT_MS,
+    ...(input.env === undefined ? {} : { env: { ...input.env }, extendEnv: false }),
+    ...(input.signal === undefined ? {} : { cancelSignal: input.signal }),
+  });
+  return result.exitCode === 0 && typeof result.stdout === "string" ? result.stdout : undefined;
+}
+
+/**
+ * A capped diff for a retry prompt. When the validator's own stdout is a diff (`git diff …`),
+ * that is used; otherwise `git diff HEAD` runs in the working directory (staged and unstaged
+ * changes to tracked files; in a repository without commits, `git diff --cached` and `git diff`).
+ * Untracked files are not in it: parseUntrackedFiles lists them. Outside a repository: `""`.
+ */
+export async function generateDiff(input: ExtractorInput): Promise<string> {
+  if (looksLikeDiff(input.stdout)) return capDiff(`${input.stdout.trimEnd()}\n`);
+  const head = await git(["diff", "--no-color", "--no-ext-diff", "HEAD"], input);
+  if (head !== undefined) return head === "" ? "" : capDiff(`${head}\n`);
+  const staged = await git(["diff", "--no-color", "--no-ext-diff", "--cached"], input);
+  const unstaged = await git(["diff", "--no-color", "--no-ext-diff"], input);
+  const both = [staged, unstaged].filter(
+    (part): part is string => part !== undefined && part !== "",
+  );
+  return both.length === 0 ? "" : capDiff(`${both.join("\n")}\n`);
+}

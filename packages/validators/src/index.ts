@@ -1,0 +1,49 @@
+export { stripAnsi } from "./ansi.ts";
+export { VALIDATOR_CODES, type ValidatorCode, type ValidatorError } from "./codes.ts";
+export { type Extraction, type ExtractionProblem, extractParams } from "./extract-params.ts";
+export { parseBranchName, parseRemoteStatus, type RemoteStatus } from "./extractors/branch.ts";
+export { capDiff, DEFAULT_DIFF_CAP_CHARS, generateDiff, looksLikeDiff } from "./extractors/diff.ts";
+export { extractFiles } from "./extractors/extract-files.ts";
+export { parseFormatOutput } from "./extractors/format-output.ts";
+export {
+  changedFiles,
+  type GitStatusEntry,
+  parseGitStatus,
+  stagedFiles,
+  unmergedFiles,
+  unstagedFiles,
+  untrackedFiles,
+} from "./extractors/git-status.ts";
+export { type LintError, parseLintErrors } from "./extractors/lint-errors.ts";
+export { type MergeStatus, parseMergeStatus } from "./extractors/merge-status.ts";
+export { EXTRACTORS } from "./extractors/registry.ts";
+export {
+  detectTestFramework,
+  parseTestOutput,
+  type TestFailure,
+  type TestFramework,
+  type TestReport,
+} from "./extractors/test-output.ts";
+export { parseTypeErrors, type TypeCheckError } from "./extractors/type-errors.ts";
+export type { Extractor, ExtractorInput } from "./extractors/types.ts";
+export { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from "./output-capture.ts";
+export { unquoteGitPath } from "./paths.ts";
+export {
+  commandPlaceholders,
+  quoteShellWord,
+  type RenderResult,
+  renderCommand,
+} from "./render-command.ts";
+export { type RunValidatorOptions, runValidator, type ValidatorResult } from "./run-validator.ts";
+export {
+  type RunValidatorsConfig,
+  runValidators,
+  type ValidatorRun,
+  type ValidatorsOutcome,
+} from "./run-validators.ts";
+export {
+  type CommandOutcome,
+  combinedOutput,
+  evaluateSuccess,
+  type SuccessVerdict,
+} from "./success.ts";
