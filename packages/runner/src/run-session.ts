@@ -9,6 +9,8 @@ import {
 import {
   type BoundaryHookResult,
   type ChainEvent,
+  type CommandRunner,
+  createExecaCommandRunner,
   createVerdictStrategy,
   runBoundaryHook,
   runCompletionChain,
@@ -158,6 +160,9 @@ export class RunSession {
   private midStep: MidStepReplay | undefined;
   private boundary: BoundaryReport | undefined;
   private journalFile: string | null = null;
+  private commandRunner!: CommandRunner;
+  /** The step whose prompt phase finished in this iteration but which has no step_end yet. */
+  private executedStep: Step | undefined;
 
   constructor(
     private readonly loaded: LoadedAgent,
@@ -241,11 +246,23 @@ export class RunSession {
     if (!system.ok) throw new AgentDefinitionError(system.issues);
     this.system = system.value.text;
     this.client = runModelClient(this.runnerOptions, this.runOptions);
+    // One way to run gh and hook commands, for the verdict (poll:state) and the boundary hook.
+    const base = createExecaCommandRunner(
+      this.runnerOptions.env === undefined
+        ? {}
+        : { env: { ...process.env, ...this.runnerOptions.env } },
+    );
+    const gh = this.runnerOptions.ghCommand;
+    this.commandRunner =
+      gh === undefined
+        ? base
+        : (command, args, options) => base(command === "gh" ? gh : command, args, options);
     this.verdict = await createVerdictStrategy(this.agent.verdict, {
       agentDir: this.loaded.dir,
       params: this.args,
       cwd: this.cwd,
       agent: this.agent,
+      commandRunner: this.commandRunner,
     });
   }
 
@@ -354,7 +371,8 @@ export class RunSession {
     let state = initialRunState(createRouterState(this.registry, start.entryStepId));
     let lastEndIndex = -1;
     events.forEach((event, index) => {
-      if (event.type !== "step_end") return;
+      // A failed run's last step_end records the failing step; resume runs that step again.
+      if (event.type !== "step_end" || event.final) return;
       state = applyStepEnd(state, event);
       lastEndIndex = index;
       this.verdict.observe({
@@ -440,6 +458,7 @@ export class RunSession {
         continue;
       }
       const result = outcome.result as StepResult;
+      this.executedStep = step;
       const ended =
         this.registry.dialect === "check" || step.check !== undefined
           ? await this.afterCheckStep(step, result, outcome.toolbox)
@@ -722,6 +741,7 @@ export class RunSession {
     if (consecutive >= 2) {
       return this.finish({
         stepId: step.id,
+        transition: "error",
         error: {
           code: "FAILED_SCHEMA_RESOLUTION",
           message: `Step "${step.id}" failed to produce output matching its schema twice in a row. Last: ${failure.error.message}`,
@@ -1200,6 +1220,7 @@ export class RunSession {
       params: this.args,
       closureOutput: context.output,
       boundaryRequests: context.toolbox.boundaryRequests(),
+      commandRunner: this.commandRunner,
       cwd: this.cwd,
       runId: this.runId,
       signal: this.controller.signal,
@@ -1228,22 +1249,27 @@ export class RunSession {
     checkResult?: { passed: boolean; message: string } | null;
   }): Promise<RunResult> {
     const success = outcome.success === true && outcome.error === undefined;
-    // A step that ended the run with an error still appears in the history.
-    if (!success && outcome.stepId !== undefined && outcome.transition !== undefined) {
-      const step = this.registry.steps[outcome.stepId];
-      if (step !== undefined) {
-        this.endStep(step, {
-          intent: outcome.intent ?? null,
-          transition: outcome.transition,
-          routerState: this.state.routerState,
-          output: outcome.output ?? null,
-          handoff: outcome.handoff ?? {},
-          handoffPaths: outcome.handoffPaths ?? {},
-          pendingRetry: null,
-          checkResult: outcome.checkResult ?? null,
-          final: true,
-        });
-      }
+    // A step that ended the run (its output was refused, it aborted, it hit the cap) appears in
+    // the history. A step cut off by an interruption, a budget or an API error does not: it did
+    // not finish, and resume runs it again from the journal.
+    const ended = outcome.stepId === undefined ? undefined : this.registry.steps[outcome.stepId];
+    if (
+      !success &&
+      ended !== undefined &&
+      (outcome.transition !== undefined || this.executedStep === ended) &&
+      !continuesMidStep(outcome.error?.code)
+    ) {
+      this.endStep(ended, {
+        intent: outcome.intent ?? null,
+        transition: outcome.transition ?? "error",
+        routerState: this.state.routerState,
+        output: outcome.output ?? null,
+        handoff: outcome.handoff ?? {},
+        handoffPaths: outcome.handoffPaths ?? {},
+        pendingRetry: null,
+        checkResult: outcome.checkResult ?? null,
+        final: true,
+      });
     }
     if (success && this.worktree !== null) {
       try {
