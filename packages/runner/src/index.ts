@@ -1,0 +1,44 @@
+export {
+  type AgentListing,
+  type AgentLocationOptions,
+  findAgentDir,
+  listAgents,
+  loadAgentDefinition,
+} from "./agent-location.ts";
+export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
+export { JournalWriter, journalDirectory, journalPath, readJournal } from "./journal.ts";
+export type {
+  BoundaryHookEvent,
+  CheckEvent,
+  GateEvent,
+  ModelRequestEvent,
+  ModelResponseEvent,
+  NoticeEvent,
+  PromptResolvedEvent,
+  RouteEvent,
+  RunEndEvent,
+  RunEvent,
+  RunEventType,
+  RunResumeEvent,
+  RunStartEvent,
+  StepEndEvent,
+  StepFailedEvent,
+  StepStartEvent,
+  ToolCallEvent,
+  ToolRefusedEvent,
+  ToolResultEvent,
+  ValidatorEvent,
+  VerdictEvent,
+} from "./run-event.ts";
+export { newRunId } from "./run-id.ts";
+export type { RunBudgets, RunnerOptions, RunOptions } from "./run-options.ts";
+export type {
+  BoundaryReport,
+  HistoryEntry,
+  RunError,
+  RunResult,
+  RunUsage,
+} from "./run-result.ts";
+export { AgentDefinitionError, RunnerError } from "./runner-error.ts";
+export { StepFlowRunner } from "./step-flow-runner.ts";
+export { validateArgs } from "./validate-args.ts";

@@ -1,0 +1,107 @@
+import type { JsonValue } from "@climpt/registry-schema";
+import type {
+  ModelClient,
+  ModelContentBlock,
+  ModelRequest,
+  ModelResponse,
+  ToolCall,
+  ToolExecutor,
+  ToolResult,
+  Usage,
+} from "@climpt/sdk-adapter";
+
+/** A model reply the journal recorded for the step that was interrupted. */
+export interface RecordedReply {
+  readonly content: readonly ModelContentBlock[];
+  readonly usage: Usage;
+  readonly costUsd: number;
+  readonly stopReason: string | null;
+  readonly model: string;
+  readonly requestId: string | null;
+}
+
+function toolCallsOf(content: readonly ModelContentBlock[]): ToolCall[] {
+  const calls: ToolCall[] = [];
+  for (const block of content) {
+    if (block.type === "tool_use")
+      calls.push({ id: block.id, name: block.name, input: block.input });
+  }
+  return calls;
+}
+
+function textOf(content: readonly ModelContentBlock[]): string {
+  return content
+    .filter((block): block is { type: "text"; text: string } => block.type === "text")
+    .map((block) => block.text)
+    .join("");
+}
+
+/**
+ * Serves the first calls of a resumed step from the journal, in order, then hands over to the
+ * live client. A completed model call is never repeated on resume: the reply it got is in the
+ * journal (`model_response.content`), and the tool loop continues from it exactly as it would
+ * have (its tool results come from `JournalToolReplay`).
+ */
+export class JournalModelReplay implements ModelClient {
+  private next = 0;
+
+  constructor(
+    private readonly inner: ModelClient,
+    private readonly replies: readonly RecordedReply[],
+  ) {}
+
+  /** Replies still to be served from the journal. */
+  get remaining(): number {
+    return this.replies.length - this.next;
+  }
+
+  async call(request: ModelRequest): Promise<ModelResponse> {
+    const reply = this.replies[this.next];
+    if (reply === undefined) return this.inner.call(request);
+    this.next += 1;
+    const text = textOf(reply.content);
+    let structuredOutput: JsonValue | undefined;
+    if (request.outputSchema !== undefined) {
+      try {
+        structuredOutput = JSON.parse(text) as JsonValue;
+      } catch {
+        // Near misses are salvaged by runStep from the text, exactly as on the first attempt.
+      }
+    }
+    request.onTextDelta?.(text);
+    return {
+      content: reply.content,
+      text,
+      toolCalls: toolCallsOf(reply.content),
+      ...(structuredOutput === undefined ? {} : { structuredOutput }),
+      usage: reply.usage,
+      costUsd: reply.costUsd,
+      priced: reply.costUsd > 0,
+      stopReason: reply.stopReason,
+      model: reply.model,
+      ...(reply.requestId === null ? {} : { requestId: reply.requestId }),
+    };
+  }
+}
+
+/**
+ * Serves tool results the journal recorded for the interrupted step (by tool_use id) instead of
+ * running the tool again: its effect on the working tree already happened before the crash.
+ * Calls without a recorded result (the one in flight at the crash) run live.
+ */
+export class JournalToolReplay implements ToolExecutor {
+  constructor(
+    private readonly inner: ToolExecutor,
+    private readonly results: ReadonlyMap<string, ToolResult>,
+  ) {}
+
+  get definitions(): ToolExecutor["definitions"] {
+    return this.inner.definitions;
+  }
+
+  async execute(call: ToolCall, signal?: AbortSignal): Promise<ToolResult> {
+    const recorded = this.results.get(call.id);
+    if (recorded !== undefined) return recorded;
+    return this.inner.execute(call, signal);
+  }
+}

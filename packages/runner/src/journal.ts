@@ -1,0 +1,100 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import nodePath from "node:path";
+import type { AgentDefinition } from "@climpt/registry-schema";
+import type { RunEvent } from "./run-event.ts";
+import { RunnerError } from "./runner-error.ts";
+
+/**
+ * The append-only journal of one run: one JSON event per line, each written and (by default)
+ * fsynced before the run moves on, so a crash or `kill -9` loses at most the line being written.
+ */
+export class JournalWriter {
+  private fd: number | undefined;
+
+  constructor(
+    readonly path: string,
+    private readonly fsync: boolean = true,
+  ) {
+    mkdirSync(nodePath.dirname(path), { recursive: true });
+    // "a": append-only; an existing journal (resume) keeps every line it has.
+    this.fd = openSync(path, "a");
+  }
+
+  append(event: RunEvent): void {
+    if (this.fd === undefined) return;
+    writeSync(this.fd, `${JSON.stringify(event)}\n`);
+    if (this.fsync) fsyncSync(this.fd);
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+  }
+}
+
+/**
+ * The events of a journal. A last line cut off by a crash is dropped (it is the only line that
+ * can be incomplete); any other unreadable line is a coded error, because resuming from a
+ * journal with a hole would silently repeat or skip work.
+ */
+export function readJournal(journalPath: string): RunEvent[] {
+  let text: string;
+  try {
+    text = readFileSync(journalPath, "utf8");
+  } catch (error) {
+    throw new RunnerError({
+      code: "RUN-JOURNAL-001",
+      message: `Cannot read the journal ${journalPath}: ${(error as Error).message}.`,
+      file: journalPath,
+      hint: "Check the run id (it is the journal's file name) and the agent's logging.directory.",
+      cause: error,
+    });
+  }
+  const lines = text.split("\n");
+  const events: RunEvent[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] as string;
+    if (line.trim() === "") continue;
+    try {
+      events.push(JSON.parse(line) as RunEvent);
+    } catch (error) {
+      const isLast = lines.slice(index + 1).every((rest) => rest.trim() === "");
+      if (isLast) break;
+      throw new RunnerError({
+        code: "RUN-JOURNAL-002",
+        message: `Line ${index + 1} of the journal ${journalPath} is not valid JSON.`,
+        file: journalPath,
+        path: `line ${index + 1}`,
+        hint: "The journal was edited or corrupted; restore it, or start a new run.",
+        cause: error,
+      });
+    }
+  }
+  return events;
+}
+
+/** `<cwd>/<agent.logging.directory>`, or `journalDir` when given. */
+export function journalDirectory(options: {
+  readonly cwd: string;
+  readonly agent: AgentDefinition;
+  readonly journalDir?: string;
+}): string {
+  return nodePath.resolve(options.cwd, options.journalDir ?? options.agent.logging.directory);
+}
+
+export function journalPath(options: {
+  readonly cwd: string;
+  readonly agent: AgentDefinition;
+  readonly runId: string;
+  readonly journalDir?: string;
+}): string {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(options.runId)) {
+    throw new RunnerError({
+      code: "RUN-JOURNAL-003",
+      message: `"${options.runId}" is not a run id.`,
+      hint: "A run id is the journal's file name without .jsonl, as printed at the end of a run.",
+    });
+  }
+  return nodePath.join(journalDirectory(options), `${options.runId}.jsonl`);
+}

@@ -1,0 +1,256 @@
+import type { JsonValue } from "@climpt/registry-schema";
+import type { RouterState } from "@climpt/router";
+import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
+import type { HistoryEntry, RunError, RunResult, RunUsage } from "./run-result.ts";
+
+/**
+ * Everything a run does, as one typed stream. The CLI's progress display, the journal and the
+ * tests all consume it. Every event is plain JSON: the journal is these events, one per line,
+ * and the journal alone rebuilds the run (see `rebuildRunState`).
+ */
+export type RunEvent =
+  | RunStartEvent
+  | RunResumeEvent
+  | StepStartEvent
+  | PromptResolvedEvent
+  | ModelRequestEvent
+  | ModelResponseEvent
+  | ToolCallEvent
+  | ToolResultEvent
+  | ToolRefusedEvent
+  | StepFailedEvent
+  | GateEvent
+  | CheckEvent
+  | RouteEvent
+  | ValidatorEvent
+  | VerdictEvent
+  | BoundaryHookEvent
+  | StepEndEvent
+  | NoticeEvent
+  | RunEndEvent;
+
+interface EventBase {
+  readonly runId: string;
+  /** ISO time the event was emitted. */
+  readonly time: string;
+  /** 1-based position in the run's journal. */
+  readonly seq: number;
+}
+
+/** The inputs a run needs to be continued by `--resume`, recorded once at the start. */
+export interface RunStartEvent extends EventBase {
+  readonly type: "run_start";
+  readonly agent: string;
+  readonly agentDir: string;
+  /** Where the agent works (the worktree when worktree mode is on). */
+  readonly cwd: string;
+  /** The folder the run was started from (the repository, in worktree mode). */
+  readonly originCwd: string;
+  readonly args: Readonly<Record<string, JsonValue>>;
+  readonly entryStepId: string;
+  readonly dialect: "check" | "gate";
+  readonly verdictType: string;
+  readonly registryVersion: string;
+  readonly modelOverride: string | null;
+  readonly iterationCap: number;
+  readonly worktree: { readonly path: string; readonly branch: string } | null;
+}
+
+export interface RunResumeEvent extends EventBase {
+  readonly type: "run_resume";
+  /** The step the resumed run continues with. */
+  readonly stepId: string;
+  readonly iteration: number;
+  /** Model calls of the interrupted step that are served from the journal, not repeated. */
+  readonly replayedModelCalls: number;
+  readonly replayedToolResults: number;
+}
+
+export interface StepStartEvent extends EventBase {
+  readonly type: "step_start";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly stepKind: string;
+  readonly model: string;
+  /** `step` for the step prompt, `check` for a check-dialect check call. */
+  readonly phase: "step" | "check";
+  /** True when the prompt is a validation retry prompt. */
+  readonly retry: boolean;
+}
+
+export interface PromptResolvedEvent extends EventBase {
+  readonly type: "prompt_resolved";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly phase: "step" | "check";
+  /** `file` (with the path relative to the agent folder), `fallback` (with its key), or `retry`. */
+  readonly source: string;
+  readonly promptFile: string | null;
+  readonly text: string;
+}
+
+export interface ModelRequestEvent extends EventBase {
+  readonly type: "model_request";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly phase: "step" | "check";
+  /** 1-based call number within the step phase. */
+  readonly call: number;
+  readonly model: string;
+  readonly repair: boolean;
+}
+
+export interface ModelResponseEvent extends EventBase {
+  readonly type: "model_response";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly phase: "step" | "check";
+  readonly call: number;
+  readonly model: string;
+  readonly stopReason: string | null;
+  readonly usage: Usage;
+  readonly costUsd: number;
+  readonly requestId: string | null;
+  readonly durationMs: number;
+  /** The reply, so a resumed run can serve this call from the journal instead of repeating it. */
+  readonly content: readonly ModelContentBlock[];
+  /** Running totals of the run after this call. */
+  readonly totals: RunUsage;
+}
+
+export interface ToolCallEvent extends EventBase {
+  readonly type: "tool_call";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly call: ToolCall;
+}
+
+export interface ToolResultEvent extends EventBase {
+  readonly type: "tool_result";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly call: ToolCall;
+  readonly result: ToolResult;
+  readonly durationMs: number;
+}
+
+export interface ToolRefusedEvent extends EventBase {
+  readonly type: "tool_refused";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly tool: string;
+  readonly reason: string;
+}
+
+/** A step produced no usable structured output (counted toward FAILED_SCHEMA_RESOLUTION). */
+export interface StepFailedEvent extends EventBase {
+  readonly type: "step_failed";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly error: RunError;
+  readonly consecutiveSchemaFailures: number;
+}
+
+export interface GateEvent extends EventBase {
+  readonly type: "gate";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly intent: string;
+  readonly usedFallback: boolean;
+  readonly reason: string | null;
+  readonly target: string | null;
+  readonly handoff: Readonly<Record<string, JsonValue>>;
+}
+
+export interface CheckEvent extends EventBase {
+  readonly type: "check";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly passed: boolean;
+  readonly message: string;
+}
+
+export interface RouteEvent extends EventBase {
+  readonly type: "route";
+  readonly iteration: number;
+  readonly from: string;
+  /** `step`, `closing`, `complete`, `abort`, `validation-retry`, `enter-closure`. */
+  readonly decision: string;
+  readonly to: string | null;
+  readonly via: string | null;
+}
+
+export interface ValidatorEvent extends EventBase {
+  readonly type: "validator";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly validator: string;
+  readonly passed: boolean;
+  readonly command: string;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  readonly output: string;
+}
+
+export interface VerdictEvent extends EventBase {
+  readonly type: "verdict";
+  readonly iteration: number;
+  readonly stepId: string;
+  /** `done`, `retry` or `abort`. */
+  readonly outcome: "done" | "retry" | "abort";
+  readonly reason: string;
+  readonly returnStepId: string | null;
+  readonly failurePattern: string | null;
+}
+
+export interface BoundaryHookEvent extends EventBase {
+  readonly type: "boundary_hook";
+  readonly ok: boolean;
+  readonly actions: readonly JsonValue[];
+}
+
+/**
+ * A step finished and the flow decided where to go. It carries everything needed to continue
+ * from here, so resume folds the journal up to the last of these.
+ */
+export interface StepEndEvent extends EventBase {
+  readonly type: "step_end";
+  readonly iteration: number;
+  readonly stepId: string;
+  readonly history: HistoryEntry;
+  /** The router state the next iteration starts from. */
+  readonly routerState: RouterState;
+  /** This execution's full structured output (or text), kept for the journal and Completion. */
+  readonly output: JsonValue;
+  /** This execution's handoff by short key. */
+  readonly handoff: Readonly<Record<string, JsonValue>>;
+  /** This execution's handoff by full dot path (gate handoffFields). */
+  readonly handoffPaths: Readonly<Record<string, JsonValue>>;
+  /** A retry prompt the next iteration uses instead of its step prompt. */
+  readonly pendingRetry: { readonly stepId: string; readonly text: string } | null;
+  readonly consecutiveSchemaFailures: number;
+  readonly totals: RunUsage;
+  /** Set when this step ended the run (success or failure): the run_end follows. */
+  readonly final: boolean;
+}
+
+export interface NoticeEvent extends EventBase {
+  readonly type: "notice";
+  readonly level: "info" | "warning";
+  readonly message: string;
+}
+
+export interface RunEndEvent extends EventBase {
+  readonly type: "run_end";
+  readonly result: RunResult;
+}
+
+export type RunEventType = RunEvent["type"];
+
+/** An event before the runner stamps it with runId, time and seq. */
+export type RunEventInput = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, "runId" | "time" | "seq">
+    : never
+  : never;

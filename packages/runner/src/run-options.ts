@@ -1,0 +1,59 @@
+import type { JsonValue } from "@climpt/registry-schema";
+import type { ModelClient, PriceTable } from "@climpt/sdk-adapter";
+import type { RunEvent } from "./run-event.ts";
+
+/** Budgets that end a run with a coded error (and a resumable journal) when exceeded. */
+export interface RunBudgets {
+  /** Input + output tokens summed over the run. */
+  readonly maxTokens?: number;
+  readonly maxCostUsd?: number;
+  readonly maxWallClockMs?: number;
+}
+
+export interface RunOptions {
+  /** Agent parameters (channel 1): `{ issue: 123 }`. Checked against the agent's declarations. */
+  readonly args?: Readonly<Record<string, JsonValue>>;
+  /** Where the agent works: tools, validators and the journal folder are relative to it. */
+  readonly cwd?: string;
+  /** Replaces the agent's default model (a step's own `model` still wins). */
+  readonly model?: string;
+  /** Run-wide iteration cap; else the agent's, else 100. */
+  readonly maxIterations?: number;
+  readonly budgets?: RunBudgets;
+  /** Continue the run with this id from its journal. */
+  readonly resume?: string;
+  /** Run in a fresh git worktree on its own branch (overrides agent.json). */
+  readonly worktree?: boolean;
+  /** Replay model calls from this cassette (offline). */
+  readonly replay?: string;
+  /** Record model calls to this cassette. */
+  readonly record?: string;
+  /** Stops the run cleanly: the journal is written and the run can be resumed. */
+  readonly signal?: AbortSignal;
+  /** Streamed model text, for live display. */
+  readonly onTextDelta?: (delta: string, context: { stepId: string; iteration: number }) => void;
+}
+
+export interface RunnerOptions {
+  /** The model client. Default: Anthropic through @anthropic-ai/sdk (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */
+  readonly modelClient?: ModelClient;
+  /** Event listener; more can be added with `runner.on`. */
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Journal folder; default `<cwd>/<agent.logging.directory>`. `false` keeps no journal. */
+  readonly journalDir?: string | false;
+  /**
+   * fsync each journal line (default true). Off only for benchmarks: a crash could then lose the
+   * last lines, and resume would repeat the steps they recorded.
+   */
+  readonly fsync?: boolean;
+  /** Per model call. */
+  readonly callTimeoutMs?: number;
+  /** SDK retries for 408/409/429/5xx. */
+  readonly maxRetries?: number;
+  /** Price overrides (USD per million tokens). */
+  readonly prices?: PriceTable;
+  /** The `gh` executable the boundary tools and hook use. Default `gh`. */
+  readonly ghCommand?: string;
+  /** Environment for tools, validators and hooks. Default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}

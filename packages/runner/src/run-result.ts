@@ -1,0 +1,65 @@
+import type { JsonValue } from "@climpt/registry-schema";
+
+/** One step execution, as the run result and seed 000's programmatic API report it. */
+export interface HistoryEntry {
+  readonly iteration: number;
+  readonly stepId: string;
+  /** The intent the gate read (gate dialect), or null (check dialect, failed steps). */
+  readonly intent: string | null;
+  /**
+   * Where the flow went: the next step id, `closing` / `complete` (the completion chain ran),
+   * `validation-retry:<step>` (validation failed, back to that step), `abort`, or `error`.
+   */
+  readonly transition: string;
+  /** The check-dialect check's verdict for this execution, or null. */
+  readonly checkResult: { readonly passed: boolean; readonly message: string } | null;
+}
+
+export interface RunUsage {
+  readonly inputTokens: number;
+  readonly outputTokens: number;
+  readonly cacheReadInputTokens: number;
+  readonly cacheCreationInputTokens: number;
+  readonly costUsd: number;
+}
+
+export interface RunError {
+  readonly code: string;
+  readonly message: string;
+  readonly file?: string;
+  readonly path?: string;
+  readonly hint?: string;
+}
+
+/** What a boundary hook did, as reported in the result (a failed hook is never swallowed). */
+export interface BoundaryReport {
+  readonly ok: boolean;
+  readonly actions: readonly JsonValue[];
+}
+
+/**
+ * The run result (DESIGN §5). `climpt run --json` prints exactly this object, and
+ * `StepFlowRunner#run` returns it.
+ */
+export interface RunResult {
+  readonly runId: string;
+  readonly success: boolean;
+  readonly finalStepId: string | null;
+  readonly completionReason: string;
+  readonly iterations: number;
+  /** Only when success is false. */
+  readonly error?: RunError;
+  readonly state: {
+    readonly history: readonly HistoryEntry[];
+    /** Step id → the handoff values of its latest execution, by short key. */
+    readonly handoff: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
+  };
+  readonly usage: RunUsage;
+  /** The boundary hook's report, when one ran. */
+  readonly boundary?: BoundaryReport;
+  /** Where the journal is; `climpt run --resume <runId>` continues from it. */
+  readonly journalPath: string | null;
+  /** Whether `--resume` can continue this run (it failed or was interrupted). */
+  readonly resumable: boolean;
+  readonly durationMs: number;
+}

@@ -1,0 +1,33 @@
+import { ClimptError, type ClimptErrorOptions, type Problem } from "@climpt/registry-schema";
+
+/** An error of the runner itself (journal, arguments, worktree): a `ClimptError` with a code. */
+export class RunnerError extends ClimptError {
+  constructor(options: ClimptErrorOptions) {
+    super(options);
+    this.name = "RunnerError";
+  }
+}
+
+/**
+ * An agent definition that does not load: every problem at once. The CLI prints each with
+ * `formatProblem` and exits 2.
+ */
+export class AgentDefinitionError extends ClimptError {
+  readonly problems: readonly Problem[];
+
+  constructor(problems: readonly Problem[], options: { file?: string; hint?: string } = {}) {
+    const first = problems[0];
+    const errors = problems.filter((problem) => problem.severity === "error").length;
+    super({
+      code: first?.code ?? "SR-LOAD-000",
+      message:
+        problems.length === 1 && first !== undefined
+          ? first.message
+          : `The agent definition has ${errors} error(s) and ${problems.length - errors} warning(s).`,
+      ...(options.file === undefined ? {} : { file: options.file }),
+      ...((options.hint ?? first?.hint) ? { hint: options.hint ?? first?.hint } : {}),
+    });
+    this.name = "AgentDefinitionError";
+    this.problems = problems;
+  }
+}

@@ -1,0 +1,46 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
+import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
+
+/** The monorepo root (examples live there). */
+export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
+export const EXAMPLES = path.join(REPO_ROOT, "examples");
+
+const GIT_ENV = {
+  ...process.env,
+  GIT_AUTHOR_NAME: "climpt-test",
+  GIT_AUTHOR_EMAIL: "test@climpt.invalid",
+  GIT_COMMITTER_NAME: "climpt-test",
+  GIT_COMMITTER_EMAIL: "test@climpt.invalid",
+};
+
+export function git(cwd: string, ...args: string[]): string {
+  return execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
+}
+
+/** A fresh git repository holding a copy of the bundled sample repository, one commit. */
+export function makeSampleRepo(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), "climpt-sample-"));
+  cpSync(path.join(EXAMPLES, "sample-repo"), dir, { recursive: true });
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "textkit: initial");
+  return dir;
+}
+
+/** The fake Messages API serving a scripted model from examples/fake-models. */
+export async function fakeModel(scriptName: string): Promise<{
+  client: ModelClient;
+  fake: Awaited<ReturnType<typeof startFakeAnthropic>>;
+}> {
+  const fake = await startFakeAnthropic();
+  const script = await loadFakeScript(path.join(EXAMPLES, "fake-models", `${scriptName}.json`));
+  fake.enqueue(...script.replies);
+  return {
+    fake,
+    client: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 2 }),
+  };
+}
