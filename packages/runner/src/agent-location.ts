@@ -12,7 +12,9 @@ export interface AgentLocationOptions {
 
 function agentsRoot(options: AgentLocationOptions): string {
   const cwd = path.resolve(options.cwd ?? process.cwd());
-  return options.agentDir === undefined ? path.join(cwd, ".agent") : path.resolve(cwd, options.agentDir);
+  return options.agentDir === undefined
+    ? path.join(cwd, ".agent")
+    : path.resolve(cwd, options.agentDir);
 }
 
 function holdsAgent(dir: string): boolean {
@@ -27,7 +29,8 @@ function holdsAgent(dir: string): boolean {
 export function findAgentDir(nameOrPath: string, options: AgentLocationOptions = {}): string {
   const cwd = path.resolve(options.cwd ?? process.cwd());
   const tried: string[] = [];
-  const looksLikePath = nameOrPath.includes("/") || nameOrPath.includes(path.sep) || nameOrPath.startsWith(".");
+  const looksLikePath =
+    nameOrPath.includes("/") || nameOrPath.includes(path.sep) || nameOrPath.startsWith(".");
   const asPath = path.resolve(cwd, nameOrPath);
   if (looksLikePath || existsSync(asPath)) {
     tried.push(asPath);
@@ -38,16 +41,14 @@ export function findAgentDir(nameOrPath: string, options: AgentLocationOptions =
     tried.push(named);
     if (holdsAgent(named)) return named;
   }
-  throw new AgentDefinitionError(
-    [
-      {
-        code: "SR-LOAD-001",
-        severity: "error",
-        message: `No agent "${nameOrPath}": no agent.json in ${tried.join(" or ")}.`,
-        hint: "Create one with `climpt init <name>`, pass --agent-dir, or give the path of an agent folder.",
-      },
-    ],
-  );
+  throw new AgentDefinitionError([
+    {
+      code: "SR-LOAD-001",
+      severity: "error",
+      message: `No agent "${nameOrPath}": no agent.json in ${tried.join(" or ")}.`,
+      hint: "Create one with `climpt init <name>`, pass --agent-dir, or give the path of an agent folder.",
+    },
+  ]);
 }
 
 /**

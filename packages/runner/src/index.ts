@@ -7,7 +7,6 @@ export {
 } from "./agent-location.ts";
 export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
 export { JournalWriter, journalDirectory, journalPath, readJournal } from "./journal.ts";
-export { newRunId } from "./run-id.ts";
 export type {
   BoundaryHookEvent,
   CheckEvent,
@@ -31,7 +30,8 @@ export type {
   ValidatorEvent,
   VerdictEvent,
 } from "./run-event.ts";
-export type { RunBudgets, RunOptions, RunnerOptions } from "./run-options.ts";
+export { newRunId } from "./run-id.ts";
+export type { RunBudgets, RunnerOptions, RunOptions } from "./run-options.ts";
 export type {
   BoundaryReport,
   HistoryEntry,

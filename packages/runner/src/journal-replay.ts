@@ -23,7 +23,8 @@ export interface RecordedReply {
 function toolCallsOf(content: readonly ModelContentBlock[]): ToolCall[] {
   const calls: ToolCall[] = [];
   for (const block of content) {
-    if (block.type === "tool_use") calls.push({ id: block.id, name: block.name, input: block.input });
+    if (block.type === "tool_use")
+      calls.push({ id: block.id, name: block.name, input: block.input });
   }
   return calls;
 }

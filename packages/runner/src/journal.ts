@@ -1,8 +1,8 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import nodePath from "node:path";
 import type { AgentDefinition } from "@climpt/registry-schema";
-import { RunnerError } from "./runner-error.ts";
 import type { RunEvent } from "./run-event.ts";
+import { RunnerError } from "./runner-error.ts";
 
 /**
  * The append-only journal of one run: one JSON event per line, each written and (by default)

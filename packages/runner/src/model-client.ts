@@ -4,7 +4,7 @@ import {
   createReplayClient,
   type ModelClient,
 } from "@climpt/sdk-adapter";
-import type { RunOptions, RunnerOptions } from "./run-options.ts";
+import type { RunnerOptions, RunOptions } from "./run-options.ts";
 
 /**
  * The client a run talks to: the one given, else Anthropic through the official SDK

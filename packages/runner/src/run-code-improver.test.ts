@@ -27,7 +27,8 @@ describe("the code-improver example (seed 000's check dialect), end to end", () 
     expect(result.finalStepId).toBe("s_c9d4");
     expect(
       result.state.history.map(
-        (entry) => `${entry.stepId} ${entry.checkResult?.passed ? "OK" : "NG"} -> ${entry.transition}`,
+        (entry) =>
+          `${entry.stepId} ${entry.checkResult?.passed ? "OK" : "NG"} -> ${entry.transition}`,
       ),
     ).toEqual([
       "s_a8f3 OK -> s_b2c1",
@@ -40,7 +41,8 @@ describe("the code-improver example (seed 000's check dialect), end to end", () 
     );
     // Seed 002's handoff: the implement prompt received the analysis under uv-s_a8f3_*.
     const implement = events.find(
-      (event) => event.type === "prompt_resolved" && event.stepId === "s_b2c1" && event.phase === "step",
+      (event) =>
+        event.type === "prompt_resolved" && event.stepId === "s_b2c1" && event.phase === "step",
     );
     expect(implement?.type === "prompt_resolved" && implement.text).toContain(
       "Plan: Collapse runs of non-alphanumeric characters",
@@ -49,7 +51,9 @@ describe("the code-improver example (seed 000's check dialect), end to end", () 
     const checkPrompts = events.filter(
       (event) => event.type === "prompt_resolved" && event.phase === "check",
     );
-    expect(checkPrompts.map((event) => event.type === "prompt_resolved" && event.promptFile)).toEqual([
+    expect(
+      checkPrompts.map((event) => event.type === "prompt_resolved" && event.promptFile),
+    ).toEqual([
       "prompts/checks/step/analyze/f_default.md",
       "prompts/checks/step/implement/f_default.md",
       "prompts/checks/step/implement/f_default.md",

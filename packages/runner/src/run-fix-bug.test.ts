@@ -19,14 +19,19 @@ describe("the fix-bug example, end to end through the real SDK and the fake API"
     closers.push(() => fake.close());
     const loaded = await loadAgentDefinition(path.join(EXAMPLES, "agents", "fix-bug"));
     const events: RunEvent[] = [];
-    const runner = new StepFlowRunner(loaded, { modelClient: client, onEvent: (event) => events.push(event) });
+    const runner = new StepFlowRunner(loaded, {
+      modelClient: client,
+      onEvent: (event) => events.push(event),
+    });
 
     const result = await runner.run({ args: { issue: 1 }, cwd: repo });
 
     expect(result.error).toBeUndefined();
     expect(result.success).toBe(true);
     expect(result.finalStepId).toBe("closure.fix");
-    expect(result.state.history.map((entry) => `${entry.stepId} -${entry.intent}-> ${entry.transition}`)).toEqual([
+    expect(
+      result.state.history.map((entry) => `${entry.stepId} -${entry.intent}-> ${entry.transition}`),
+    ).toEqual([
       "initial.analyze -next-> continuation.implement",
       "continuation.implement -next-> verification.verify",
       "verification.verify -next-> closure.fix",
@@ -38,9 +43,13 @@ describe("the fix-bug example, end to end through the real SDK and the fake API"
     expect(result.iterations).toBe(7);
 
     // The work really happened in the repository: fixed, committed, clean, tests green.
-    expect(readFileSync(path.join(repo, "src/slugify.js"), "utf8")).toContain('.replace(/^-+|-+$/g, "")');
+    expect(readFileSync(path.join(repo, "src/slugify.js"), "utf8")).toContain(
+      '.replace(/^-+|-+$/g, "")',
+    );
     expect(git(repo, "status", "--porcelain")).toBe("");
-    expect(git(repo, "log", "--format=%s", "-1")).toBe("fix: collapse and trim dashes in slugify (#1)");
+    expect(git(repo, "log", "--format=%s", "-1")).toBe(
+      "fix: collapse and trim dashes in slugify (#1)",
+    );
 
     // The prompt the model actually received after the failed validation is the git-dirty retry
     // prompt, listing the uncommitted file.
@@ -49,7 +58,8 @@ describe("the fix-bug example, end to end through the real SDK and the fake API"
       JSON.stringify(request.body).includes("The close-out was refused"),
     );
     expect(retryRequest).toBeDefined();
-    const retryText = JSON.stringify((retryRequest?.body as { messages: unknown[] }).messages[0]);
+    const retryBody = retryRequest?.body as { messages: unknown[] } | undefined;
+    const retryText = JSON.stringify(retryBody?.messages[0]);
     expect(retryText).toContain("Changed but not committed");
     expect(retryText).toContain("- src/slugify.js");
 
@@ -63,12 +73,9 @@ describe("the fix-bug example, end to end through the real SDK and the fake API"
 
     // Validators ran twice: first git-clean failed, then both passed.
     const validators = events.filter((event) => event.type === "validator");
-    expect(validators.map((event) => event.type === "validator" && `${event.validator}:${event.passed}`)).toEqual([
-      "git-clean:false",
-      "tests:true",
-      "git-clean:true",
-      "tests:true",
-    ]);
+    expect(
+      validators.map((event) => event.type === "validator" && `${event.validator}:${event.passed}`),
+    ).toEqual(["git-clean:false", "tests:true", "git-clean:true", "tests:true"]);
 
     // Usage is summed over every call, and the journal holds the whole run.
     expect(result.usage.inputTokens).toBeGreaterThan(0);

@@ -5,6 +5,9 @@ import { randomBytes } from "node:crypto";
  * `20261122T003512Z-a1b2c3`.
  */
 export function newRunId(now: Date = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
   return `${stamp}-${randomBytes(3).toString("hex")}`;
 }

@@ -9,6 +9,8 @@ import {
 import {
   type BoundaryHookResult,
   type ChainEvent,
+  type CommandRunner,
+  createExecaCommandRunner,
   createVerdictStrategy,
   runBoundaryHook,
   runCompletionChain,
@@ -48,12 +50,12 @@ import {
 } from "@climpt/sdk-adapter";
 import { createToolbox, type Toolbox } from "@climpt/tools";
 import { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
-import { JournalModelReplay, JournalToolReplay, type RecordedReply } from "./journal-replay.ts";
 import { JournalWriter, journalPath, readJournal } from "./journal.ts";
+import { JournalModelReplay, JournalToolReplay, type RecordedReply } from "./journal-replay.ts";
 import { runModelClient } from "./model-client.ts";
-import { newRunId } from "./run-id.ts";
 import type { RunEvent, RunEventInput, RunStartEvent, StepEndEvent } from "./run-event.ts";
-import type { RunOptions, RunnerOptions } from "./run-options.ts";
+import { newRunId } from "./run-id.ts";
+import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import type { BoundaryReport, HistoryEntry, RunError, RunResult, RunUsage } from "./run-result.ts";
 import { applyStepEnd, initialRunState, type RunState } from "./run-state.ts";
 import { AgentDefinitionError, RunnerError } from "./runner-error.ts";
@@ -81,8 +83,32 @@ interface MidStepReplay {
   readonly toolResults: ReadonlyMap<string, ToolResult>;
 }
 
+/** What a finished step hands to routing and to the completion chain. */
+interface StepContext {
+  readonly intent: string | null;
+  readonly output: JsonValue;
+  readonly handoff: Readonly<Record<string, JsonValue>>;
+  readonly handoffPaths: Readonly<Record<string, JsonValue>>;
+  readonly toolbox: Toolbox;
+  readonly text: string;
+  readonly checkResult: { readonly passed: boolean; readonly message: string } | null;
+}
+
+/** The part of a step's context its `step_end` records. */
+function recordedFields(context: StepContext) {
+  return {
+    intent: context.intent,
+    output: context.output,
+    handoff: context.handoff,
+    handoffPaths: context.handoffPaths,
+    checkResult: context.checkResult,
+  };
+}
+
 /** How one step phase ended when it produced no usable output. */
-type PhaseFailure = { readonly kind: "schema"; readonly error: RunError } | { readonly kind: "fatal"; readonly error: RunError };
+type PhaseFailure =
+  | { readonly kind: "schema"; readonly error: RunError }
+  | { readonly kind: "fatal"; readonly error: RunError };
 
 interface PhaseOutcome {
   readonly result?: StepResult;
@@ -123,7 +149,8 @@ function addTotals(totals: RunUsage, result: Pick<StepResult, "usage" | "costUsd
     inputTokens: totals.inputTokens + result.usage.inputTokens,
     outputTokens: totals.outputTokens + result.usage.outputTokens,
     cacheReadInputTokens: totals.cacheReadInputTokens + result.usage.cacheReadInputTokens,
-    cacheCreationInputTokens: totals.cacheCreationInputTokens + result.usage.cacheCreationInputTokens,
+    cacheCreationInputTokens:
+      totals.cacheCreationInputTokens + result.usage.cacheCreationInputTokens,
     costUsd: totals.costUsd + result.costUsd,
   };
 }
@@ -155,6 +182,9 @@ export class RunSession {
   private midStep: MidStepReplay | undefined;
   private boundary: BoundaryReport | undefined;
   private journalFile: string | null = null;
+  private commandRunner!: CommandRunner;
+  /** The step whose prompt phase finished in this iteration but which has no step_end yet. */
+  private executedStep: Step | undefined;
 
   constructor(
     private readonly loaded: LoadedAgent,
@@ -206,7 +236,12 @@ export class RunSession {
 
   private emit(input: RunEventInput): void {
     this.seq += 1;
-    const event = { ...input, runId: this.runId, time: new Date().toISOString(), seq: this.seq } as RunEvent;
+    const event = {
+      ...input,
+      runId: this.runId,
+      time: new Date().toISOString(),
+      seq: this.seq,
+    } as RunEvent;
     this.journal?.append(event);
     this.telemetry.handle(event);
     for (const listener of this.listeners) {
@@ -233,11 +268,23 @@ export class RunSession {
     if (!system.ok) throw new AgentDefinitionError(system.issues);
     this.system = system.value.text;
     this.client = runModelClient(this.runnerOptions, this.runOptions);
+    // One way to run gh and hook commands, for the verdict (poll:state) and the boundary hook.
+    const base = createExecaCommandRunner(
+      this.runnerOptions.env === undefined
+        ? {}
+        : { env: { ...process.env, ...this.runnerOptions.env } },
+    );
+    const gh = this.runnerOptions.ghCommand;
+    this.commandRunner =
+      gh === undefined
+        ? base
+        : (command, args, options) => base(command === "gh" ? gh : command, args, options);
     this.verdict = await createVerdictStrategy(this.agent.verdict, {
       agentDir: this.loaded.dir,
       params: this.args,
       cwd: this.cwd,
       agent: this.agent,
+      commandRunner: this.commandRunner,
     });
   }
 
@@ -247,7 +294,9 @@ export class RunSession {
       cwd: cwdForLogs,
       agent: this.agent,
       runId: this.runId,
-      ...(this.runnerOptions.journalDir === undefined ? {} : { journalDir: this.runnerOptions.journalDir }),
+      ...(this.runnerOptions.journalDir === undefined
+        ? {}
+        : { journalDir: this.runnerOptions.journalDir }),
     });
     this.journal = new JournalWriter(this.journalFile, this.runnerOptions.fsync ?? true);
   }
@@ -306,7 +355,9 @@ export class RunSession {
       cwd: originCwd,
       agent: this.agent,
       runId,
-      ...(typeof this.runnerOptions.journalDir === "string" ? { journalDir: this.runnerOptions.journalDir } : {}),
+      ...(typeof this.runnerOptions.journalDir === "string"
+        ? { journalDir: this.runnerOptions.journalDir }
+        : {}),
     });
     const events = readJournal(file);
     const start = events.find((event): event is RunStartEvent => event.type === "run_start");
@@ -342,7 +393,8 @@ export class RunSession {
     let state = initialRunState(createRouterState(this.registry, start.entryStepId));
     let lastEndIndex = -1;
     events.forEach((event, index) => {
-      if (event.type !== "step_end") return;
+      // A failed run's last step_end records the failing step; resume runs that step again.
+      if (event.type !== "step_end" || event.final) return;
       state = applyStepEnd(state, event);
       lastEndIndex = index;
       this.verdict.observe({
@@ -390,12 +442,14 @@ export class RunSession {
       };
     }
     this.journalFile = file;
-    if (this.runnerOptions.journalDir !== false) this.journal = new JournalWriter(file, this.runnerOptions.fsync ?? true);
+    if (this.runnerOptions.journalDir !== false)
+      this.journal = new JournalWriter(file, this.runnerOptions.fsync ?? true);
     this.emit({
       type: "run_resume",
       stepId: state.routerState.stepId,
       iteration: state.routerState.iteration,
-      replayedModelCalls: (this.midStep?.replies.step.length ?? 0) + (this.midStep?.replies.check.length ?? 0),
+      replayedModelCalls:
+        (this.midStep?.replies.step.length ?? 0) + (this.midStep?.replies.check.length ?? 0),
       replayedToolResults: this.midStep?.toolResults.size ?? 0,
     });
     return undefined;
@@ -413,7 +467,10 @@ export class RunSession {
       const step = this.registry.steps[routerState.stepId];
       if (step === undefined) {
         return this.finish({
-          error: { code: "FAILED_STEP_ROUTING", message: `Step "${routerState.stepId}" does not exist.` },
+          error: {
+            code: "FAILED_STEP_ROUTING",
+            message: `Step "${routerState.stepId}" does not exist.`,
+          },
         });
       }
       const outcome = await this.runPhase(step, "step");
@@ -423,6 +480,7 @@ export class RunSession {
         continue;
       }
       const result = outcome.result as StepResult;
+      this.executedStep = step;
       const ended =
         this.registry.dialect === "check" || step.check !== undefined
           ? await this.afterCheckStep(step, result, outcome.toolbox)
@@ -435,7 +493,8 @@ export class RunSession {
     if (this.stopReason === "signal") {
       return {
         code: "AGENT_INTERRUPTED",
-        message: "The run was interrupted (signal). Its journal is complete up to the last finished step.",
+        message:
+          "The run was interrupted (signal). Its journal is complete up to the last finished step.",
         hint: `Continue it with \`climpt run ${this.agent.name} --resume ${this.runId}\`.`,
       };
     }
@@ -488,7 +547,11 @@ export class RunSession {
     };
   }
 
-  private async resolvePrompt(step: Step, phase: Phase, iteration: number): Promise<Result<StepPrompt>> {
+  private async resolvePrompt(
+    step: Step,
+    phase: Phase,
+    iteration: number,
+  ): Promise<Result<StepPrompt>> {
     return resolveStepPrompt({
       registry: this.registry,
       step,
@@ -498,7 +561,9 @@ export class RunSession {
         runtime: this.runtimeVariables(iteration),
         handoff: this.state.handoff,
       },
-      ...(phase === "check" && step.check?.prompt !== undefined ? { prompt: step.check.prompt } : {}),
+      ...(phase === "check" && step.check?.prompt !== undefined
+        ? { prompt: step.check.prompt }
+        : {}),
       registryFile: this.loaded.files.registry,
     });
   }
@@ -514,15 +579,31 @@ export class RunSession {
         cwd: this.cwd,
         agent: this.agent,
         step,
-        ...(this.runnerOptions.ghCommand === undefined ? {} : { ghCommand: this.runnerOptions.ghCommand }),
+        ...(this.runnerOptions.ghCommand === undefined
+          ? {}
+          : { ghCommand: this.runnerOptions.ghCommand }),
         ...(this.runnerOptions.env === undefined ? {} : { env: this.runnerOptions.env }),
         onEvent: (event) => {
           if (event.type === "tool_refused") {
-            this.emit({ type: "tool_refused", iteration, stepId: step.id, tool: event.tool, reason: event.reason });
+            this.emit({
+              type: "tool_refused",
+              iteration,
+              stepId: step.id,
+              tool: event.tool,
+              reason: event.reason,
+            });
           }
         },
       });
-    this.emit({ type: "step_start", iteration, stepId: step.id, stepKind: step.kind, model, phase, retry });
+    this.emit({
+      type: "step_start",
+      iteration,
+      stepId: step.id,
+      stepKind: step.kind,
+      model,
+      phase,
+      retry,
+    });
 
     let text: string;
     let promptFile: string | null = null;
@@ -532,14 +613,23 @@ export class RunSession {
       source = "retry";
     } else {
       const prompt = await this.resolvePrompt(step, phase, iteration);
-      if (!prompt.ok) return { failure: { kind: "fatal", error: problemError(prompt.issues) }, toolbox: box };
+      if (!prompt.ok)
+        return { failure: { kind: "fatal", error: problemError(prompt.issues) }, toolbox: box };
       text = prompt.value.text;
       source = prompt.value.source.kind === "file" ? "file" : `fallback:${prompt.value.source.key}`;
       if (prompt.value.source.kind === "file") {
         promptFile = path.relative(this.loaded.dir, prompt.value.source.path);
       }
     }
-    this.emit({ type: "prompt_resolved", iteration, stepId: step.id, phase, source, promptFile, text });
+    this.emit({
+      type: "prompt_resolved",
+      iteration,
+      stepId: step.id,
+      phase,
+      source,
+      promptFile,
+      text,
+    });
 
     let client: ModelClient = this.client;
     let tools: ToolExecutor = box;
@@ -556,7 +646,15 @@ export class RunSession {
       switch (event.type) {
         case "model-request":
           call = event.turn;
-          this.emit({ type: "model_request", iteration, stepId: step.id, phase, call, model: event.model, repair: event.repair });
+          this.emit({
+            type: "model_request",
+            iteration,
+            stepId: step.id,
+            phase,
+            call,
+            model: event.model,
+            repair: event.repair,
+          });
           break;
         case "model-response":
           break; // emitted with its content through the wrapped client below
@@ -618,19 +716,29 @@ export class RunSession {
         onEvent,
         ...(this.runOptions.onTextDelta === undefined
           ? {}
-          : { onTextDelta: (delta: string) => this.runOptions.onTextDelta?.(delta, { stepId: step.id, iteration }) }),
+          : {
+              onTextDelta: (delta: string) =>
+                this.runOptions.onTextDelta?.(delta, { stepId: step.id, iteration }),
+            }),
       });
       this.state = { ...this.state, totals: running };
       return { result, toolbox: box };
     } catch (error) {
       this.state = { ...this.state, totals: running };
       const stopped = this.stoppedError();
-      if (stopped !== undefined) return { failure: { kind: "fatal", error: stopped }, toolbox: box };
+      if (stopped !== undefined)
+        return { failure: { kind: "fatal", error: stopped }, toolbox: box };
       const reason = error instanceof StepError ? error.reason : undefined;
       if (reason === "schema-invalid" || reason === "output-missing") {
-        return { failure: { kind: "schema", error: errorOf(error, "FAILED_SCHEMA_RESOLUTION") }, toolbox: box };
+        return {
+          failure: { kind: "schema", error: errorOf(error, "FAILED_SCHEMA_RESOLUTION") },
+          toolbox: box,
+        };
       }
-      return { failure: { kind: "fatal", error: errorOf(error, "AGENT_STEP_FAILED") }, toolbox: box };
+      return {
+        failure: { kind: "fatal", error: errorOf(error, "AGENT_STEP_FAILED") },
+        toolbox: box,
+      };
     }
   }
 
@@ -638,14 +746,24 @@ export class RunSession {
    * A phase without usable output. A schema failure aborts the iteration and the step runs again
    * as the next one; two in a row end the run with FAILED_SCHEMA_RESOLUTION (seed 001 §5).
    */
-  private async afterFailedPhase(step: Step, failure: PhaseFailure): Promise<RunResult | undefined> {
+  private async afterFailedPhase(
+    step: Step,
+    failure: PhaseFailure,
+  ): Promise<RunResult | undefined> {
     const iteration = this.state.routerState.iteration;
     if (failure.kind === "fatal") return this.finish({ error: failure.error, stepId: step.id });
     const consecutive = this.state.consecutiveSchemaFailures + 1;
-    this.emit({ type: "step_failed", iteration, stepId: step.id, error: failure.error, consecutiveSchemaFailures: consecutive });
+    this.emit({
+      type: "step_failed",
+      iteration,
+      stepId: step.id,
+      error: failure.error,
+      consecutiveSchemaFailures: consecutive,
+    });
     if (consecutive >= 2) {
       return this.finish({
         stepId: step.id,
+        transition: "error",
         error: {
           code: "FAILED_SCHEMA_RESOLUTION",
           message: `Step "${step.id}" failed to produce output matching its schema twice in a row. Last: ${failure.error.message}`,
@@ -716,10 +834,20 @@ export class RunSession {
       final: fields.final ?? false,
     };
     this.emit(event);
-    this.state = applyStepEnd(this.state, { ...event, runId: this.runId, time: "", seq: 0 } as StepEndEvent);
+    this.state = applyStepEnd(this.state, {
+      ...event,
+      runId: this.runId,
+      time: "",
+      seq: 0,
+    } as StepEndEvent);
   }
 
-  private observe(step: Step, result: StepResult, intent: string | undefined, check?: { passed: boolean; message: string }): void {
+  private observe(
+    step: Step,
+    result: StepResult,
+    intent: string | undefined,
+    check?: { passed: boolean; message: string },
+  ): void {
     this.verdict.observe({
       iteration: this.state.routerState.iteration,
       stepId: step.id,
@@ -733,7 +861,11 @@ export class RunSession {
 
   // Gate dialect -------------------------------------------------------------------------------
 
-  private async afterGateStep(step: Step, result: StepResult, toolbox: Toolbox): Promise<RunResult | undefined> {
+  private async afterGateStep(
+    step: Step,
+    result: StepResult,
+    toolbox: Toolbox,
+  ): Promise<RunResult | undefined> {
     const iteration = this.state.routerState.iteration;
     const output = toJson(result.output ?? result.text);
     const gate = interpretGate(step, result.output, { iteration });
@@ -770,15 +902,28 @@ export class RunSession {
 
   // Check dialect ------------------------------------------------------------------------------
 
-  private async afterCheckStep(step: Step, result: StepResult, toolbox: Toolbox): Promise<RunResult | undefined> {
+  private async afterCheckStep(
+    step: Step,
+    result: StepResult,
+    toolbox: Toolbox,
+  ): Promise<RunResult | undefined> {
     const iteration = this.state.routerState.iteration;
     const output = toJson(result.output ?? result.text);
     const extracted = extractHandoff(step, result.output ?? null);
-    const before = beforeCheck(this.registry, this.state.routerState, { iterationCap: this.iterationCap });
+    const before = beforeCheck(this.registry, this.state.routerState, {
+      iterationCap: this.iterationCap,
+    });
     if (!before.ok) return this.finish({ stepId: step.id, error: problemError(before.issues) });
     if (before.value.kind === "step") {
       this.observe(step, result, undefined);
-      this.emit({ type: "route", iteration, from: step.id, decision: "step", to: before.value.stepId, via: before.value.via });
+      this.emit({
+        type: "route",
+        iteration,
+        from: step.id,
+        decision: "step",
+        to: before.value.stepId,
+        via: before.value.via,
+      });
       this.endStep(step, {
         intent: null,
         transition: before.value.stepId,
@@ -797,7 +942,10 @@ export class RunSession {
       const phase = await this.runPhase(step, "check", toolbox);
       if (phase.failure !== undefined) {
         // Seed 000: a check response that cannot be parsed is NG, not a run failure.
-        checkOutput = { result: "ng", message: `The check gave no usable answer: ${phase.failure.error.message}` };
+        checkOutput = {
+          result: "ng",
+          message: `The check gave no usable answer: ${phase.failure.error.message}`,
+        };
         if (phase.failure.kind === "fatal" && !phase.failure.error.code.startsWith("AC-STEP-")) {
           return this.finish({ stepId: step.id, error: phase.failure.error });
         }
@@ -805,11 +953,22 @@ export class RunSession {
         checkOutput = phase.result?.output ?? phase.result?.text;
       }
     }
-    const check = interpretStepCheck(step, { stepOutput: result.output ?? result.text, checkOutput });
+    const check = interpretStepCheck(step, {
+      stepOutput: result.output ?? result.text,
+      checkOutput,
+    });
     const checkResult = { passed: check.passed, message: check.message ?? "" };
-    this.emit({ type: "check", iteration, stepId: step.id, passed: check.passed, message: checkResult.message });
+    this.emit({
+      type: "check",
+      iteration,
+      stepId: step.id,
+      passed: check.passed,
+      message: checkResult.message,
+    });
     this.observe(step, result, undefined, checkResult);
-    const decision = routeCheck(this.registry, before.value.state, check, { iterationCap: this.iterationCap });
+    const decision = routeCheck(this.registry, before.value.state, check, {
+      iterationCap: this.iterationCap,
+    });
     if (!decision.ok) {
       return this.finish({ stepId: step.id, error: problemError(decision.issues), checkResult });
     }
@@ -829,24 +988,10 @@ export class RunSession {
   private async followDecision(
     step: Step,
     decision: RouteDecision,
-    context: {
-      intent: string | null;
-      output: JsonValue;
-      handoff: Readonly<Record<string, JsonValue>>;
-      handoffPaths: Readonly<Record<string, JsonValue>>;
-      toolbox: Toolbox;
-      text: string;
-      checkResult: { passed: boolean; message: string } | null;
-    },
+    context: StepContext,
   ): Promise<RunResult | undefined> {
     const iteration = this.state.routerState.iteration;
-    const base = {
-      intent: context.intent,
-      output: context.output,
-      handoff: context.handoff,
-      handoffPaths: context.handoffPaths,
-      checkResult: context.checkResult,
-    };
+    const base = recordedFields(context);
     switch (decision.kind) {
       case "step": {
         let next = decision.state;
@@ -861,7 +1006,12 @@ export class RunSession {
         const closure = forced?.enterClosure ? this.closureStepFor(step) : undefined;
         if (closure !== undefined && closure !== decision.stepId) {
           // A budget (count:iteration, count:check) sends the flow to its closure step now.
-          next = { ...decision.state, stepId: closure, previousStepId: step.id, visitExecutions: 0 };
+          next = {
+            ...decision.state,
+            stepId: closure,
+            previousStepId: step.id,
+            visitExecutions: 0,
+          };
           to = closure;
           via = "enter-closure";
         }
@@ -870,7 +1020,14 @@ export class RunSession {
         return undefined;
       }
       case "abort": {
-        this.emit({ type: "route", iteration, from: step.id, decision: "abort", to: null, via: null });
+        this.emit({
+          type: "route",
+          iteration,
+          from: step.id,
+          decision: "abort",
+          to: null,
+          via: null,
+        });
         return this.finish({
           stepId: step.id,
           ...base,
@@ -883,7 +1040,14 @@ export class RunSession {
       }
       case "closing":
       case "complete": {
-        this.emit({ type: "route", iteration, from: step.id, decision: decision.kind, to: null, via: null });
+        this.emit({
+          type: "route",
+          iteration,
+          from: step.id,
+          decision: decision.kind,
+          to: null,
+          via: null,
+        });
         return this.completion(step, decision.state, decision.kind, { ...context });
       }
     }
@@ -900,25 +1064,11 @@ export class RunSession {
     step: Step,
     routerState: RouterState,
     kind: "closing" | "complete",
-    context: {
-      intent: string | null;
-      output: JsonValue;
-      handoff: Readonly<Record<string, JsonValue>>;
-      handoffPaths: Readonly<Record<string, JsonValue>>;
-      toolbox: Toolbox;
-      text: string;
-      checkResult: { passed: boolean; message: string } | null;
-    },
+    context: StepContext,
   ): Promise<RunResult | undefined> {
     const iteration = routerState.iteration;
     const attempt = routerState.validationAttempts[step.id] ?? 0;
-    const base = {
-      intent: context.intent,
-      output: context.output,
-      handoff: context.handoff,
-      handoffPaths: context.handoffPaths,
-      checkResult: context.checkResult,
-    };
+    const base = recordedFields(context);
     const chain = await runCompletionChain({
       loaded: this.loaded,
       closureStepId: step.id,
@@ -943,12 +1093,28 @@ export class RunSession {
     });
 
     if (chain.kind === "done") {
-      this.emit({ type: "verdict", iteration, stepId: step.id, outcome: "done", reason: chain.reason, returnStepId: null, failurePattern: null });
-      this.endStep(step, { ...base, transition: kind, routerState, pendingRetry: null, final: true });
+      this.emit({
+        type: "verdict",
+        iteration,
+        stepId: step.id,
+        outcome: "done",
+        reason: chain.reason,
+        returnStepId: null,
+        failurePattern: null,
+      });
+      this.endStep(step, {
+        ...base,
+        transition: kind,
+        routerState,
+        pendingRetry: null,
+        final: true,
+      });
       const hook = await this.runBoundary(step, context);
       if (chain.verdict.awaitsBoundary && this.verdict.confirmAfterBoundary !== undefined) {
         // poll:state: the hook's close was what puts the issue into its target state; check it did.
-        const confirmed = await this.verdict.confirmAfterBoundary({ signal: this.controller.signal });
+        const confirmed = await this.verdict.confirmAfterBoundary({
+          signal: this.controller.signal,
+        });
         if (!confirmed.done) {
           return this.finish({
             stepId: step.id,
@@ -963,7 +1129,15 @@ export class RunSession {
       return this.finish({ stepId: step.id, success: true, completionReason: chain.reason, hook });
     }
     if (chain.kind === "abort") {
-      this.emit({ type: "verdict", iteration, stepId: step.id, outcome: "abort", reason: chain.error.message, returnStepId: null, failurePattern: null });
+      this.emit({
+        type: "verdict",
+        iteration,
+        stepId: step.id,
+        outcome: "abort",
+        reason: chain.error.message,
+        returnStepId: null,
+        failurePattern: null,
+      });
       return this.finish({ stepId: step.id, ...base, transition: kind, error: chain.error });
     }
     this.emit({
@@ -983,8 +1157,21 @@ export class RunSession {
       ...(maxAttempts === undefined ? {} : { maxAttempts }),
       iterationCap: this.iterationCap,
     });
-    if (!back.ok) return this.finish({ stepId: step.id, ...base, transition: kind, error: problemError(back.issues) });
-    this.emit({ type: "route", iteration, from: step.id, decision: "validation-retry", to: back.value.stepId, via: "validation-retry" });
+    if (!back.ok)
+      return this.finish({
+        stepId: step.id,
+        ...base,
+        transition: kind,
+        error: problemError(back.issues),
+      });
+    this.emit({
+      type: "route",
+      iteration,
+      from: step.id,
+      decision: "validation-retry",
+      to: back.value.stepId,
+      via: "validation-retry",
+    });
     this.endStep(step, {
       ...base,
       transition: `validation-retry:${back.value.stepId}`,
@@ -1027,6 +1214,7 @@ export class RunSession {
       params: this.args,
       closureOutput: context.output,
       boundaryRequests: context.toolbox.boundaryRequests(),
+      commandRunner: this.commandRunner,
       cwd: this.cwd,
       runId: this.runId,
       signal: this.controller.signal,
@@ -1055,28 +1243,37 @@ export class RunSession {
     checkResult?: { passed: boolean; message: string } | null;
   }): Promise<RunResult> {
     const success = outcome.success === true && outcome.error === undefined;
-    // A step that ended the run with an error still appears in the history.
-    if (!success && outcome.stepId !== undefined && outcome.transition !== undefined) {
-      const step = this.registry.steps[outcome.stepId];
-      if (step !== undefined) {
-        this.endStep(step, {
-          intent: outcome.intent ?? null,
-          transition: outcome.transition,
-          routerState: this.state.routerState,
-          output: outcome.output ?? null,
-          handoff: outcome.handoff ?? {},
-          handoffPaths: outcome.handoffPaths ?? {},
-          pendingRetry: null,
-          checkResult: outcome.checkResult ?? null,
-          final: true,
-        });
-      }
+    // A step that ended the run (its output was refused, it aborted, it hit the cap) appears in
+    // the history. A step cut off by an interruption, a budget or an API error does not: it did
+    // not finish, and resume runs it again from the journal.
+    const ended = outcome.stepId === undefined ? undefined : this.registry.steps[outcome.stepId];
+    if (
+      !success &&
+      ended !== undefined &&
+      (outcome.transition !== undefined || this.executedStep === ended) &&
+      !continuesMidStep(outcome.error?.code)
+    ) {
+      this.endStep(ended, {
+        intent: outcome.intent ?? null,
+        transition: outcome.transition ?? "error",
+        routerState: this.state.routerState,
+        output: outcome.output ?? null,
+        handoff: outcome.handoff ?? {},
+        handoffPaths: outcome.handoffPaths ?? {},
+        pendingRetry: null,
+        checkResult: outcome.checkResult ?? null,
+        final: true,
+      });
     }
     if (success && this.worktree !== null) {
       try {
         await removeRunWorktree({ repoDir: this.originCwd, worktree: this.worktree });
       } catch (error) {
-        this.emit({ type: "notice", level: "warning", message: `The worktree was kept: ${(error as Error).message}` });
+        this.emit({
+          type: "notice",
+          level: "warning",
+          message: `The worktree was kept: ${(error as Error).message}`,
+        });
       }
     }
     const error = outcome.error;
@@ -1087,7 +1284,10 @@ export class RunSession {
       completionReason: success
         ? (outcome.completionReason ?? "completed")
         : `${error?.code ?? "FAILED"}: ${error?.message ?? "the run failed"}`,
-      iterations: this.state.history.length === 0 ? 0 : Math.max(...this.state.history.map((entry) => entry.iteration)),
+      iterations:
+        this.state.history.length === 0
+          ? 0
+          : Math.max(...this.state.history.map((entry) => entry.iteration)),
       ...(error === undefined ? {} : { error }),
       state: { history: this.state.history, handoff: this.state.handoff },
       usage: this.state.totals,

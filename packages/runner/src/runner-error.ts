@@ -25,7 +25,7 @@ export class AgentDefinitionError extends ClimptError {
           ? first.message
           : `The agent definition has ${errors} error(s) and ${problems.length - errors} warning(s).`,
       ...(options.file === undefined ? {} : { file: options.file }),
-      ...(options.hint ?? first?.hint ? { hint: options.hint ?? first?.hint } : {}),
+      ...((options.hint ?? first?.hint) ? { hint: options.hint ?? first?.hint } : {}),
     });
     this.name = "AgentDefinitionError";
     this.problems = problems;

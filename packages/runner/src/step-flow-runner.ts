@@ -1,6 +1,6 @@
 import type { LoadedAgent } from "@climpt/registry-schema";
 import type { RunEvent } from "./run-event.ts";
-import type { RunOptions, RunnerOptions } from "./run-options.ts";
+import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import type { RunResult } from "./run-result.ts";
 import { RunSession } from "./run-session.ts";
 

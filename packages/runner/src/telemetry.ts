@@ -85,7 +85,8 @@ export class RunTelemetry {
           },
           end - event.durationMs,
         );
-        if (!event.passed) span.setStatus({ code: SpanStatusCode.ERROR, message: "validator failed" });
+        if (!event.passed)
+          span.setStatus({ code: SpanStatusCode.ERROR, message: "validator failed" });
         span.end(end);
         break;
       }
@@ -106,7 +107,10 @@ export class RunTelemetry {
           "climpt.cost_usd": result.usage.costUsd,
         });
         if (!result.success) {
-          this.runSpan?.setStatus({ code: SpanStatusCode.ERROR, message: result.error?.code ?? "failed" });
+          this.runSpan?.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: result.error?.code ?? "failed",
+          });
         }
         this.runSpan?.end();
         this.runSpan = undefined;
@@ -119,10 +123,14 @@ export class RunTelemetry {
 
   private childSpan(name: string, attributes: Attributes, startTime?: number): Span {
     const parent = this.stepSpan ?? this.runSpan;
-    const parentContext = parent === undefined ? undefined : trace.setSpan(context.active(), parent);
+    const parentContext =
+      parent === undefined ? undefined : trace.setSpan(context.active(), parent);
     return this.tracer.startSpan(
       name,
-      { attributes: { ...this.common, ...attributes }, ...(startTime === undefined ? {} : { startTime }) },
+      {
+        attributes: { ...this.common, ...attributes },
+        ...(startTime === undefined ? {} : { startTime }),
+      },
       parentContext,
     );
   }

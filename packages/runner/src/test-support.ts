@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
 import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
+import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
 
 /** The monorepo root (examples live there). */
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -39,5 +39,8 @@ export async function fakeModel(scriptName: string): Promise<{
   const fake = await startFakeAnthropic();
   const script = await loadFakeScript(path.join(EXAMPLES, "fake-models", `${scriptName}.json`));
   fake.enqueue(...script.replies);
-  return { fake, client: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 2 }) };
+  return {
+    fake,
+    client: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 2 }),
+  };
 }

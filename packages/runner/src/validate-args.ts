@@ -69,10 +69,15 @@ export function validateArgs(
 function convert(type: "string" | "number" | "boolean", raw: JsonValue): JsonValue | undefined {
   switch (type) {
     case "string":
-      return typeof raw === "string" ? raw : typeof raw === "number" || typeof raw === "boolean" ? String(raw) : undefined;
+      return typeof raw === "string"
+        ? raw
+        : typeof raw === "number" || typeof raw === "boolean"
+          ? String(raw)
+          : undefined;
     case "number": {
       if (typeof raw === "number") return Number.isFinite(raw) ? raw : undefined;
-      if (typeof raw === "string" && raw.trim() !== "" && Number.isFinite(Number(raw))) return Number(raw);
+      if (typeof raw === "string" && raw.trim() !== "" && Number.isFinite(Number(raw)))
+        return Number(raw);
       return undefined;
     }
     case "boolean":

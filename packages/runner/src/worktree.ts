@@ -49,7 +49,10 @@ export async function createRunWorktree(options: {
  * Removes the worktree folder; the branch and its commits stay (the run's work is on it). Called
  * after a successful run; a failed run keeps its worktree so `--resume` continues in it.
  */
-export async function removeRunWorktree(options: { readonly repoDir: string; readonly worktree: RunWorktree }): Promise<void> {
+export async function removeRunWorktree(options: {
+  readonly repoDir: string;
+  readonly worktree: RunWorktree;
+}): Promise<void> {
   if (!existsSync(options.worktree.path)) return;
   await git(options.repoDir, ["worktree", "remove", "--force", options.worktree.path]);
 }

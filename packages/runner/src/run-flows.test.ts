@@ -1,0 +1,354 @@
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createAnthropicClient } from "@climpt/sdk-adapter";
+import { startFakeAnthropic } from "@climpt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadAgentDefinition } from "./agent-location.ts";
+import type { RunEvent } from "./run-event.ts";
+import type { RunnerOptions, RunOptions } from "./run-options.ts";
+import { StepFlowRunner } from "./step-flow-runner.ts";
+import { intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
+import { git, makeSampleRepo } from "./test-support.ts";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+type Reply = Parameters<Awaited<ReturnType<typeof startFakeAnthropic>>["enqueue"]>[number];
+
+async function runAgent(
+  spec: TestAgentSpec,
+  replies: readonly Reply[],
+  options: RunOptions = {},
+  runnerOptions: RunnerOptions = {},
+) {
+  const fake = await startFakeAnthropic();
+  closers.push(() => fake.close());
+  fake.enqueue(...replies);
+  const events: RunEvent[] = [];
+  const loaded = await loadAgentDefinition(writeTestAgent(spec));
+  const result = await new StepFlowRunner(loaded, {
+    modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 0 }),
+    onEvent: (event) => events.push(event),
+    ...runnerOptions,
+  }).run({ cwd: makeSampleRepo(), ...options });
+  return { result, events, fake };
+}
+
+const target = (step: string | null) => ({ target: step });
+
+const linear: TestAgentSpec = {
+  name: "linear",
+  entryStep: "initial.work",
+  steps: {
+    "initial.work": {
+      intents: ["next", "repeat", "abort"],
+      transitions: { next: target("continuation.work"), repeat: target("initial.work") },
+    },
+    "continuation.work": {
+      intents: ["next", "handoff"],
+      transitions: { next: target("continuation.work"), handoff: target("closure.done") },
+    },
+    "closure.done": {
+      intents: ["closing", "repeat"],
+      transitions: { closing: target(null), repeat: target("continuation.work") },
+    },
+  },
+};
+
+describe("flows", () => {
+  it("linear: next → handoff → closing, with aliases the schema lets through", async () => {
+    const { result } = await runAgent(linear, [
+      intentReply("next"),
+      intentReply("next"),
+      intentReply("handoff"),
+      intentReply("closing"),
+    ]);
+    expect(result.success).toBe(true);
+    expect(result.state.history.map((entry) => entry.transition)).toEqual([
+      "continuation.work",
+      "continuation.work",
+      "closure.done",
+      "closing",
+    ]);
+  });
+
+  it("jump goes to the step the model names in targetField", async () => {
+    const spec: TestAgentSpec = {
+      name: "jumper",
+      entryStep: "initial.work",
+      steps: {
+        "initial.work": {
+          intents: ["next", "jump"],
+          targetField: "next_action.target",
+          transitions: { next: target("continuation.slow"), jump: target("continuation.slow") },
+        },
+        "continuation.slow": {
+          intents: ["handoff"],
+          transitions: { handoff: target("closure.done") },
+        },
+        "continuation.fast": {
+          intents: ["handoff"],
+          transitions: { handoff: target("closure.done") },
+        },
+        "closure.done": { intents: ["closing"], transitions: { closing: target(null) } },
+      },
+    };
+    const { result } = await runAgent(spec, [
+      {
+        kind: "message",
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify({ next_action: { action: "jump", target: "continuation.fast" } }),
+          },
+        ],
+      },
+      intentReply("handoff"),
+      intentReply("closing"),
+    ]);
+    expect(result.success).toBe(true);
+    expect(result.state.history.map((entry) => entry.stepId)).toEqual([
+      "initial.work",
+      "continuation.fast",
+      "closure.done",
+    ]);
+  });
+
+  it("a conditional transition follows the handoff value, and default when it matches nothing", async () => {
+    const spec: TestAgentSpec = {
+      name: "branching",
+      entryStep: "initial.triage",
+      steps: {
+        "initial.triage": {
+          intents: ["next"],
+          handoffFields: ["triage.status"],
+          transitions: {
+            next: {
+              condition: "status",
+              targets: { ready: "continuation.build", default: "continuation.ask" },
+            },
+          },
+        },
+        "continuation.build": {
+          intents: ["handoff"],
+          transitions: { handoff: target("closure.done") },
+        },
+        "continuation.ask": {
+          intents: ["handoff"],
+          transitions: { handoff: target("closure.done") },
+        },
+        "closure.done": { intents: ["closing"], transitions: { closing: target(null) } },
+      },
+    };
+    const ready = await runAgent(spec, [
+      intentReply("next", { triage: { status: "ready" } }),
+      intentReply("handoff"),
+      intentReply("closing"),
+    ]);
+    expect(ready.result.state.history[1]?.stepId).toBe("continuation.build");
+    expect(ready.result.state.handoff["initial.triage"]).toEqual({ status: "ready" });
+    const blocked = await runAgent(spec, [
+      intentReply("next", { triage: { status: "blocked" } }),
+      intentReply("handoff"),
+      intentReply("closing"),
+    ]);
+    expect(blocked.result.state.history[1]?.stepId).toBe("continuation.ask");
+  });
+
+  it("abort ends the run as a failure with AGENT_ABORTED, never as success", async () => {
+    const { result } = await runAgent(linear, [intentReply("abort")]);
+    expect(result.success).toBe(false);
+    expect(result.error?.code).toBe("AGENT_ABORTED");
+    expect(result.state.history.at(-1)).toMatchObject({
+      stepId: "initial.work",
+      intent: "abort",
+      transition: "abort",
+    });
+  });
+
+  it("the iteration cap ends a loop with AGENT_MAX_ITERATIONS", async () => {
+    const { result } = await runAgent(
+      linear,
+      Array.from({ length: 5 }, () => intentReply("repeat")),
+      {
+        maxIterations: 3,
+      },
+    );
+    expect(result.error?.code).toBe("AGENT_MAX_ITERATIONS");
+    expect(result.iterations).toBe(3);
+  });
+
+  it("schema fail-fast: two steps in a row without valid output end with FAILED_SCHEMA_RESOLUTION", async () => {
+    const prose = {
+      kind: "message" as const,
+      content: [{ type: "text" as const, text: "I am done." }],
+    };
+    // Each failed step is two calls: the answer and the one repair turn.
+    const { result, fake } = await runAgent(linear, [prose, prose, prose, prose]);
+    expect(result.error?.code).toBe("FAILED_SCHEMA_RESOLUTION");
+    expect(fake.messageRequests()).toHaveLength(4);
+    expect(result.state.history.map((entry) => entry.transition)).toEqual([
+      "schema-failure",
+      "error",
+    ]);
+  });
+
+  it("one schema failure aborts only that iteration: the step runs again and the flow goes on", async () => {
+    const prose = {
+      kind: "message" as const,
+      content: [{ type: "text" as const, text: "no json" }],
+    };
+    const { result } = await runAgent(linear, [
+      prose,
+      prose,
+      intentReply("next"),
+      intentReply("handoff"),
+      intentReply("closing"),
+    ]);
+    expect(result.success).toBe(true);
+    expect(
+      result.state.history.map((entry) => `${entry.iteration}:${entry.stepId}:${entry.transition}`),
+    ).toEqual([
+      "1:initial.work:schema-failure",
+      "2:initial.work:continuation.work",
+      "3:continuation.work:closure.done",
+      "4:closure.done:closing",
+    ]);
+  });
+
+  it("intent fail-fast: an output without an intent after the first iteration is FAILED_STEP_ROUTING", async () => {
+    const spec: TestAgentSpec = {
+      ...linear,
+      steps: {
+        ...linear.steps,
+        "continuation.work": {
+          ...linear.steps["continuation.work"],
+          requireIntent: false,
+        } as never,
+      },
+    };
+    const { result } = await runAgent(spec, [
+      intentReply("next"),
+      {
+        kind: "message",
+        content: [{ type: "text", text: JSON.stringify({ status: "completed" }) }],
+      },
+    ]);
+    expect(result.success).toBe(false);
+    expect(result.error?.code).toBe("FAILED_STEP_ROUTING");
+  });
+
+  it("the boundary hook runs once, only after validated closing, through gh", async () => {
+    const bin = mkdtempSync(path.join(tmpdir(), "climpt-gh-"));
+    const log = path.join(bin, "calls.log");
+    const gh = path.join(bin, "gh");
+    writeFileSync(gh, `#!/bin/sh\necho "$@" >> "${log}"\n`);
+    chmodSync(gh, 0o755);
+    const spec: TestAgentSpec = {
+      ...linear,
+      name: "closer",
+      parameters: { issue: { type: "number", required: true } },
+      runner: {
+        integrations: { github: { enabled: true, defaultClosureAction: "close" } },
+      },
+      registry: {
+        validators: {
+          flag: {
+            type: "command",
+            command: "test -f ok.flag",
+            successWhen: "exitCode:0",
+            failurePattern: "no-flag",
+          },
+        },
+        failurePatterns: {
+          "no-flag": { description: "ok.flag missing", edition: "failed", adaptation: "no-flag" },
+        },
+        validationSteps: {
+          "closure.done": {
+            stepId: "closure.done",
+            c2: "retry",
+            c3: "done",
+            validationConditions: [{ validator: "flag" }],
+            onFailure: { action: "retry", maxAttempts: 2 },
+          },
+        },
+      },
+      prompts: { "steps/retry/done/f_failed_no-flag.md": "Create ok.flag with `touch ok.flag`." },
+    };
+    const { result, events } = await runAgent(
+      spec,
+      [
+        intentReply("next"),
+        intentReply("handoff"),
+        intentReply("closing"),
+        {
+          kind: "message",
+          content: [
+            { type: "tool_use", id: "toolu_t1", name: "Bash", input: { command: "touch ok.flag" } },
+          ],
+        },
+        intentReply("handoff"),
+        intentReply("closing"),
+      ],
+      { args: { issue: 7 } },
+      { ghCommand: gh },
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.success).toBe(true);
+    const calls = readFileSync(log, "utf8").trim().split("\n");
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatch(/^issue close 7/);
+    const order = events
+      .map((event) => event.type)
+      .filter((type) => type === "verdict" || type === "boundary_hook");
+    expect(order).toEqual(["verdict", "verdict", "boundary_hook"]);
+    expect(result.boundary?.ok).toBe(true);
+  });
+
+  it("worktree mode runs on its own branch and removes the worktree after success", async () => {
+    const repo = makeSampleRepo();
+    const spec: TestAgentSpec = { ...linear, name: "wt" };
+    const fake = await startFakeAnthropic();
+    closers.push(() => fake.close());
+    fake.enqueue(
+      {
+        kind: "message",
+        content: [
+          {
+            type: "tool_use",
+            id: "toolu_w1",
+            name: "Bash",
+            input: { command: "echo hi > note.txt && git add note.txt && git commit -qm note" },
+          },
+        ],
+      },
+      intentReply("next"),
+      intentReply("handoff"),
+      intentReply("closing"),
+    );
+    const loaded = await loadAgentDefinition(writeTestAgent(spec));
+    let cwd = "";
+    const result = await new StepFlowRunner(loaded, {
+      modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url }),
+      onEvent: (event) => {
+        if (event.type === "run_start") cwd = event.cwd;
+      },
+      env: {
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@t.invalid",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@t.invalid",
+      },
+    }).run({ cwd: repo, worktree: true });
+    expect(result.success).toBe(true);
+    expect(cwd).not.toBe(repo);
+    expect(git(repo, "worktree", "list")).not.toContain(cwd);
+    const branch = `climpt/wt/${result.runId}`;
+    expect(git(repo, "log", "--format=%s", "-1", branch)).toBe("note");
+    // The repository's own working tree was never touched.
+    expect(git(repo, "status", "--porcelain")).toBe("");
+  });
+});

@@ -1,0 +1,38 @@
+// Records the examples' cassettes: each example agent runs against the scripted fake Messages API
+// (examples/fake-models/<agent>.json) through the real SDK, and every exchange is written to
+// examples/cassettes/<agent>.jsonl. This machine has no Claude access, so the "model" is that
+// script; with ANTHROPIC_API_KEY set and --live, the same command records a real model instead.
+//   node scripts/record-cassettes.mjs [--live]
+import path from "node:path";
+import { loadAgentDefinition, StepFlowRunner } from "@climpt/runner";
+import { createAnthropicClient } from "@climpt/sdk-adapter";
+import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
+import { makeSampleRepo, ROOT } from "./sample-repo.mjs";
+
+const live = process.argv.includes("--live");
+const examples = [
+  { agent: "fix-bug", args: { issue: 1 } },
+  { agent: "code-improver", args: { topic: "slugify output" } },
+];
+for (const { agent, args } of examples) {
+  const fake = live ? undefined : await startFakeAnthropic();
+  if (fake)
+    fake.enqueue(
+      ...(await loadFakeScript(path.join(ROOT, "examples", "fake-models", `${agent}.json`)))
+        .replies,
+    );
+  const cassette = path.join(ROOT, "examples", "cassettes", `${agent}.jsonl`);
+  const loaded = await loadAgentDefinition(path.join(ROOT, "examples", "agents", agent));
+  const runner = new StepFlowRunner(loaded, {
+    modelClient: createAnthropicClient(
+      fake ? { apiKey: "recording-without-a-key", baseURL: fake.url } : {},
+    ),
+    journalDir: false,
+  });
+  const result = await runner.run({ args, cwd: makeSampleRepo(), record: cassette });
+  await fake?.close();
+  console.log(
+    `${agent}: ${result.success ? "completed" : `FAILED ${result.error?.code}`} in ${result.iterations} iterations → ${path.relative(ROOT, cassette)}`,
+  );
+  if (!result.success) process.exitCode = 1;
+}
