@@ -252,4 +252,36 @@ describe("fail-fast and limits", () => {
     expect(readFileSync(journal, "utf8").trim().split("\n").length).toBeGreaterThan(2);
     expect(path.isAbsolute(journal)).toBe(true);
   });
+
+  it("stops when --max-cost is spent", async () => {
+    const cwd = project("my-agent", initFiles("my-agent"));
+    fake.setHandler(() =>
+      reply.json({
+        stepId: "initial.work",
+        summary: "s",
+        plan: { approach: "a" },
+        next_action: { action: "next", reason: "r" },
+      }),
+    );
+    const { code, result } = await runJson(cwd, [
+      "my-agent",
+      "--task",
+      "x",
+      "--max-cost",
+      "0.000001",
+    ]);
+    expect(code).toBe(1);
+    expect(result.error?.code).toBe("AGENT_BUDGET_EXCEEDED");
+  });
+
+  it("stops when --max-time runs out, even while the model has not answered", async () => {
+    const cwd = project("my-agent", initFiles("my-agent"));
+    fake.enqueue(reply.hang());
+    const started = Date.now();
+    const { code, result } = await runJson(cwd, ["my-agent", "--task", "x", "--max-time", "1s"]);
+    expect(code).toBe(1);
+    expect(result.error?.code).toBe("AGENT_BUDGET_EXCEEDED");
+    expect(result.resumable).toBe(true);
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
 });
