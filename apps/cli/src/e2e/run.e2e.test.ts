@@ -174,7 +174,8 @@ describe("climpt run --record / --replay", () => {
 describe("usage errors of climpt run", () => {
   it("suggests the closest parameter flag for a typo, and exits 2 before any model call", async () => {
     const cwd = project("my-agent");
-    const { code, stderr } = await run(cwd, ["my-agent", "--tsk", "x"]);
+    // The agent may come after the flags: climpt finds it before it knows the agent's flags.
+    const { code, stderr } = await run(cwd, ["--tsk", "x", "my-agent"]);
     expect(code).toBe(2);
     expect(stderr).toContain("AC-CLI-002: Unknown flag --tsk. Fix: Did you mean --task?");
     expect(fake.messageRequests()).toHaveLength(0);
