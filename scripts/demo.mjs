@@ -1,0 +1,52 @@
+// The README's first command (`pnpm demo`): runs the bundled fix-bug agent on a fresh copy of the
+// sample repository, offline, by replaying its recorded cassette through the real CLI. The agent
+// analyses the failing tests, fixes src/slugify.js, verifies, is refused once by the git-clean
+// validator (it forgot to commit), commits on the retry prompt, and completes.
+//   node scripts/demo.mjs [--json] [--agent code-improver]
+import { execFileSync, spawnSync } from "node:child_process";
+import path from "node:path";
+import { makeSampleRepo, ROOT } from "./sample-repo.mjs";
+
+const json = process.argv.includes("--json");
+const agentIndex = process.argv.indexOf("--agent");
+const agent = agentIndex === -1 ? "fix-bug" : process.argv[agentIndex + 1];
+const agentArgs = agent === "code-improver" ? ["--topic", "slugify output"] : ["--issue", "1"];
+
+const repo = makeSampleRepo();
+if (!json) {
+  process.stderr.write(
+    `climpt demo: the ${agent} agent works on a fresh copy of examples/sample-repo\n`,
+  );
+  process.stderr.write(
+    `  repository: ${repo}\n  model: replayed from examples/cassettes/${agent}.jsonl (offline)\n\n`,
+  );
+}
+const run = spawnSync(
+  process.execPath,
+  [
+    path.join(ROOT, "apps", "cli", "dist", "bin.mjs"),
+    "run",
+    path.join(ROOT, "examples", "agents", agent),
+    "--cwd",
+    repo,
+    ...agentArgs,
+    "--replay",
+    path.join(ROOT, "examples", "cassettes", `${agent}.jsonl`),
+    ...(json ? ["--json"] : []),
+  ],
+  // No key is needed to replay; make sure none is used.
+  { stdio: "inherit", env: { ...process.env, ANTHROPIC_API_KEY: "" } },
+);
+if (!json && run.status === 0) {
+  const git = (...args) => execFileSync("git", args, { cwd: repo, encoding: "utf8" }).trim();
+  const tests = spawnSync(process.execPath, ["test/run.js"], { cwd: repo, encoding: "utf8" });
+  process.stderr.write(`\nThe repository afterwards:\n`);
+  process.stderr.write(`  last commit: ${git("log", "--format=%s", "-1")}\n`);
+  process.stderr.write(
+    `  git status:  ${git("status", "--porcelain") === "" ? "clean" : "dirty"}\n`,
+  );
+  process.stderr.write(
+    `  tests:       ${tests.stdout.match(/# pass \d+/)?.[0]}, ${tests.stdout.match(/# fail \d+/)?.[0]}\n`,
+  );
+}
+process.exit(run.status ?? 1);
