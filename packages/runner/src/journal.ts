@@ -1,4 +1,13 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import nodePath from "node:path";
 import type { AgentDefinition } from "@climpt/registry-schema";
 import type { RunEvent } from "./run-event.ts";
@@ -15,7 +24,12 @@ export class JournalWriter {
     readonly path: string,
     private readonly fsync: boolean = true,
   ) {
-    mkdirSync(nodePath.dirname(path), { recursive: true });
+    const directory = nodePath.dirname(path);
+    mkdirSync(directory, { recursive: true });
+    // The journal usually lives inside the repository the agent works on. Its folder ignores
+    // itself, so a git-clean validator (`git status --porcelain`) never sees it.
+    const ignore = nodePath.join(directory, ".gitignore");
+    if (!existsSync(ignore)) writeFileSync(ignore, "*\n");
     // "a": append-only; an existing journal (resume) keeps every line it has.
     this.fd = openSync(path, "a");
   }

@@ -86,3 +86,24 @@ describe("the fix-bug example, end to end through the real SDK and the fake API"
     expect(journal.filter((event) => event.type === "model_response")).toHaveLength(14);
   });
 });
+
+describe("the journal inside the repository", () => {
+  it("ignores itself, so a git-clean validator never sees it", async () => {
+    const repo = makeSampleRepo();
+    // The sample repository ignores tmp/ itself: take that away, as a user's repository may not.
+    git(repo, "rm", "-q", "--cached", ".gitignore");
+    git(repo, "commit", "-qm", "no ignore file");
+    const { rmSync } = await import("node:fs");
+    rmSync(path.join(repo, ".gitignore"));
+    const { client, fake } = await fakeModel("fix-bug");
+    closers.push(() => fake.close());
+    const loaded = await loadAgentDefinition(path.join(EXAMPLES, "agents", "fix-bug"));
+    const result = await new StepFlowRunner(loaded, { modelClient: client }).run({
+      args: { issue: 1 },
+      cwd: repo,
+    });
+    expect(result.success).toBe(true);
+    expect(result.journalPath?.startsWith(repo)).toBe(true);
+    expect(git(repo, "status", "--porcelain")).toBe("");
+  });
+});

@@ -131,9 +131,12 @@ function errorOf(error: unknown, fallbackCode: string): RunError {
 
 function problemError(problems: readonly Problem[], fallbackCode?: string): RunError {
   const first = problems[0];
+  // The first problem's code, file, path and hint are the error's own fields; further problems
+  // (rare: a prompt with several missing variables) are appended whole so none is lost.
+  const rest = problems.slice(1).map((problem) => formatProblem(problem));
   return {
     code: fallbackCode ?? first?.code ?? "FAILED_STEP_ROUTING",
-    message: problems.map((problem) => formatProblem(problem)).join("\n"),
+    message: [first?.message ?? "The step could not be routed.", ...rest].join("\n"),
     ...(first?.file === undefined ? {} : { file: first.file }),
     ...(first?.path === undefined ? {} : { path: first.path }),
     ...(first?.hint === undefined ? {} : { hint: first.hint }),

@@ -220,6 +220,7 @@ describe("fail-fast and limits", () => {
     expect(code).toBe(1);
     expect(result.error?.code).toBe("AGENT_MAX_ITERATIONS");
     expect(result.error?.message).toContain("iteration cap of 2");
+    expect(result.iterations).toBe(2);
     expect(fake.messageRequests()).toHaveLength(2);
     expect(stderr).toContain("✗ failed AGENT_MAX_ITERATIONS");
   });
