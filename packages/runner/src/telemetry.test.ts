@@ -32,7 +32,7 @@ class RecordedSpan implements Span {
   ) {
     Object.assign(this.attributes, options.attributes);
     this.context = {
-      traceId: "0".repeat(31) + "1",
+      traceId: "00000000000000000000000000000001",
       spanId: id.toString(16).padStart(16, "0"),
       traceFlags: 1,
     };
