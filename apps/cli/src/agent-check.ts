@@ -80,6 +80,9 @@ export async function checkAgent(dir: string): Promise<AgentCheck> {
   const findings = analyzeFlow(loaded.registry, {
     prompts,
     parameters: Object.values(loaded.agent.parameters).map((parameter) => parameter.name),
+    // An agent that declares its run cap has bounded every cycle on purpose: SR-FLOW-005 asks
+    // for exactly that bound, so it would only repeat what the author already decided.
+    ...(loaded.agent.limits.maxIterations === undefined ? {} : { ignore: ["SR-FLOW-005"] }),
   }).map((finding) => ({ ...finding, file: loaded.files.registry }));
   return { dir, loaded, problems, findings };
 }

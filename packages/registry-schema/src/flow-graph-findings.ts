@@ -128,7 +128,7 @@ export function unboundedCycleFindings(flow: IndexedFlow): FlowFinding[] {
       stepId: first,
       path: stepPath(first),
       message: `${what}: only the run-wide iteration cap stops it.`,
-      hint: 'Bound one edge of the cycle (check "onFail": { "retry": true, "maxRetries": N }, "iterations": { "max": N }, or validationSteps onFailure.maxAttempts), or accept the run cap (agent limits.maxIterations).',
+      hint: 'Bound one edge of the cycle (check "onFail": { "retry": true, "maxRetries": N }, "iterations": { "max": N }, or validationSteps onFailure.maxAttempts), or declare the run cap you accept in agent.json ("limits": { "maxIterations": N }): `climpt validate` then counts that as the bound.',
     } satisfies FlowFinding;
   });
 }
