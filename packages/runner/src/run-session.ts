@@ -83,6 +83,16 @@ interface MidStepReplay {
   readonly toolResults: ReadonlyMap<string, ToolResult>;
 }
 
+/** "git-clean failed (exit 0)": the first failed validator, for the verdict event. */
+function failedValidatorText(
+  results: readonly { id: string; passed: boolean; exitCode: number | null; timedOut: boolean }[],
+): string {
+  const failed = results.find((result) => !result.passed);
+  if (failed === undefined) return "validation failed";
+  const how = failed.timedOut ? "timed out" : `exit ${failed.exitCode ?? "none"}`;
+  return `validator ${failed.id} failed (${how})`;
+}
+
 /** What a finished step hands to routing and to the completion chain. */
 interface StepContext {
   readonly intent: string | null;
@@ -1148,9 +1158,7 @@ export class RunSession {
       iteration,
       stepId: step.id,
       outcome: "retry",
-      reason:
-        chain.verdict?.reason ??
-        `validation failed${chain.failurePattern === undefined ? "" : ` (${chain.failurePattern})`}`,
+      reason: chain.verdict?.reason ?? failedValidatorText(chain.validation.results),
       returnStepId: chain.returnStepId,
       failurePattern: chain.failurePattern ?? null,
     });

@@ -52,7 +52,7 @@ describe("ProgressDisplay without a terminal (logs, CI)", () => {
       "  closing → completion chain",
       "  ✗ git-clean: exit 0 (git status --porcelain)",
       "    M src/slugify.js",
-      "  verdict: retry (git-dirty) → continuation.implement git-clean failed",
+      "  verdict: retry (git-dirty) → continuation.implement: git-clean failed",
       "[3] continuation.implement (work, claude-sonnet, retry prompt)",
       "[4] closure.fix (closure, claude-sonnet)",
       "  ✓ git-clean (12ms)",

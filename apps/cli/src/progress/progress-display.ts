@@ -228,7 +228,7 @@ export class ProgressDisplay {
           event.outcome === "done"
             ? `  ${s.green("verdict: done")} ${s.dim(oneLine(event.reason, 160))}`
             : event.outcome === "retry"
-              ? `  ${s.yellow(`verdict: retry${event.failurePattern ? ` (${event.failurePattern})` : ""}`)}${event.returnStepId ? ` → ${event.returnStepId}` : ""} ${s.dim(oneLine(event.reason, 120))}`
+              ? `  ${s.yellow(`verdict: retry${event.failurePattern ? ` (${event.failurePattern})` : ""}`)}${event.returnStepId ? ` → ${event.returnStepId}` : ""}: ${s.dim(oneLine(event.reason, 120))}`
               : `  ${s.red("verdict: abort")} ${oneLine(event.reason, 160)}`,
         );
         break;
