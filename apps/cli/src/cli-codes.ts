@@ -1,0 +1,31 @@
+/**
+ * The codes of the usage errors the CLI itself reports (exit 2). They belong to the `AC-*`
+ * (agent / run configuration) family of DESIGN §6; problems in an agent definition keep the
+ * codes of the package that found them (`SR-*`, `PR-*`).
+ */
+export const CLI_CODES = {
+  /** `climpt frobnicate`: no such command. */
+  unknownCommand: "AC-CLI-001",
+  /** A flag neither the command nor the agent declares. */
+  unknownFlag: "AC-CLI-002",
+  /** A flag that takes a value was given none. */
+  missingValue: "AC-CLI-003",
+  /** A flag value of the wrong type (not a number, not a duration, not one of the choices). */
+  badValue: "AC-CLI-004",
+  /** A required agent parameter was not given. */
+  missingParameter: "AC-CLI-005",
+  /** A missing or unexpected positional argument. */
+  badArgument: "AC-CLI-006",
+  /** A single-value flag (or parameter) given more than once. */
+  repeatedFlag: "AC-CLI-007",
+  /** `--param` without `=`, or naming no declared parameter. */
+  badParam: "AC-CLI-008",
+  /** No model credentials and no cassette to replay. */
+  noCredentials: "AC-CLI-009",
+  /** `climpt init` cannot write where it was asked to. */
+  initTarget: "AC-CLI-010",
+  /** Flags that cannot be used together. */
+  conflict: "AC-CLI-011",
+} as const;
+
+export type CliCode = (typeof CLI_CODES)[keyof typeof CLI_CODES];

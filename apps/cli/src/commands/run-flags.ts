@@ -1,0 +1,88 @@
+import type { FlagSpec } from "../args/flag-spec.ts";
+import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
+
+/** The flags of `climpt run` itself; an agent's parameter flags are added once it is loaded. */
+export const RUN_FLAGS: readonly FlagSpec[] = [
+  AGENT_DIR_FLAG,
+  {
+    ...CWD_FLAG,
+    description: "Where the agent works: tools, validators, journal (default: here).",
+  },
+  {
+    name: "param",
+    kind: "string",
+    key: "param",
+    repeatable: true,
+    valueName: "NAME=VALUE",
+    description: "Set an agent parameter by name (repeatable); the same as its own flag.",
+  },
+  {
+    name: "model",
+    kind: "string",
+    key: "model",
+    valueName: "ID|ALIAS",
+    description: "Model for steps that name none: opus, sonnet, haiku or a full model id.",
+  },
+  {
+    name: "max-iterations",
+    kind: "integer",
+    key: "maxIterations",
+    valueName: "N",
+    min: 1,
+    description: "Run-wide iteration cap (default: the agent's, else 100).",
+  },
+  {
+    name: "max-tokens",
+    kind: "integer",
+    key: "maxTokens",
+    valueName: "N",
+    min: 1,
+    description: "Stop when input + output tokens of the run exceed N.",
+  },
+  {
+    name: "max-cost",
+    kind: "number",
+    key: "maxCost",
+    valueName: "USD",
+    positive: true,
+    description: "Stop when the run has cost more than USD dollars.",
+  },
+  {
+    name: "max-time",
+    kind: "duration",
+    key: "maxTime",
+    valueName: "DURATION",
+    min: 1,
+    description: "Stop after this much wall-clock time: 90s, 15m, 1h30m.",
+  },
+  {
+    name: "worktree",
+    kind: "boolean",
+    key: "worktree",
+    negatable: true,
+    description: "Run in a fresh git worktree on its own branch (overrides agent.json).",
+  },
+  JSON_FLAG,
+  {
+    name: "replay",
+    kind: "string",
+    key: "replay",
+    valueName: "CASSETTE",
+    description: "Serve model calls from a recorded cassette (offline, no API key needed).",
+  },
+  {
+    name: "record",
+    kind: "string",
+    key: "record",
+    valueName: "CASSETTE",
+    description: "Record every model call to a cassette file.",
+  },
+  {
+    name: "resume",
+    kind: "string",
+    key: "resume",
+    valueName: "RUN_ID",
+    description: "Continue an interrupted or failed run from its journal.",
+  },
+  HELP_FLAG,
+];

@@ -1,0 +1,60 @@
+import { checkAgent } from "../agent-check.ts";
+import type { CliIo } from "../cli-io.ts";
+import { EXIT } from "../exit-codes.ts";
+import { locateAgent } from "../locate-agent.ts";
+import {
+  countLine,
+  displayPath,
+  formatProblemsByFile,
+  hasErrors,
+  problemJson,
+} from "../report-problems.ts";
+import type { Command } from "./command.ts";
+import {
+  parseCommandLine,
+  reportUsageProblems,
+  resolveLocation,
+  writeJson,
+} from "./command-line.ts";
+import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
+
+export const validateCommand: Command = {
+  name: "validate",
+  summary: "Check an agent definition: every load-time problem and flow finding at once.",
+  usage: ["climpt validate <agent> [--json] [--agent-dir DIR] [--cwd DIR]"],
+  flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
+  details: [
+    "<agent> is a name under <cwd>/.agent/ (or --agent-dir), or a path to an agent folder.",
+    "Checks agent.json, steps_registry.json, the output schemas, every step and check prompt file, and the static flow analysis (reachability, completion, cycles, intents and transitions, handoff).",
+    'Exit 2 when there is any error, 0 with warnings only. --json prints {"ok", "agent", "problems", "findings"}.',
+  ],
+  async run(argv: readonly string[], io: CliIo): Promise<number> {
+    const outcome = parseCommandLine(this, argv, io, { names: ["agent"] });
+    if (!outcome.ok) return outcome.exitCode;
+    const { values, positionals } = outcome.parsed;
+    const json = values.get("json") === true;
+    const dir = await locateAgent(positionals[0] as string, resolveLocation(values, io));
+    if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
+
+    const check = await checkAgent(dir.value);
+    const all = [...check.problems, ...check.findings];
+    const okay = !hasErrors(all);
+    const name = check.loaded?.agent.name;
+    if (json) {
+      writeJson(io, {
+        ok: okay,
+        agent: { ...(name === undefined ? {} : { name }), dir: check.dir },
+        problems: check.problems.map(problemJson),
+        findings: check.findings.map(problemJson),
+      });
+    }
+    const label = name ?? displayPath(check.dir, io.cwd);
+    if (all.length === 0) {
+      io.stderr.write(`${label}: valid (${countLine(all)})\n`);
+    } else {
+      io.stderr.write(formatProblemsByFile(all, io.cwd));
+      io.stderr.write(okay ? `${label}: valid, with warnings\n` : `${label}: invalid\n`);
+    }
+    return okay ? EXIT.ok : EXIT.usage;
+  },
+};

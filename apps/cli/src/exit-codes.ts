@@ -1,0 +1,11 @@
+/** DESIGN §5: the only exit codes `climpt` uses, apart from a second Ctrl-C (130). */
+export const EXIT = {
+  /** The command did what was asked; `run`: the agent completed. */
+  ok: 0,
+  /** The run failed (or was interrupted; it can be resumed). */
+  runFailed: 1,
+  /** Bad usage, or an invalid agent definition. */
+  usage: 2,
+  /** A second Ctrl-C: the process ends at once, the way shells report SIGINT. */
+  interrupted: 130,
+} as const;

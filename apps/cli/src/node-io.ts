@@ -1,0 +1,30 @@
+import type { CliIo, StopSignal } from "./cli-io.ts";
+
+/** The process as a CliIo. */
+export function nodeIo(): CliIo {
+  return {
+    stdout: { write: (text) => void process.stdout.write(text) },
+    stderr: {
+      write: (text) => void process.stderr.write(text),
+      get isTTY() {
+        return process.stderr.isTTY === true;
+      },
+      get columns() {
+        return process.stderr.columns;
+      },
+    },
+    env: process.env,
+    cwd: process.cwd(),
+    onStopSignal(handler) {
+      const onSigint = () => handler("SIGINT" satisfies StopSignal);
+      const onSigterm = () => handler("SIGTERM" satisfies StopSignal);
+      process.on("SIGINT", onSigint);
+      process.on("SIGTERM", onSigterm);
+      return () => {
+        process.off("SIGINT", onSigint);
+        process.off("SIGTERM", onSigterm);
+      };
+    },
+    exitNow: (code) => process.exit(code),
+  };
+}
