@@ -56,35 +56,38 @@ try {
     for (const size of CHAIN_SIZES) {
       progress(`row 1: ${size}-step chains`);
       const agent = await loadChainAgent(size, parentDir);
-      const m = await measureTransitions(agent, size);
+      const [memory = {}, durable = {}] = await measureTransitions(agent, size);
       const chain = `${size.toLocaleString("en-US")}-step chain`;
-      const runNote = (a: TransitionStats, b: TransitionStats): string =>
-        `whole run ÷ steps: ${micros(a.perStepMean)} vs ${micros(b.perStepMean)} µs; ${a.samples} samples each`;
+      const row = (
+        measure: string,
+        climpt: TransitionStats | undefined,
+        langgraph: TransitionStats | undefined,
+        extra = "",
+      ): TableRow => ({
+        group: "1",
+        measure: `µs per transition, ${chain}, p50 / p99 — ${measure}`,
+        climpt: climpt === undefined ? "–" : pair(climpt),
+        langgraph: langgraph === undefined ? "–" : pair(langgraph),
+        ratio: climpt === undefined || langgraph === undefined ? "–" : ratioPair(climpt, langgraph),
+        note: `whole run ÷ steps: ${climpt === undefined ? "–" : micros(climpt.perStepMean)} vs ${langgraph === undefined ? "–" : micros(langgraph.perStepMean)} µs; ${climpt?.samples ?? 0} samples each${extra}`,
+      });
       rows.push(
-        {
-          group: "1",
-          measure: `µs per transition, ${chain}, p50 / p99 — no persistence (climpt journalDir:false · LangGraph no checkpointer)`,
-          climpt: pair(m["climpt-journal-off"]),
-          langgraph: pair(m.langgraph),
-          ratio: ratioPair(m["climpt-journal-off"], m.langgraph),
-          note: runNote(m["climpt-journal-off"], m.langgraph),
-        },
-        {
-          group: "1",
-          measure: `µs per transition, ${chain}, p50 / p99 — in-memory persistence (climpt journal, fsync:false · LangGraph MemorySaver)`,
-          climpt: pair(m["climpt-journal-no-fsync"]),
-          langgraph: pair(m["langgraph-memorysaver"]),
-          ratio: ratioPair(m["climpt-journal-no-fsync"], m["langgraph-memorysaver"]),
-          note: runNote(m["climpt-journal-no-fsync"], m["langgraph-memorysaver"]),
-        },
-        {
-          group: "1",
-          measure: `µs per transition, ${chain}, p50 / p99 — durable (climpt journal fsynced, the default · LangGraph MemorySaver)`,
-          climpt: pair(m["climpt-journal-fsync"]),
-          langgraph: pair(m["langgraph-memorysaver"]),
-          ratio: ratioPair(m["climpt-journal-fsync"], m["langgraph-memorysaver"]),
-          note: `${runNote(m["climpt-journal-fsync"], m["langgraph-memorysaver"])}; MemorySaver is not durable`,
-        },
+        row(
+          "no persistence (climpt journalDir:false · LangGraph no checkpointer)",
+          memory["climpt-journal-off"],
+          memory.langgraph,
+        ),
+        row(
+          "in-memory persistence (climpt journal, fsync:false · LangGraph MemorySaver)",
+          memory["climpt-journal-no-fsync"],
+          memory["langgraph-memorysaver"],
+        ),
+        row(
+          "durable (climpt journal fsynced, the default · LangGraph MemorySaver)",
+          durable["climpt-journal-fsync"],
+          durable["langgraph-memorysaver"],
+          "; MemorySaver is not durable; measured in a phase of its own",
+        ),
       );
     }
   }

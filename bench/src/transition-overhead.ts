@@ -85,31 +85,61 @@ function langGraphVariant(size: number, checkpointer: boolean): Variant {
   };
 }
 
-/** Every variant on the chain of `size` steps, measured in interleaved rounds. */
-export async function measureTransitions(
+/**
+ * The phases of row 1. Each phase interleaves its variants round by round. The fsynced journal
+ * runs in a phase of its own (with LangGraph's MemorySaver beside it): on a VM disk the fsync
+ * traffic slows down the file reads of whatever runs right after it, which would bias the other
+ * comparisons.
+ */
+export const TRANSITION_PHASES: readonly (readonly TransitionVariant[])[] = [
+  ["climpt-journal-off", "climpt-journal-no-fsync", "langgraph", "langgraph-memorysaver"],
+  ["climpt-journal-fsync", "langgraph-memorysaver"],
+];
+
+export type PhaseStats = Partial<Record<TransitionVariant, TransitionStats>>;
+
+/** Every phase on the chain of `size` steps. */
+export async function measureTransitions(agent: LoadedAgent, size: number): Promise<PhaseStats[]> {
+  const only = process.env.BENCH_VARIANTS?.split(",");
+  const results: PhaseStats[] = [];
+  for (const phase of TRANSITION_PHASES) {
+    const names = phase.filter((name) => only === undefined || only.includes(name));
+    results.push(names.length === 0 ? {} : await measurePhase(agent, size, names));
+  }
+  return results;
+}
+
+async function measurePhase(
   agent: LoadedAgent,
   size: number,
-): Promise<Record<TransitionVariant, TransitionStats>> {
+  names: readonly TransitionVariant[],
+): Promise<PhaseStats> {
   const cwd = mkdtempSync(path.join(tmpdir(), "climpt-bench-run-"));
-  const variants: Record<TransitionVariant, Variant> = {
-    "climpt-journal-off": climptVariant(agent, size, cwd, "off"),
-    "climpt-journal-fsync": climptVariant(agent, size, cwd, "fsync"),
-    "climpt-journal-no-fsync": climptVariant(agent, size, cwd, "no-fsync"),
-    langgraph: langGraphVariant(size, false),
-    "langgraph-memorysaver": langGraphVariant(size, true),
+  const build = (name: TransitionVariant): Variant => {
+    switch (name) {
+      case "climpt-journal-off":
+        return climptVariant(agent, size, cwd, "off");
+      case "climpt-journal-fsync":
+        return climptVariant(agent, size, cwd, "fsync");
+      case "climpt-journal-no-fsync":
+        return climptVariant(agent, size, cwd, "no-fsync");
+      case "langgraph":
+        return langGraphVariant(size, false);
+      case "langgraph-memorysaver":
+        return langGraphVariant(size, true);
+    }
   };
+  const variants = new Map(names.map((name) => [name, build(name)]));
   const samples = new Map<TransitionVariant, number[]>();
   const runMicros = new Map<TransitionVariant, number[]>();
   const { rounds, runsPerRound } = plan(size);
-  const only = process.env.BENCH_VARIANTS?.split(",");
-  const names = TRANSITION_VARIANTS.filter((name) => only === undefined || only.includes(name));
   let index = 0;
   try {
     for (let round = 0; round < rounds; round++) {
-      for (const name of names) {
+      for (const [name, variant] of variants) {
         for (let run = 0; run < runsPerRound; run++) {
           const started = performance.now();
-          const times = await variants[name].run(index++);
+          const times = await variant.run(index++);
           const elapsed = (performance.now() - started) * 1000;
           if (round === 0) continue; // warm-up: the JIT and the file cache
           const into = samples.get(name) ?? [];
@@ -126,8 +156,8 @@ export async function measureTransitions(
   } finally {
     rmSync(cwd, { recursive: true, force: true });
   }
-  const result = {} as Record<TransitionVariant, TransitionStats>;
-  for (const name of TRANSITION_VARIANTS) {
+  const result: PhaseStats = {};
+  for (const name of names) {
     const values = samples.get(name) ?? [];
     const runs = runMicros.get(name) ?? [];
     result[name] = {
