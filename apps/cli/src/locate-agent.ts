@@ -1,3 +1,4 @@
+import * as path from "node:path";
 import { fail, ok, type Problem, type Result } from "@climpt/registry-schema";
 import { problemFromError } from "./agent-check.ts";
 import { runnerModule } from "./runner-module.ts";
@@ -11,14 +12,25 @@ export function problemsFromError(error: unknown): Problem[] {
   return [problemFromError(error)];
 }
 
-/** The agent folder `<agent>` names: a path to a folder with agent.json, or a name under `.agent/`. */
+/** Whether `<agent>` was written as a path (`./x`, `agents/x`, `/abs/x`) rather than a name. */
+function looksLikePath(ref: string): boolean {
+  return ref.includes("/") || ref.includes(path.sep) || ref.startsWith(".");
+}
+
+/**
+ * The agent folder `<agent>` names: a path to a folder with agent.json, or a name under `.agent/`.
+ * A path is relative to where climpt was started (`invokedFrom`), as in a shell; a name is looked
+ * up under the working directory (`--cwd`) or `--agent-dir`.
+ */
 export async function locateAgent(
   nameOrPath: string,
   location: { readonly cwd: string; readonly agentDir?: string },
+  invokedFrom: string = location.cwd,
 ): Promise<Result<string>> {
   const { findAgentDir } = await runnerModule();
+  const ref = looksLikePath(nameOrPath) ? path.resolve(invokedFrom, nameOrPath) : nameOrPath;
   try {
-    return ok(findAgentDir(nameOrPath, location));
+    return ok(findAgentDir(ref, location));
   } catch (error) {
     return fail(problemsFromError(error));
   }

@@ -2,26 +2,30 @@
  * Every code this package puts into a chain result, a boundary-hook problem or a thrown
  * `ClimptError`. `AGENT_VALIDATION_ABORT` is the run-level name of DESIGN §6; the rest are this
  * package's share of the `AC-*` family, grouped by what failed: a validator that cannot run
- * (`AC-VALID-*`), a verdict strategy (`AC-VERDICT-*`), the chain's own inputs (`AC-CHAIN-*`) and
- * the boundary hook (`AC-HOOK-*`).
+ * (`AC-VALIDATOR-*`), a verdict strategy (`AC-VERDICT-*`), the chain's own inputs (`AC-CHAIN-*`)
+ * and the boundary hook (`AC-HOOK-*`). A problem the loader also reports keeps the loader's code
+ * (`SR-VALID-002`, `AC-VERDICT-001` to `-003`), so one mistake has one code whichever package
+ * finds it; the catalogue of every code is in @climpt/registry-schema's README.
  */
 export const COMPLETION_CODES = {
   /** Validation failed and `onFailure` says abort, or the retries ran out (`maxAttempts`). */
   validationAbort: "AGENT_VALIDATION_ABORT",
-  /** A validation condition names a validator the registry does not define. */
-  unknownValidator: "AC-VALID-001",
+  /** A validation condition names a validator the registry does not define (the loader's code). */
+  unknownValidator: "SR-VALID-002",
   /** A validator's command was not found (exit 127). Retrying the agent cannot fix it. */
-  commandNotFound: "AC-VALID-002",
+  commandNotFound: "AC-VALIDATOR-001",
   /** A validator's command could not be executed (exit 126, permission denied). */
-  commandNotExecutable: "AC-VALID-003",
+  commandNotExecutable: "AC-VALIDATOR-002",
   /** A validator could not run for another reason (missing param, spawn failure, bad pattern). */
-  validatorBroken: "AC-VALID-004",
-  /** A verdict's configuration is missing or wrong (thrown by `createVerdictStrategy`). */
-  verdictConfig: "AC-VERDICT-001",
-  /** The verdict type is not one of the eight (in either spelling). */
-  verdictUnknownType: "AC-VERDICT-002",
+  validatorBroken: "AC-VALIDATOR-003",
+  /** The verdict type is not one of the eight (in either spelling); the loader's code. */
+  verdictUnknownType: "AC-VERDICT-001",
+  /** A composite verdict's `operator` or `conditions` is wrong; the loader's code. */
+  verdictComposite: "AC-VERDICT-002",
+  /** A verdict setting is missing or wrong (thrown by `createVerdictStrategy`); the loader's code. */
+  verdictConfig: "AC-VERDICT-003",
   /** `poll:state` could not read the issue (`gh issue view` failed or printed no JSON). */
-  verdictPollFailed: "AC-VERDICT-003",
+  verdictPollFailed: "AC-VERDICT-006",
   /** A `meta:custom` handler cannot be loaded: path outside the agent folder, missing, no `createVerdict`, wrong shape. */
   verdictCustomHandler: "AC-VERDICT-004",
   /** A verdict strategy threw while deciding. */

@@ -200,7 +200,7 @@ describe("seed 003 §14.8.3 retry flow on a real git repository", () => {
     expect(result.retryPrompt).toContain("The test command `sleep 30` timed out and was stopped.");
   });
 
-  it("a missing command (exit 127) aborts with AC-VALID-002 naming the command", async () => {
+  it("a missing command (exit 127) aborts with AC-VALIDATOR-001 naming the command", async () => {
     const repo = gitRepo();
     const loaded = loadedAgent({
       validators: [
@@ -209,7 +209,7 @@ describe("seed 003 §14.8.3 retry flow on a real git repository", () => {
       validationSteps: [validationStep("closure.fix", ["lint"])],
     });
     const result = expectAbort(await chain({ loaded, cwd: repo }));
-    expect(result.error.code).toBe("AC-VALID-002");
+    expect(result.error.code).toBe("AC-VALIDATOR-001");
     expect(result.error.message).toContain("climpt-no-such-linter --check .");
     expect(result.error.message).toContain("exit 127");
     expect(result.validation.results[0]?.exitCode).toBe(127);
@@ -221,10 +221,10 @@ describe("seed 003 §14.8.3 retry flow on a real git repository", () => {
       validators: [validator("lint", "climpt-no-such-linter", "exitCode:0", "test-failed")],
       validationSteps: [validationStep("closure.fix", ["lint"], { action: "skip" })],
     });
-    expect(expectAbort(await chain({ loaded, cwd: repo })).error.code).toBe("AC-VALID-002");
+    expect(expectAbort(await chain({ loaded, cwd: repo })).error.code).toBe("AC-VALIDATOR-001");
   });
 
-  it("a command that is not executable (exit 126) aborts with AC-VALID-003", async () => {
+  it("a command that is not executable (exit 126) aborts with AC-VALIDATOR-002", async () => {
     const repo = gitRepo();
     writeFileSync(join(repo, "check.sh"), "#!/bin/sh\nexit 0\n", { mode: 0o644 });
     const loaded = loadedAgent({
@@ -232,7 +232,7 @@ describe("seed 003 §14.8.3 retry flow on a real git repository", () => {
       validationSteps: [validationStep("closure.fix", ["check"])],
     });
     const result = expectAbort(await chain({ loaded, cwd: repo }));
-    expect(result.error.code).toBe("AC-VALID-003");
+    expect(result.error.code).toBe("AC-VALIDATOR-002");
     expect(result.error.message).toContain("./check.sh");
   });
 });
@@ -435,12 +435,12 @@ describe("which validators apply", () => {
     });
   });
 
-  it("an unknown validator name aborts with AC-VALID-001", async () => {
+  it("an unknown validator name aborts with SR-VALID-002", async () => {
     const loaded = loadedAgent({
       validationSteps: [validationStep("closure.fix", ["type-check"])],
     });
     const result = expectAbort(await chain({ loaded, cwd: gitRepo() }));
-    expect(result.error.code).toBe("AC-VALID-001");
+    expect(result.error.code).toBe("SR-VALID-002");
     expect(result.error.message).toContain('"type-check"');
   });
 

@@ -117,7 +117,7 @@ describe("interpretGate: fail-fast", () => {
   it("a missing intent after the first iteration is FAILED_STEP_ROUTING", () => {
     const issue = problem(interpretGate(work, { next_action: {} }, later));
     expect(issue.code).toBe("FAILED_STEP_ROUTING");
-    expect(issue.message).toContain("SR-INTENT-003");
+    expect(issue.message).toContain("SR-INTENT-007");
     expect(issue.message).toContain('"next_action.action"');
     expect(issue.message).toContain("iteration 4");
     expect(issue.path).toBe('$.steps["continuation.issue"].structuredGate.intentField');
@@ -246,7 +246,7 @@ describe("interpretGate: jump target and handoff", () => {
   it("a jump without a target is a problem", () => {
     const issue = problem(interpretGate(work, { next_action: { action: "jump" } }, later));
     expect(issue.code).toBe("GATE_INTERPRETATION_ERROR");
-    expect(issue.message).toContain("SR-INTENT-004");
+    expect(issue.message).toContain("SR-TRANS-011");
     expect(issue.message).toContain("next_action.details.target");
     const noField = gateStep("s", "work", { allowedIntents: ["jump"] });
     expect(

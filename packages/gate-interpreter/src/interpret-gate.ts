@@ -78,7 +78,7 @@ function failureProblem(
       return {
         code: late ? "FAILED_STEP_ROUTING" : "GATE_INTERPRETATION_ERROR",
         severity: "error",
-        message: `SR-INTENT-003: step "${step.id}" returned no intent at "${gate.intentField}" on iteration ${iteration}${shape}; the run stops instead of guessing where to go (fail-fast).`,
+        message: `SR-INTENT-007: step "${step.id}" returned no intent at "${gate.intentField}" on iteration ${iteration}${shape}; the run stops instead of guessing where to go (fail-fast).`,
         path: stepPath(step, "structuredGate", "intentField"),
         hint: `Make "${gate.intentField}" required in the step's output schema and ${enumFix}. If the field lives elsewhere in the output, correct structuredGate.intentField.`,
       };
@@ -238,8 +238,8 @@ export function interpretGate(
           severity: "error",
           message:
             gate.targetField === undefined
-              ? `SR-INTENT-004: step "${step.id}" returned "jump", but it declares no structuredGate.targetField and no transitions.jump, so there is no step to jump to.`
-              : `SR-INTENT-004: step "${step.id}" returned "jump" without a target step id at "${gate.targetField}".`,
+              ? `SR-TRANS-011: step "${step.id}" returned "jump", but it declares no structuredGate.targetField and no transitions.jump, so there is no step to jump to.`
+              : `SR-TRANS-011: step "${step.id}" returned "jump" without a target step id at "${gate.targetField}".`,
           path: stepPath(step, "structuredGate", "targetField"),
           hint:
             gate.targetField === undefined

@@ -348,7 +348,7 @@ const cases: Case[] = [
     },
   },
   {
-    code: "SR-TRANS-003",
+    code: "SR-TRANS-015",
     file: "steps_registry.json",
     path: '$.steps["closure.issue"].transitions.closing.target',
     mutate: (f) => {
@@ -356,7 +356,7 @@ const cases: Case[] = [
     },
   },
   {
-    code: "SR-TRANS-004",
+    code: "SR-TRANS-012",
     file: "steps_registry.json",
     path: '$.steps["initial.issue"].transitions.next.targets.ready',
     mutate: (f) => {
@@ -368,7 +368,7 @@ const cases: Case[] = [
     },
   },
   {
-    code: "SR-TRANS-005",
+    code: "SR-TRANS-013",
     file: "steps_registry.json",
     path: '$.steps["closure.issue"].transitions.done',
     mutate: (f) => {

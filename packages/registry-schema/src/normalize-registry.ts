@@ -432,7 +432,7 @@ function readTransitions(
       const alias = INTENT_ALIASES[intent.toLowerCase()];
       report(
         findings,
-        "SR-TRANS-005",
+        "SR-TRANS-013",
         here,
         `transitions key "${intent}" is not an intent, so no output can ever take it.`,
         alias === undefined

@@ -165,7 +165,7 @@ function checkTransitions(registry: Registry, step: Step, at: string, findings: 
     if (intent === "closing") {
       report(
         findings,
-        "SR-TRANS-003",
+        "SR-TRANS-015",
         `${here}.target`,
         `Step "${step.id}" routes "closing" to "${transition.target}"; closing ends the flow and starts the completion chain.`,
         'Write "closing": { "target": null }; to re-check, let the closure step emit "repeat" instead.',
@@ -198,7 +198,7 @@ function checkTarget(
   if (targetStep.kind === "section") {
     report(
       findings,
-      "SR-TRANS-004",
+      "SR-TRANS-012",
       at,
       `Step "${step.id}" (${via}) goes to "${target}", a section step: sections are prompt fragments and never run.`,
       "Route to a work, verification or closure step.",

@@ -115,7 +115,7 @@ export const transitionSchema = v.union([targetTransitionSchema, conditionalTran
 
 /**
  * Intent → transition. A closed object: a key that is not one of the seven intents is an error
- * (SR-TRANS-005), since no output could ever take it.
+ * (SR-TRANS-013), since no output could ever take it.
  */
 export const transitionsSchema = v.pipe(
   v.strictObject(

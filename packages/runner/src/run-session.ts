@@ -83,6 +83,28 @@ interface MidStepReplay {
   readonly toolResults: ReadonlyMap<string, ToolResult>;
 }
 
+/** What a finished step hands to routing and to the completion chain. */
+interface StepContext {
+  readonly intent: string | null;
+  readonly output: JsonValue;
+  readonly handoff: Readonly<Record<string, JsonValue>>;
+  readonly handoffPaths: Readonly<Record<string, JsonValue>>;
+  readonly toolbox: Toolbox;
+  readonly text: string;
+  readonly checkResult: { readonly passed: boolean; readonly message: string } | null;
+}
+
+/** The part of a step's context its `step_end` records. */
+function recordedFields(context: StepContext) {
+  return {
+    intent: context.intent,
+    output: context.output,
+    handoff: context.handoff,
+    handoffPaths: context.handoffPaths,
+    checkResult: context.checkResult,
+  };
+}
+
 /** How one step phase ended when it produced no usable output. */
 type PhaseFailure =
   | { readonly kind: "schema"; readonly error: RunError }
@@ -966,24 +988,10 @@ export class RunSession {
   private async followDecision(
     step: Step,
     decision: RouteDecision,
-    context: {
-      intent: string | null;
-      output: JsonValue;
-      handoff: Readonly<Record<string, JsonValue>>;
-      handoffPaths: Readonly<Record<string, JsonValue>>;
-      toolbox: Toolbox;
-      text: string;
-      checkResult: { passed: boolean; message: string } | null;
-    },
+    context: StepContext,
   ): Promise<RunResult | undefined> {
     const iteration = this.state.routerState.iteration;
-    const base = {
-      intent: context.intent,
-      output: context.output,
-      handoff: context.handoff,
-      handoffPaths: context.handoffPaths,
-      checkResult: context.checkResult,
-    };
+    const base = recordedFields(context);
     switch (decision.kind) {
       case "step": {
         let next = decision.state;
@@ -1056,25 +1064,11 @@ export class RunSession {
     step: Step,
     routerState: RouterState,
     kind: "closing" | "complete",
-    context: {
-      intent: string | null;
-      output: JsonValue;
-      handoff: Readonly<Record<string, JsonValue>>;
-      handoffPaths: Readonly<Record<string, JsonValue>>;
-      toolbox: Toolbox;
-      text: string;
-      checkResult: { passed: boolean; message: string } | null;
-    },
+    context: StepContext,
   ): Promise<RunResult | undefined> {
     const iteration = routerState.iteration;
     const attempt = routerState.validationAttempts[step.id] ?? 0;
-    const base = {
-      intent: context.intent,
-      output: context.output,
-      handoff: context.handoff,
-      handoffPaths: context.handoffPaths,
-      checkResult: context.checkResult,
-    };
+    const base = recordedFields(context);
     const chain = await runCompletionChain({
       loaded: this.loaded,
       closureStepId: step.id,

@@ -203,7 +203,6 @@ export function parseFlags(
           );
         continue;
       }
-      if (negated) continue; // unreachable: only booleans negate
       let text = inlineValue;
       if (text === undefined) {
         const next = argv[index + 1];

@@ -15,6 +15,7 @@ export async function loadForCommand(
   const dir = await locateAgent(
     parsed.positionals[0] as string,
     resolveLocation(parsed.values, io),
+    io.cwd,
   );
   if (!dir.ok) return { ok: false, exitCode: reportUsageProblems(io, command, dir.issues, json) };
   const result = await loadAgent(dir.value);

@@ -80,7 +80,7 @@ export const runCommand: Command = {
       );
     }
     const location = resolveLocation(first.values, io);
-    const dir = await locateAgent(agentRef, location);
+    const dir = await locateAgent(agentRef, location, io.cwd);
     if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
     const { loadAgentDefinition, StepFlowRunner } = await runnerModule();
     let loaded: LoadedAgent;

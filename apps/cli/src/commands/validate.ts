@@ -33,7 +33,7 @@ export const validateCommand: Command = {
     if (!outcome.ok) return outcome.exitCode;
     const { values, positionals } = outcome.parsed;
     const json = values.get("json") === true;
-    const dir = await locateAgent(positionals[0] as string, resolveLocation(values, io));
+    const dir = await locateAgent(positionals[0] as string, resolveLocation(values, io), io.cwd);
     if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
 
     const check = await checkAgent(dir.value);

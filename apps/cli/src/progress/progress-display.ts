@@ -59,6 +59,8 @@ export class ProgressDisplay {
   private readonly resumeCommand: ((runId: string) => string) | undefined;
   private readonly startedAt: number;
   private statusShown = false;
+  /** What the status line shows now, so an unchanged redraw writes nothing. */
+  private shownStatus = "";
   private timer: ReturnType<typeof setInterval> | undefined;
   private frame = 0;
   private finished = false;
@@ -76,7 +78,9 @@ export class ProgressDisplay {
     this.out = options.out;
     this.live = options.live;
     this.style = options.live && options.color !== false ? COLOR_STYLE : PLAIN_STYLE;
-    this.columns = Math.max(20, options.columns ?? 80);
+    // A pseudo-terminal without a size reports 0 columns: assume the classic 80.
+    const columns = options.columns !== undefined && options.columns > 0 ? options.columns : 80;
+    this.columns = Math.max(20, columns);
     this.now = options.now ?? Date.now;
     this.resumeCommand = options.resumeCommand;
     this.startedAt = this.now();
@@ -333,8 +337,10 @@ export class ProgressDisplay {
   private drawStatus(): void {
     if (!this.live || this.finished) return;
     const text = truncateVisible(this.statusText(), this.columns - 1);
+    if (this.statusShown && text === this.shownStatus) return;
     this.out.write(`\r\x1b[2K${text}`);
     this.statusShown = true;
+    this.shownStatus = text;
   }
 
   private clearStatus(): void {

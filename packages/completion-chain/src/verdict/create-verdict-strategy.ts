@@ -23,7 +23,8 @@ import { VerdictConfigReader } from "./verdict-config.ts";
 /**
  * Builds the strategy a verdict spec names. Either spelling of the type is accepted
  * (`externalState` = `poll:state`, …; DESIGN §4.1.3). A wrong config throws a `ClimptError`
- * (`AC-VERDICT-001`; unknown type `AC-VERDICT-002`; custom module problems `AC-VERDICT-004`),
+ * (`AC-VERDICT-003`; a composite's operator or conditions `AC-VERDICT-002`; unknown type
+ * `AC-VERDICT-001`; custom module problems `AC-VERDICT-004`),
  * so a run fails before its first model call rather than at its end.
  */
 export async function createVerdictStrategy(
@@ -112,7 +113,7 @@ async function composite(
   const operator = config.value("operator") ?? "and";
   if (!COMPOSITE_OPERATORS.includes(operator as CompositeOperator)) {
     throw new ClimptError({
-      code: COMPLETION_CODES.verdictConfig,
+      code: COMPLETION_CODES.verdictComposite,
       message: `Verdict "${spec.declaredType}" config.operator must be "and", "or" or "first", but it is ${JSON.stringify(operator)}.`,
       path: "$.runner.verdict.config.operator",
       hint: 'Set "operator": "and" (all conditions), "or" (any) or "first" (the first done, in order).',
@@ -121,7 +122,7 @@ async function composite(
   const childSpecs = spec.conditions ?? rawConditions(spec);
   if (childSpecs.length === 0) {
     throw new ClimptError({
-      code: COMPLETION_CODES.verdictConfig,
+      code: COMPLETION_CODES.verdictComposite,
       message: `Verdict "${spec.declaredType}" has no conditions to combine.`,
       path: "$.runner.verdict.config.conditions",
       hint: 'Add "conditions": [{ "type": "count:iteration", "config": { "maxIterations": 10 } }, …].',

@@ -34,10 +34,13 @@ export async function loadCustomVerdict(
       ...(cause === undefined ? {} : { cause }),
     });
   if (typeof handlerPath !== "string" || handlerPath.trim() === "") {
-    throw fail(
-      `Verdict "${spec.declaredType}" needs config.handlerPath, the module that exports createVerdict.`,
-      'Set "config": { "handlerPath": "verdicts/my-verdict.mjs" } (relative to the agent folder).',
-    );
+    // A missing setting, not a broken module: the loader reports the same mistake with this code.
+    throw new ClimptError({
+      code: COMPLETION_CODES.verdictConfig,
+      message: `Verdict "${spec.declaredType}" needs config.handlerPath, the module that exports createVerdict.`,
+      path: "$.runner.verdict.config.handlerPath",
+      hint: 'Set "config": { "handlerPath": "verdicts/my-verdict.mjs" } (relative to the agent folder).',
+    });
   }
   if (isAbsolute(handlerPath) || handlerPath.includes("\0") || handlerPath.includes("\\")) {
     throw fail(

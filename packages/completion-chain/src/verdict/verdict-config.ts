@@ -1,7 +1,7 @@
 import { ClimptError, type JsonValue, type VerdictSpec } from "@climpt/registry-schema";
 import { COMPLETION_CODES } from "../codes.ts";
 
-/** Reads and checks a verdict's `config` values; a wrong value throws `AC-VERDICT-001`. */
+/** Reads and checks a verdict's `config` values; a wrong value throws `AC-VERDICT-003`. */
 export class VerdictConfigReader {
   constructor(private readonly spec: VerdictSpec) {}
 

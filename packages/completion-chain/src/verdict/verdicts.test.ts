@@ -108,31 +108,34 @@ describe("createVerdictStrategy", () => {
     expect((await createVerdictStrategy(spec("stepFlow"), deps)).type).toBe("detect:graph");
   });
 
-  it("rejects an unknown type with AC-VERDICT-002", async () => {
-    await expectCode(createVerdictStrategy(spec("detect:vibes"), deps), "AC-VERDICT-002");
+  it("rejects an unknown type with AC-VERDICT-001", async () => {
+    await expectCode(createVerdictStrategy(spec("detect:vibes"), deps), "AC-VERDICT-001");
   });
 
-  it.each<[string, Record<string, JsonValue>, string]>([
-    ["count:iteration", {}, "maxIterations"],
-    ["count:iteration", { maxIterations: 0 }, "maxIterations"],
-    ["count:check", { maxChecks: "many" }, "maxChecks"],
-    ["detect:keyword", { completionKeyword: "  " }, "completionKeyword"],
-    ["detect:structured", {}, "signalType"],
-    ["detect:structured", { signalType: "x", requiredFields: 3 }, "requiredFields"],
-    ["meta:composite", { operator: "xor", conditions: [] }, "operator"],
-    ["meta:composite", { operator: "and" }, "conditions"],
-  ])("%s with config %j fails with AC-VERDICT-001 naming %s", async (type, config, key) => {
-    const error = await expectCode(
-      createVerdictStrategy(spec(type, config), deps),
-      "AC-VERDICT-001",
-    );
+  it.each<[string, Record<string, JsonValue>, string, string]>([
+    ["count:iteration", {}, "maxIterations", "AC-VERDICT-003"],
+    ["count:iteration", { maxIterations: 0 }, "maxIterations", "AC-VERDICT-003"],
+    ["count:check", { maxChecks: "many" }, "maxChecks", "AC-VERDICT-003"],
+    ["detect:keyword", { completionKeyword: "  " }, "completionKeyword", "AC-VERDICT-003"],
+    ["detect:structured", {}, "signalType", "AC-VERDICT-003"],
+    [
+      "detect:structured",
+      { signalType: "x", requiredFields: 3 },
+      "requiredFields",
+      "AC-VERDICT-003",
+    ],
+    ["meta:custom", {}, "handlerPath", "AC-VERDICT-003"],
+    ["meta:composite", { operator: "xor", conditions: [] }, "operator", "AC-VERDICT-002"],
+    ["meta:composite", { operator: "and" }, "conditions", "AC-VERDICT-002"],
+  ])("%s with config %j fails naming %s (%s)", async (type, config, key, code) => {
+    const error = await expectCode(createVerdictStrategy(spec(type, config), deps), code);
     expect(`${error.message} ${error.path}`).toContain(key);
   });
 
-  it("poll:state without an issue fails with AC-VERDICT-001", async () => {
+  it("poll:state without an issue fails with AC-VERDICT-003", async () => {
     await expectCode(
       createVerdictStrategy(spec("poll:state"), { agentDir: FIX_AGENT_DIR, params: {} }),
-      "AC-VERDICT-001",
+      "AC-VERDICT-003",
     );
   });
 });
@@ -402,13 +405,13 @@ describe("poll:state (externalState)", () => {
     expect((await strict.decide(ctx())).done).toBe(false);
   });
 
-  it("a failing gh is AC-VERDICT-003 with its output", async () => {
+  it("a failing gh is AC-VERDICT-006 with its output", async () => {
     const { runner } = scripted(["FAIL"]);
     const verdict = await createVerdictStrategy(spec("poll:state"), {
       ...deps,
       commandRunner: runner,
     });
-    const error = await expectCode(verdict.decide(ctx()), "AC-VERDICT-003");
+    const error = await expectCode(verdict.decide(ctx()), "AC-VERDICT-006");
     expect(error.message).toContain("Bad credentials");
   });
 
