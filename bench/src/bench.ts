@@ -4,7 +4,7 @@
  * stripping) and run as `node --expose-gc dist/bench.mjs` (gc only to settle memory before and
  * after row 5). `BENCH_ROWS=1,4` measures only some rows.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { loadChainAgent } from "./chain-agent.ts";
@@ -32,6 +32,7 @@ function ratioPair(a: TransitionStats, b: TransitionStats): string {
 }
 
 const rows: TableRow[] = [];
+const loadBefore = os.loadavg()[0] ?? 0;
 const parentDir = mkdtempSync(path.join(tmpdir(), "climpt-bench-"));
 const started = performance.now();
 try {
@@ -168,7 +169,7 @@ try {
 
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
 console.log(
-  `climpt bench — node ${process.version}, ${os.platform()} ${os.arch()}, ${os.cpus().length} × ${cpu}, ${new Date().toISOString().slice(0, 10)}`,
+  `climpt bench — node ${process.version}, ${os.platform()} ${os.arch()}, ${os.cpus().length} × ${cpu}, 1-min load ${loadBefore.toFixed(1)} at start, ${(os.loadavg()[0] ?? 0).toFixed(1)} at end, ${new Date().toISOString().slice(0, 10)}`,
 );
 console.log("");
 console.log(renderTable(rows));
@@ -178,5 +179,13 @@ console.log(
 );
 
 function langGraphVersion(): string {
-  return "1.7";
+  try {
+    const manifest = readFileSync(
+      path.join(REPO_ROOT, "bench/node_modules/@langchain/langgraph/package.json"),
+      "utf8",
+    );
+    return (JSON.parse(manifest) as { version: string }).version;
+  } catch {
+    return "1.7";
+  }
 }
