@@ -1,5 +1,13 @@
-import { constants } from "node:fs";
-import { lstat, open, readlink, realpath } from "node:fs/promises";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+} from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { PROMPT_CODES, problem } from "./problems.ts";
 import { type PromptSource, problemError, safeRelativePath } from "./prompt-source.ts";
@@ -13,6 +21,11 @@ import { type PromptSource, problemError, safeRelativePath } from "./prompt-sour
  *
  * The file is finally opened through its resolved real path with `O_NOFOLLOW`, so swapping the
  * last segment for a symlink between the check and the read cannot redirect it.
+ *
+ * The file calls are synchronous on purpose. A prompt is a small local file, read once per step;
+ * done asynchronously, each of the ~8 calls of one read was a thread-pool round trip, and on a
+ * busy machine those waits were most of what a step cost beyond the model call (`pnpm bench`,
+ * row 1). Synchronously they take microseconds of the event loop.
  */
 export interface FsPromptSourceOptions {
   /**
@@ -43,7 +56,7 @@ export function createFsPromptSource(
       const base = await rootReal();
       // No prompt folder at all: every file in it is missing, which the resolver reports.
       if (base === undefined) return undefined;
-      const located = await locateInside(base, rel, described);
+      const located = locateInside(base, rel, described);
       if (located === undefined) return undefined;
       return readRegularFile(located, described);
     },
@@ -53,7 +66,7 @@ export function createFsPromptSource(
 async function findRealRoot(root: string, within: string | undefined): Promise<string | undefined> {
   if (within === undefined) {
     try {
-      return await realpath(root);
+      return realpathSync.native(root);
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw unreadable(root, error);
@@ -65,7 +78,7 @@ async function findRealRoot(root: string, within: string | undefined): Promise<s
   safeRelativePath(rel);
   let realOuter: string;
   try {
-    realOuter = await realpath(outer);
+    realOuter = realpathSync.native(outer);
   } catch (error) {
     if (isMissing(error)) return undefined;
     throw unreadable(outer, error);
@@ -80,18 +93,14 @@ function isInside(realRoot: string, candidate: string): boolean {
 }
 
 /** The real path of `rel` under `realRoot`, `undefined` when missing; throws on an escape. */
-async function locateInside(
-  realRoot: string,
-  rel: string,
-  described: string,
-): Promise<string | undefined> {
+function locateInside(realRoot: string, rel: string, described: string): string | undefined {
   let current = realRoot;
   const segments = rel === "" ? [] : rel.split("/");
   for (const segment of segments) {
     const next = join(current, segment);
-    let stats: Awaited<ReturnType<typeof lstat>>;
+    let stats: ReturnType<typeof lstatSync>;
     try {
-      stats = await lstat(next);
+      stats = lstatSync(next);
     } catch (error) {
       if (isMissing(error)) return undefined;
       throw unreadable(described, error);
@@ -102,11 +111,11 @@ async function locateInside(
     }
     let target: string;
     try {
-      target = await realpath(next);
+      target = realpathSync.native(next);
     } catch (error) {
       if (!isMissing(error)) throw unreadable(described, error);
       // A dangling link: judge it by where it points, so it cannot reveal files outside.
-      const pointsTo = resolve(dirname(next), await readlink(next));
+      const pointsTo = resolve(dirname(next), readlinkSync(next));
       if (!isInside(realRoot, pointsTo)) throw symlinkEscape(described, next, pointsTo);
       return undefined;
     }
@@ -116,12 +125,11 @@ async function locateInside(
   return current;
 }
 
-async function readRegularFile(realPath: string, described: string): Promise<string> {
-  let handle: Awaited<ReturnType<typeof open>> | undefined;
+function readRegularFile(realPath: string, described: string): string {
+  let fd: number | undefined;
   try {
-    handle = await open(realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
-    const stats = await handle.stat();
-    if (!stats.isFile()) {
+    fd = openSync(realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    if (!fstatSync(fd).isFile()) {
       throw problemError(
         problem(PROMPT_CODES.unreadable, `The prompt path ${described} is not a regular file.`, {
           file: described,
@@ -129,7 +137,7 @@ async function readRegularFile(realPath: string, described: string): Promise<str
         }),
       );
     }
-    return await handle.readFile({ encoding: "utf8" });
+    return readFileSync(fd, { encoding: "utf8" });
   } catch (error) {
     if (typeof error === "object" && error !== null && "code" in error) {
       const code = (error as { code: unknown }).code;
@@ -137,7 +145,7 @@ async function readRegularFile(realPath: string, described: string): Promise<str
     }
     throw unreadable(described, error);
   } finally {
-    await handle?.close();
+    if (fd !== undefined) closeSync(fd);
   }
 }
 

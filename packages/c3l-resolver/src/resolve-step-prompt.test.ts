@@ -47,6 +47,21 @@ describe("resolveStepPrompt", () => {
     expect(prompt.missingParams).toEqual([]);
   });
 
+  it("names handoff values by their full path on every resolution with one registry", async () => {
+    // The registry's handoff paths are computed once per registry object and reused.
+    for (const iteration of [1, 2, 3]) {
+      const prompt = okValue(
+        await resolveStepPrompt({
+          registry: reg,
+          step: "initial.issue",
+          source,
+          channels: { ...channels, runtime: { iteration } },
+        }),
+      );
+      expect(prompt.variables.initial_issue_analysis_plan?.value).toEqual({ steps: ["a"] });
+    }
+  });
+
   it("accepts the step object as well as its id", async () => {
     const prompt = okValue(
       await resolveStepPrompt({ registry: reg, step: closure, source, channels }),

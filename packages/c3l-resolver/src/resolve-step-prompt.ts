@@ -235,8 +235,17 @@ function promptRefFor(
   return ok(ref);
 }
 
+/**
+ * Per registry object: a registry is immutable once loaded, and a run resolves one prompt per
+ * step, so walking every step of the registry at each resolution made a step's cost grow with
+ * the registry's size (pnpm bench, row 1).
+ */
+const handoffPathsByRegistry = new WeakMap<Registry, Record<string, Record<string, string>>>();
+
 /** The full dot paths of every gate handoff field whose path differs from its short key. */
 function registryHandoffPaths(registry: Registry): Record<string, Record<string, string>> {
+  const cached = handoffPathsByRegistry.get(registry);
+  if (cached !== undefined) return cached;
   const paths: Record<string, Record<string, string>> = {};
   for (const step of Object.values(registry.steps)) {
     for (const field of step.handoff) {
@@ -245,6 +254,7 @@ function registryHandoffPaths(registry: Registry): Record<string, Record<string,
       (paths[step.id] as Record<string, string>)[field.key] = field.path;
     }
   }
+  handoffPathsByRegistry.set(registry, paths);
   return paths;
 }
 

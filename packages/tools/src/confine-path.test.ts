@@ -1,4 +1,11 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -116,6 +123,18 @@ describe("path confinement", () => {
       "Created real/made.txt (2 bytes).",
     );
     expect((await box.call("Read", { file_path: "inside-link" })).content).toBe("     1\tinside");
+  });
+
+  it("works in a working directory reached through a symbolic link, and still confines", async () => {
+    const { dir, outside } = setup();
+    const linkedCwd = path.join(tempDir(), "linked-cwd");
+    symlinkSync(dir, linkedCwd);
+    expect(workingRoot(linkedCwd)).toEqual({ dir: linkedCwd, real: realpathSync(dir) });
+    const box = toolboxFor(linkedCwd);
+    expect((await box.call("Read", { file_path: "inside.txt" })).content).toBe("     1\tinside");
+    expect(
+      (await box.call("Read", { file_path: path.join(outside, "secret.txt") })).content,
+    ).toMatch(/^TOOL-POLICY-004/);
   });
 
   it("never confines a path to somewhere outside, whatever the segments", () => {

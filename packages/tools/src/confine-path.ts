@@ -25,7 +25,9 @@ export function workingRoot(dir: string): WorkingRoot {
   const absolute = path.resolve(dir);
   try {
     if (!statSync(absolute).isDirectory()) throw new Error("not a directory");
-    return { dir: absolute, real: realpathSync(absolute) };
+    // The native realpath: one system call, where the JavaScript one lstats every segment
+    // (a toolbox is created for every step execution).
+    return { dir: absolute, real: realpathSync.native(absolute) };
   } catch (cause) {
     throw new ClimptError({
       code: TOOL_CODES.badWorkingDirectory,

@@ -79,11 +79,17 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   const root = workingRoot(options.cwd);
   const policy = resolveToolPolicy(options.agent, options.step);
   const boundary = new BoundaryRequestLog();
+  let env: Record<string, string> | undefined;
   const context: ToolContext = {
     root,
     outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
     bashTimeoutMs: options.bashTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS,
-    env: subprocessEnv(options.env),
+    // Built on the first subprocess, not here: copying process.env is most of what creating a
+    // toolbox costs, and most step executions start no subprocess at all.
+    get env() {
+      env ??= subprocessEnv(options.env);
+      return env;
+    },
     ghCommand: options.ghCommand ?? "gh",
     boundary,
   };
