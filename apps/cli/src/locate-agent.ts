@@ -1,7 +1,6 @@
 import * as path from "node:path";
-import { fail, ok, type Problem, type Result } from "@climpt/registry-schema";
+import { findAgentDir, type Problem, type Result } from "@climpt/registry-schema";
 import { problemFromError } from "./agent-check.ts";
-import { runnerModule } from "./runner-module.ts";
 
 /** Problems an AgentDefinitionError carries, or the error itself as one problem. */
 export function problemsFromError(error: unknown): Problem[] {
@@ -27,11 +26,7 @@ export async function locateAgent(
   location: { readonly cwd: string; readonly agentDir?: string },
   invokedFrom: string = location.cwd,
 ): Promise<Result<string>> {
-  const { findAgentDir } = await runnerModule();
+  // From registry-schema, not the runner: locating a folder must not load the SDK (cold start).
   const ref = looksLikePath(nameOrPath) ? path.resolve(invokedFrom, nameOrPath) : nameOrPath;
-  try {
-    return ok(findAgentDir(ref, location));
-  } catch (error) {
-    return fail(problemsFromError(error));
-  }
+  return findAgentDir(ref, location);
 }

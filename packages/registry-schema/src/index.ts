@@ -21,6 +21,12 @@ export { ClimptError, type ClimptErrorOptions } from "./climpt-error.ts";
 export { resolveEntryStep } from "./entry-step.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
 export {
+  type AgentListing,
+  type AgentLocationOptions,
+  findAgentDir,
+  listAgents,
+} from "./find-agent-dir.ts";
+export {
   type GenerateOutputSchemaOptions,
   generateOutputSchema,
 } from "./generate-output-schema.ts";

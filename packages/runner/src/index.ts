@@ -1,10 +1,9 @@
 export {
   type AgentListing,
   type AgentLocationOptions,
-  findAgentDir,
   listAgents,
-  loadAgentDefinition,
-} from "./agent-location.ts";
+} from "@climpt/registry-schema";
+export { findAgentDir, loadAgentDefinition } from "./agent-location.ts";
 export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
 export { JournalWriter, journalDirectory, journalPath, readJournal } from "./journal.ts";
 export type {

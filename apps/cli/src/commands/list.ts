@@ -1,10 +1,10 @@
 import * as path from "node:path";
+import { listAgents } from "@climpt/registry-schema";
 import { checkAgent } from "../agent-check.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { problemsFromError } from "../locate-agent.ts";
 import { displayPath } from "../report-problems.ts";
-import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import {
   parseCommandLine,
@@ -38,7 +38,6 @@ export const listCommand: Command = {
     const json = outcome.parsed.values.get("json") === true;
     const location = resolveLocation(outcome.parsed.values, io);
     const agentDir = location.agentDir ?? path.join(location.cwd, ".agent");
-    const { listAgents } = await runnerModule();
     let found: Awaited<ReturnType<typeof listAgents>>;
     try {
       found = await listAgents(location);
