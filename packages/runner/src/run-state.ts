@@ -18,17 +18,16 @@ export const ZERO_TOTALS: RunUsage = Object.freeze({
  */
 export interface RunState {
   readonly routerState: RouterState;
-  /** Step id → its latest execution's handoff by short key (seed 002: `uv-<id>_<key>`). */
+  /**
+   * Step id → its latest execution's handoff by short key (seed 002: `uv-<id>_<key>`). Every
+   * execution's full output is in the journal (`step_end.output`), not held in memory, so a long
+   * run does not grow.
+   */
   readonly handoff: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
   /** Step id → its latest execution's handoff by full dot path. */
   readonly handoffPaths: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
   /** Key → the value most recently handed off under it, by any step (conditional transitions). */
   readonly flatHandoff: Readonly<Record<string, JsonValue>>;
-  /**
-   * Step id → its latest execution's full output. Every execution's output is in the journal
-   * (`step_end.output`); memory keeps only the latest so a long run does not grow.
-   */
-  readonly lastOutputs: Readonly<Record<string, JsonValue>>;
   readonly history: readonly HistoryEntry[];
   readonly totals: RunUsage;
   readonly pendingRetry: { readonly stepId: string; readonly text: string } | null;
@@ -43,7 +42,6 @@ export function initialRunState(routerState: RouterState): RunState {
     handoff: {},
     handoffPaths: {},
     flatHandoff: {},
-    lastOutputs: {},
     history: [],
     totals: ZERO_TOTALS,
     pendingRetry: null,
@@ -83,7 +81,6 @@ export function applyStepEnd(state: RunState, event: StepEndEvent): RunState {
         ? withKey(state.handoffPaths, event.stepId, event.handoffPaths)
         : state.handoffPaths,
     flatHandoff,
-    lastOutputs: withKey(state.lastOutputs, event.stepId, event.output),
     history: [...state.history, event.history],
     totals: event.totals,
     pendingRetry: event.pendingRetry,
