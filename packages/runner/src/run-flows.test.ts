@@ -352,3 +352,19 @@ describe("flows", () => {
     expect(git(repo, "status", "--porcelain")).toBe("");
   });
 });
+
+describe("bad input", () => {
+  it("refuses a working directory that does not exist, and creates nothing", async () => {
+    const { existsSync } = await import("node:fs");
+    const missing = path.join(tmpdir(), `climpt-missing-${process.pid}-${Date.now()}`);
+    const loaded = await loadAgentDefinition(writeTestAgent(linear));
+    await expect(
+      new StepFlowRunner(loaded, {
+        modelClient: { call: () => Promise.reject(new Error("not called")) },
+      }).run({
+        cwd: missing,
+      }),
+    ).rejects.toMatchObject({ code: "RUN-CWD-001" });
+    expect(existsSync(missing)).toBe(false);
+  });
+});

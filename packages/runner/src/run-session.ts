@@ -1,3 +1,4 @@
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import {
   createAgentPromptSource,
@@ -316,6 +317,14 @@ export class RunSession {
 
   private async start(): Promise<void> {
     this.originCwd = path.resolve(this.runOptions.cwd ?? process.cwd());
+    // Checked before anything is written: the journal's folder would otherwise create it.
+    if (!existsSync(this.originCwd) || !statSync(this.originCwd).isDirectory()) {
+      throw new RunnerError({
+        code: "RUN-CWD-001",
+        message: `The working directory ${this.originCwd} does not exist or is not a folder.`,
+        hint: "Pass --cwd (RunOptions.cwd) an existing folder: the repository the agent works on.",
+      });
+    }
     const args = validateArgs(this.agent, this.runOptions.args ?? {});
     if (!args.ok) throw new AgentDefinitionError(args.issues);
     this.args = args.value;
@@ -394,7 +403,7 @@ export class RunSession {
     this.modelOverride = this.runOptions.model ?? start.modelOverride ?? undefined;
     this.iterationCap = this.resolveCap(start.iterationCap);
     this.worktree = start.worktree;
-    if (this.worktree !== null && !(await import("node:fs")).existsSync(this.worktree.path)) {
+    if (this.worktree !== null && !existsSync(this.worktree.path)) {
       throw new RunnerError({
         code: "RUN-RESUME-002",
         message: `The run's worktree ${this.worktree.path} no longer exists.`,
