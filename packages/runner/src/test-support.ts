@@ -26,6 +26,10 @@ export function makeSampleRepo(): string {
   const dir = mkdtempSync(path.join(tmpdir(), "climpt-sample-"));
   cpSync(path.join(EXAMPLES, "sample-repo"), dir, { recursive: true });
   git(dir, "init", "-q", "-b", "main");
+  // The agent commits here through its Bash tool, which does not get GIT_ENV: give the
+  // repository an identity of its own, so the tests pass where git has none configured.
+  git(dir, "config", "user.name", "climpt-test");
+  git(dir, "config", "user.email", "test@climpt.invalid");
   git(dir, "add", "-A");
   git(dir, "commit", "-qm", "textkit: initial");
   return dir;
