@@ -5,6 +5,7 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { readJournal } from "./journal.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
@@ -239,6 +240,50 @@ describe("flows", () => {
     ]);
     expect(result.success).toBe(false);
     expect(result.error?.code).toBe("FAILED_STEP_ROUTING");
+  });
+
+  it("a step that ran and failed appears in the history whichever step ran before it", async () => {
+    const refusal = {
+      kind: "message" as const,
+      content: [{ type: "text" as const, text: "I will not do that." }],
+      stopReason: "refusal" as const,
+    };
+    // The same failure after a different step and after the same step: one history entry each.
+    const afterOther = await runAgent(linear, [intentReply("next"), refusal]);
+    const afterSame = await runAgent(linear, [intentReply("repeat"), refusal]);
+    for (const { result } of [afterOther, afterSame]) {
+      expect(result.error?.code).toBe("AC-STEP-003");
+      expect(result.iterations).toBe(2);
+      expect(result.state.history.at(-1)).toMatchObject({ iteration: 2, transition: "error" });
+    }
+  });
+
+  it("an exception inside the loop (a custom verdict that throws) ends as a coded, resumable result with run_end", async () => {
+    const spec: TestAgentSpec = {
+      ...linear,
+      name: "thrower",
+      runner: { verdict: { type: "meta:custom", config: { handlerPath: "prompts/verdict.mjs" } } },
+      prompts: {
+        "verdict.mjs": [
+          "export function createVerdict() {",
+          "  return {",
+          "    observe() {},",
+          '    async afterIteration() { throw new Error("verdict bug"); },',
+          '    async decide() { return { done: true, reason: "ok" }; },',
+          "    uvVariables() { return {}; },",
+          "  };",
+          "}",
+        ].join("\n"),
+      },
+    };
+    const { result, events } = await runAgent(spec, [intentReply("next")]);
+    expect(result.success).toBe(false);
+    expect(result.error?.code).toBe("AGENT_STEP_FAILED");
+    expect(result.error?.message).toContain("verdict bug");
+    expect(result.resumable).toBe(true);
+    const journal = readJournal(result.journalPath as string);
+    expect(journal.at(-1)?.type).toBe("run_end");
+    expect(events.at(-1)?.type).toBe("run_end");
   });
 
   it("the boundary hook runs once, only after validated closing, through gh", async () => {
