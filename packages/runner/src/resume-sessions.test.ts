@@ -136,6 +136,69 @@ describe("resume across sessions", () => {
     );
   });
 
+  it.each([
+    ["unique tool_use ids", false],
+    ["a tool_use id the check call reuses from the step call", true],
+  ])(
+    "check dialect, %s: interrupted in the check call, resume serves the step call and the check's tool call from the journal",
+    async (_name, reuseId) => {
+      const agent = path.join(EXAMPLES, "agents", "code-improver");
+      const script = await loadFakeScript(path.join(EXAMPLES, "fake-models", "code-improver.json"));
+      // A scripted or recorded model may repeat ids that the real API never would.
+      const replies = reuseId
+        ? (JSON.parse(
+            JSON.stringify(script.replies).replaceAll("toolu_ci_03", "toolu_ci_02"),
+          ) as typeof script.replies)
+        : script.replies;
+      const args = { topic: "slugify output" };
+      const reference = await (async () => {
+        const fake = await newFake();
+        fake.enqueue(...replies);
+        return runnerFor(await loadAgentDefinition(agent), fake).run({
+          args,
+          cwd: makeSampleRepo(),
+        });
+      })();
+      expect(reference.success).toBe(true);
+
+      const repo = makeSampleRepo();
+      const fake = await newFake();
+      const toolResults = (events: RunEvent[]) =>
+        events.flatMap((event) =>
+          event.type === "tool_result" && event.iteration === 2 ? [event.result] : [],
+        );
+      const firstEvents: RunEvent[] = [];
+      const loaded = await loadAgentDefinition(agent);
+      // Calls 4-5 are s_b2c1's step phase, 6 its check's Bash; the check's verdict (7) hangs.
+      fake.enqueue(...replies.slice(0, 6), { kind: "hang" });
+      const controller = new AbortController();
+      const running = runnerFor(loaded, fake, (event) => firstEvents.push(event)).run({
+        args,
+        cwd: repo,
+        signal: controller.signal,
+      });
+      await waitFor(() => fake.messageRequests().length === 7, "call 7");
+      controller.abort();
+      const stopped = await running;
+      expect(stopped.error?.code).toBe("AGENT_INTERRUPTED");
+
+      fake.reset();
+      fake.enqueue(...replies.slice(6));
+      const resumedEvents: RunEvent[] = [];
+      const resumed = await runnerFor(loaded, fake, (event) => resumedEvents.push(event)).run({
+        resume: stopped.runId,
+        cwd: repo,
+      });
+      expect(resumed.error).toBeUndefined();
+      expect(fake.messageRequests()).toHaveLength(replies.length - 6);
+      expect(resumed.state.history).toEqual(reference.state.history);
+      expect(tokens(resumed)).toEqual(tokens(reference));
+      // The Edit's and the check's Bash results, each served to its own call.
+      expect(toolResults(firstEvents)).toHaveLength(2);
+      expect(toolResults(resumedEvents).slice(0, 2)).toEqual(toolResults(firstEvents));
+    },
+  );
+
   it("a run that failed on what the model said and was then interrupted resumes from the interrupted attempt, not the failed one", async () => {
     const repo = makeSampleRepo();
     const loaded = await loadAgentDefinition(writeTestAgent(linear));
