@@ -1,4 +1,12 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
@@ -198,6 +206,57 @@ describe("resume across sessions", () => {
       expect(toolResults(resumedEvents).slice(0, 2)).toEqual(toolResults(firstEvents));
     },
   );
+
+  it("count:check keeps its count across a resume (check_count in the prompt)", async () => {
+    // code-improver with a check budget whose count its implement prompt shows.
+    const agent = path.join(mkdtempSync(path.join(tmpdir(), "climpt-agent-")), "code-improver");
+    cpSync(path.join(EXAMPLES, "agents", "code-improver"), agent, { recursive: true });
+    const agentJson = JSON.parse(readFileSync(path.join(agent, "agent.json"), "utf8"));
+    agentJson.behavior.completionType = "checkBudget";
+    agentJson.behavior.completionConfig = { maxChecks: 10 };
+    writeFileSync(path.join(agent, "agent.json"), JSON.stringify(agentJson));
+    const implement = path.join(agent, "prompts/steps/phase/implement/f_default.md");
+    writeFileSync(
+      implement,
+      `Checks so far: {uv-check_count}.\n${readFileSync(implement, "utf8")}`,
+    );
+    const script = await loadFakeScript(path.join(EXAMPLES, "fake-models", "code-improver.json"));
+    const loaded = await loadAgentDefinition(agent);
+    const promptOf = (events: RunEvent[]) =>
+      events.find(
+        (event) =>
+          event.type === "prompt_resolved" && event.iteration === 3 && event.phase === "step",
+      );
+
+    const repo = makeSampleRepo();
+    const fake = await newFake();
+    const firstEvents: RunEvent[] = [];
+    // Two checks ran (s_a8f3 OK, s_b2c1 NG); s_b2c1's second execution (call 8) hangs.
+    fake.enqueue(...script.replies.slice(0, 7), { kind: "hang" });
+    const controller = new AbortController();
+    const running = runnerFor(loaded, fake, (event) => firstEvents.push(event)).run({
+      args: { topic: "slugify output" },
+      cwd: repo,
+      signal: controller.signal,
+    });
+    await waitFor(() => fake.messageRequests().length === 8, "call 8");
+    controller.abort();
+    const stopped = await running;
+    expect(stopped.error?.code).toBe("AGENT_INTERRUPTED");
+    const before = promptOf(firstEvents);
+    expect(before?.type === "prompt_resolved" && before.text).toContain("Checks so far: 2.");
+
+    fake.reset();
+    fake.enqueue(...script.replies.slice(7));
+    const resumedEvents: RunEvent[] = [];
+    const resumed = await runnerFor(loaded, fake, (event) => resumedEvents.push(event)).run({
+      resume: stopped.runId,
+      cwd: repo,
+    });
+    expect(resumed.error).toBeUndefined();
+    const after = promptOf(resumedEvents);
+    expect(after?.type === "prompt_resolved" && after.text).toContain("Checks so far: 2.");
+  });
 
   it("a run that failed on what the model said and was then interrupted resumes from the interrupted attempt, not the failed one", async () => {
     const repo = makeSampleRepo();
