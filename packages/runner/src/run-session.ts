@@ -519,6 +519,7 @@ export class RunSession {
       endJournalAtLineBoundary(file);
       this.journal = new JournalWriter(file, this.runnerOptions.fsync ?? true);
     }
+    this.telemetry.restore(start);
     let replayedToolResults = 0;
     for (const byId of Object.values(recorded.toolResults))
       for (const results of byId.values()) replayedToolResults += results.length;
