@@ -353,6 +353,36 @@ describe("flows", () => {
     expect(result.boundary?.ok).toBe(true);
   });
 
+  it("a run that ran its boundary hook and then failed does not call itself resumable", async () => {
+    const bin = mkdtempSync(path.join(tmpdir(), "climpt-gh-"));
+    const gh = path.join(bin, "gh");
+    // The issue never closes: `gh issue view` always reports it open.
+    writeFileSync(
+      gh,
+      `#!/bin/sh\nif [ "$1 $2" = "issue view" ]; then echo '{"state":"OPEN","labels":[]}'; fi\n`,
+    );
+    chmodSync(gh, 0o755);
+    const spec: TestAgentSpec = {
+      ...linear,
+      name: "poller",
+      parameters: { issue: { type: "number", required: true } },
+      runner: {
+        verdict: { type: "poll:state", config: {} },
+        integrations: { github: { enabled: true, defaultClosureAction: "close" } },
+      },
+    };
+    const { result } = await runAgent(
+      spec,
+      [intentReply("next"), intentReply("handoff"), intentReply("closing")],
+      { args: { issue: 7 } },
+      { ghCommand: gh },
+    );
+    expect(result.error?.code).toBe("AGENT_VERDICT_UNCONFIRMED");
+    expect(result.boundary).toBeDefined();
+    // Resuming would refuse (RUN-RESUME-003): the result must not invite it.
+    expect(result.resumable).toBe(false);
+  });
+
   it("worktree mode runs on its own branch and removes the worktree after success", async () => {
     const repo = makeSampleRepo();
     const spec: TestAgentSpec = { ...linear, name: "wt" };

@@ -1400,7 +1400,8 @@ export class RunSession {
       usage: this.state.totals,
       ...(this.boundary === undefined ? {} : { boundary: this.boundary }),
       journalPath: this.journalFile,
-      resumable: !success && this.journalFile !== null,
+      // A run whose boundary hook ran cannot be resumed (RUN-RESUME-003): it acted already.
+      resumable: !success && this.journalFile !== null && this.boundary === undefined,
       durationMs: Date.now() - this.startedAt,
     };
     this.emit({ type: "run_end", result });
