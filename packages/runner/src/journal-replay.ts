@@ -87,21 +87,34 @@ export class JournalModelReplay implements ModelClient {
 /**
  * Serves tool results the journal recorded for the interrupted step (by tool_use id) instead of
  * running the tool again: its effect on the working tree already happened before the crash.
- * Calls without a recorded result (the one in flight at the crash) run live.
+ * Each recorded result is served once, in order, so an id that comes back later in the step (a
+ * live reply after the replayed ones, a scripted model reusing ids) runs live. Calls without a
+ * recorded result (the one in flight at the crash) run live.
  */
 export class JournalToolReplay implements ToolExecutor {
+  private readonly results = new Map<string, ToolResult[]>();
+  private readonly served = new WeakSet<ToolCall>();
+
   constructor(
     private readonly inner: ToolExecutor,
-    private readonly results: ReadonlyMap<string, ToolResult>,
-  ) {}
+    recorded: ReadonlyMap<string, readonly ToolResult[]>,
+  ) {
+    for (const [id, results] of recorded) this.results.set(id, [...results]);
+  }
 
   get definitions(): ToolExecutor["definitions"] {
     return this.inner.definitions;
   }
 
+  /** Whether this call's result came from the journal. */
+  servedFromJournal(call: ToolCall): boolean {
+    return this.served.has(call);
+  }
+
   async execute(call: ToolCall, signal?: AbortSignal): Promise<ToolResult> {
-    const recorded = this.results.get(call.id);
-    if (recorded !== undefined) return recorded;
-    return this.inner.execute(call, signal);
+    const recorded = this.results.get(call.id)?.shift();
+    if (recorded === undefined) return this.inner.execute(call, signal);
+    this.served.add(call);
+    return recorded;
   }
 }

@@ -5,6 +5,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  truncateSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
@@ -86,6 +87,25 @@ export function readJournal(journalPath: string): RunEvent[] {
     }
   }
   return events;
+}
+
+/**
+ * Makes a journal end at a line boundary before a resumed run appends to it. A crash in the
+ * middle of a write leaves a last line without its newline; appending after it would glue the
+ * next event onto it, and that line, no longer the last, would make every later read fail
+ * (RUN-JOURNAL-002). A cut-off line is dropped (`readJournal` ignores it already); a complete
+ * one only lacks its newline, which is added.
+ */
+export function endJournalAtLineBoundary(journalPath: string): void {
+  const text = readFileSync(journalPath, "utf8");
+  if (text === "" || text.endsWith("\n")) return;
+  const lastBreak = text.lastIndexOf("\n");
+  try {
+    JSON.parse(text.slice(lastBreak + 1));
+    writeFileSync(journalPath, "\n", { flag: "a" });
+  } catch {
+    truncateSync(journalPath, Buffer.byteLength(text.slice(0, lastBreak + 1), "utf8"));
+  }
 }
 
 /** `<cwd>/<agent.logging.directory>`, or `journalDir` when given. */

@@ -116,6 +116,11 @@ export interface ModelResponseEvent extends EventBase {
   readonly content: readonly ModelContentBlock[];
   /** Running totals of the run after this call. */
   readonly totals: RunUsage;
+  /**
+   * True when a resumed run served this reply from the journal (its usage is already in
+   * `totals`). A later resume takes replies from the original record, never from a replay.
+   */
+  readonly replayed?: boolean;
 }
 
 export interface ToolCallEvent extends EventBase {
@@ -132,6 +137,13 @@ export interface ToolResultEvent extends EventBase {
   readonly call: ToolCall;
   readonly result: ToolResult;
   readonly durationMs: number;
+  /** True when a resumed run served this result from the journal instead of running the tool. */
+  readonly replayed?: boolean;
+  /**
+   * True when the run was stopped (signal, wall-clock budget) while the tool ran and it came back
+   * as an error: the command was cut off, so resume runs it again instead of serving this result.
+   */
+  readonly interrupted?: boolean;
 }
 
 export interface ToolRefusedEvent extends EventBase {

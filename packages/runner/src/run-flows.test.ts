@@ -5,6 +5,7 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { readJournal } from "./journal.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
@@ -241,6 +242,50 @@ describe("flows", () => {
     expect(result.error?.code).toBe("FAILED_STEP_ROUTING");
   });
 
+  it("a step that ran and failed appears in the history whichever step ran before it", async () => {
+    const refusal = {
+      kind: "message" as const,
+      content: [{ type: "text" as const, text: "I will not do that." }],
+      stopReason: "refusal" as const,
+    };
+    // The same failure after a different step and after the same step: one history entry each.
+    const afterOther = await runAgent(linear, [intentReply("next"), refusal]);
+    const afterSame = await runAgent(linear, [intentReply("repeat"), refusal]);
+    for (const { result } of [afterOther, afterSame]) {
+      expect(result.error?.code).toBe("AC-STEP-003");
+      expect(result.iterations).toBe(2);
+      expect(result.state.history.at(-1)).toMatchObject({ iteration: 2, transition: "error" });
+    }
+  });
+
+  it("an exception inside the loop (a custom verdict that throws) ends as a coded, resumable result with run_end", async () => {
+    const spec: TestAgentSpec = {
+      ...linear,
+      name: "thrower",
+      runner: { verdict: { type: "meta:custom", config: { handlerPath: "prompts/verdict.mjs" } } },
+      prompts: {
+        "verdict.mjs": [
+          "export function createVerdict() {",
+          "  return {",
+          "    observe() {},",
+          '    async afterIteration() { throw new Error("verdict bug"); },',
+          '    async decide() { return { done: true, reason: "ok" }; },',
+          "    uvVariables() { return {}; },",
+          "  };",
+          "}",
+        ].join("\n"),
+      },
+    };
+    const { result, events } = await runAgent(spec, [intentReply("next")]);
+    expect(result.success).toBe(false);
+    expect(result.error?.code).toBe("AGENT_STEP_FAILED");
+    expect(result.error?.message).toContain("verdict bug");
+    expect(result.resumable).toBe(true);
+    const journal = readJournal(result.journalPath as string);
+    expect(journal.at(-1)?.type).toBe("run_end");
+    expect(events.at(-1)?.type).toBe("run_end");
+  });
+
   it("the boundary hook runs once, only after validated closing, through gh", async () => {
     const bin = mkdtempSync(path.join(tmpdir(), "climpt-gh-"));
     const log = path.join(bin, "calls.log");
@@ -306,6 +351,36 @@ describe("flows", () => {
       .filter((type) => type === "verdict" || type === "boundary_hook");
     expect(order).toEqual(["verdict", "verdict", "boundary_hook"]);
     expect(result.boundary?.ok).toBe(true);
+  });
+
+  it("a run that ran its boundary hook and then failed does not call itself resumable", async () => {
+    const bin = mkdtempSync(path.join(tmpdir(), "climpt-gh-"));
+    const gh = path.join(bin, "gh");
+    // The issue never closes: `gh issue view` always reports it open.
+    writeFileSync(
+      gh,
+      `#!/bin/sh\nif [ "$1 $2" = "issue view" ]; then echo '{"state":"OPEN","labels":[]}'; fi\n`,
+    );
+    chmodSync(gh, 0o755);
+    const spec: TestAgentSpec = {
+      ...linear,
+      name: "poller",
+      parameters: { issue: { type: "number", required: true } },
+      runner: {
+        verdict: { type: "poll:state", config: {} },
+        integrations: { github: { enabled: true, defaultClosureAction: "close" } },
+      },
+    };
+    const { result } = await runAgent(
+      spec,
+      [intentReply("next"), intentReply("handoff"), intentReply("closing")],
+      { args: { issue: 7 } },
+      { ghCommand: gh },
+    );
+    expect(result.error?.code).toBe("AGENT_VERDICT_UNCONFIRMED");
+    expect(result.boundary).toBeDefined();
+    // Resuming would refuse (RUN-RESUME-003): the result must not invite it.
+    expect(result.resumable).toBe(false);
   });
 
   it("worktree mode runs on its own branch and removes the worktree after success", async () => {

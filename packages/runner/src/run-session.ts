@@ -51,14 +51,14 @@ import {
 } from "@climpt/sdk-adapter";
 import { createToolbox, type Toolbox } from "@climpt/tools";
 import { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
-import { JournalWriter, journalPath, readJournal } from "./journal.ts";
+import { endJournalAtLineBoundary, JournalWriter, journalPath, readJournal } from "./journal.ts";
 import { JournalModelReplay, JournalToolReplay, type RecordedReply } from "./journal-replay.ts";
 import { runModelClient } from "./model-client.ts";
 import type { RunEvent, RunEventInput, RunStartEvent, StepEndEvent } from "./run-event.ts";
 import { newRunId } from "./run-id.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import type { BoundaryReport, HistoryEntry, RunError, RunResult, RunUsage } from "./run-result.ts";
-import { applyStepEnd, initialRunState, type RunState } from "./run-state.ts";
+import { applyStepEnd, initialRunState, type RunState, ZERO_TOTALS } from "./run-state.ts";
 import { AgentDefinitionError, RunnerError } from "./runner-error.ts";
 import { RunTelemetry } from "./telemetry.ts";
 import { validateArgs } from "./validate-args.ts";
@@ -81,7 +81,66 @@ interface MidStepReplay {
   readonly stepId: string;
   readonly iteration: number;
   readonly replies: Readonly<Record<Phase, RecordedReply[]>>;
-  readonly toolResults: ReadonlyMap<string, ToolResult>;
+  /** Per phase, tool_use id → its recorded results in order (an id may come back). */
+  readonly toolResults: Readonly<Record<Phase, ReadonlyMap<string, readonly ToolResult[]>>>;
+}
+
+/**
+ * What the journal recorded of the step that was running when the run stopped: the events after
+ * its last step_end. Replies and tool results a resumed session served from the journal are
+ * marked `replayed` and skipped (the original record is already collected), a tool result cut off
+ * by the stop is skipped (the tool runs again), and an attempt that ended on what the model said
+ * is dropped (the step runs again live): see `continuesMidStep`.
+ */
+function recordedMidStep(events: readonly RunEvent[]): Omit<MidStepReplay, "stepId" | "iteration"> {
+  let replies: Record<Phase, RecordedReply[]> = { step: [], check: [] };
+  let toolResults: Record<Phase, Map<string, ToolResult[]>> = { step: new Map(), check: new Map() };
+  let phase: Phase = "step";
+  for (const event of events) {
+    switch (event.type) {
+      case "step_start":
+        phase = event.phase;
+        break;
+      case "model_response":
+        phase = event.phase;
+        if (event.replayed === true) break;
+        replies[event.phase].push({
+          content: event.content,
+          usage: event.usage,
+          costUsd: event.costUsd,
+          stopReason: event.stopReason,
+          model: event.model,
+          requestId: event.requestId,
+        });
+        break;
+      case "tool_result": {
+        if (event.replayed === true || event.interrupted === true) break;
+        const queue = toolResults[phase].get(event.call.id);
+        if (queue === undefined) toolResults[phase].set(event.call.id, [event.result]);
+        else queue.push(event.result);
+        break;
+      }
+      case "run_end":
+        if (!continuesMidStep(event.result.error?.code)) {
+          replies = { step: [], check: [] };
+          toolResults = { step: new Map(), check: new Map() };
+        }
+        break;
+      default:
+        break;
+    }
+  }
+  return { replies, toolResults };
+}
+
+/** The run's usage as last recorded: every call made so far, including a failed attempt's. */
+function recordedTotals(events: readonly RunEvent[]): RunUsage {
+  let totals: RunUsage = ZERO_TOTALS;
+  for (const event of events) {
+    if (event.type === "step_end" || event.type === "model_response") totals = event.totals;
+    else if (event.type === "run_end") totals = event.result.usage;
+  }
+  return totals;
 }
 
 /** "git-clean failed (exit 0)": the first failed validator, for the verdict event. */
@@ -197,7 +256,7 @@ export class RunSession {
   private boundary: BoundaryReport | undefined;
   private journalFile: string | null = null;
   private commandRunner!: CommandRunner;
-  /** The step whose prompt phase finished in this iteration but which has no step_end yet. */
+  /** The step whose model ran in this iteration (its prompt resolved) and has no step_end yet. */
   private executedStep: Step | undefined;
 
   constructor(
@@ -223,7 +282,13 @@ export class RunSession {
         this.wallClockTimer = setTimeout(() => this.stop("wallclock"), Math.max(0, maxWall));
         this.wallClockTimer.unref();
       }
-      return await this.loop();
+      try {
+        return await this.loop();
+      } catch (error) {
+        // A package that throws (a bug, a custom verdict or hook) must not leave a journal without
+        // its run_end or reject the run: it ends as a coded failure the user can resume.
+        return await this.finish({ error: this.stoppedError() ?? this.unexpectedError(error) });
+      }
     } finally {
       signal?.removeEventListener("abort", onAbort);
       if (this.wallClockTimer !== undefined) clearTimeout(this.wallClockTimer);
@@ -419,6 +484,7 @@ export class RunSession {
       if (event.type !== "step_end" || event.final) return;
       state = applyStepEnd(state, event);
       lastEndIndex = index;
+      const check = event.history.checkResult;
       this.verdict.observe({
         iteration: event.iteration,
         stepId: event.stepId,
@@ -426,6 +492,8 @@ export class RunSession {
         intent: event.history.intent ?? undefined,
         output: event.output,
         text: typeof event.output === "string" ? event.output : "",
+        // The live run reported the check (count:check counts it); so does the fold.
+        ...(check === null ? {} : { check }),
       });
     });
     if (events.some((event) => event.type === "boundary_hook")) {
@@ -436,43 +504,31 @@ export class RunSession {
         hint: "Read the run's result in the journal; start a new run if more work is needed.",
       });
     }
-    this.state = state;
+    // Usage is summed over every call made, a failed attempt's too; replayed calls add nothing.
+    this.state = { ...state, totals: recordedTotals(events) };
 
     // The interrupted step: what the journal recorded after the last step_end.
-    if (continuesMidStep(lastEnd?.error?.code)) {
-      const replies: Record<Phase, RecordedReply[]> = { step: [], check: [] };
-      const toolResults = new Map<string, ToolResult>();
-      for (const event of events.slice(lastEndIndex + 1)) {
-        if (event.type === "model_response") {
-          replies[event.phase].push({
-            content: event.content,
-            usage: event.usage,
-            costUsd: event.costUsd,
-            stopReason: event.stopReason,
-            model: event.model,
-            requestId: event.requestId,
-          });
-        } else if (event.type === "tool_result") {
-          toolResults.set(event.call.id, event.result);
-        }
-      }
-      this.midStep = {
-        stepId: state.routerState.stepId,
-        iteration: state.routerState.iteration,
-        replies,
-        toolResults,
-      };
-    }
+    const recorded = recordedMidStep(events.slice(lastEndIndex + 1));
+    this.midStep = {
+      stepId: state.routerState.stepId,
+      iteration: state.routerState.iteration,
+      ...recorded,
+    };
     this.journalFile = file;
-    if (this.runnerOptions.journalDir !== false)
+    if (this.runnerOptions.journalDir !== false) {
+      endJournalAtLineBoundary(file);
       this.journal = new JournalWriter(file, this.runnerOptions.fsync ?? true);
+    }
+    this.telemetry.restore(start);
+    let replayedToolResults = 0;
+    for (const byId of Object.values(recorded.toolResults))
+      for (const results of byId.values()) replayedToolResults += results.length;
     this.emit({
       type: "run_resume",
       stepId: state.routerState.stepId,
       iteration: state.routerState.iteration,
-      replayedModelCalls:
-        (this.midStep?.replies.step.length ?? 0) + (this.midStep?.replies.check.length ?? 0),
-      replayedToolResults: this.midStep?.toolResults.size ?? 0,
+      replayedModelCalls: recorded.replies.step.length + recorded.replies.check.length,
+      replayedToolResults,
     });
     return undefined;
   }
@@ -482,6 +538,7 @@ export class RunSession {
 
   private async loop(): Promise<RunResult> {
     for (;;) {
+      this.executedStep = undefined;
       const stopped = this.stoppedError() ?? this.budgetError();
       if (stopped !== undefined) return this.finish({ error: stopped });
 
@@ -502,13 +559,22 @@ export class RunSession {
         continue;
       }
       const result = outcome.result as StepResult;
-      this.executedStep = step;
       const ended =
         this.registry.dialect === "check" || step.check !== undefined
           ? await this.afterCheckStep(step, result, outcome.toolbox)
           : await this.afterGateStep(step, result, outcome.toolbox);
       if (ended !== undefined) return ended;
     }
+  }
+
+  private unexpectedError(error: unknown): RunError {
+    const coded = errorOf(error, "AGENT_STEP_FAILED");
+    return coded.hint === undefined
+      ? {
+          ...coded,
+          hint: `Unexpected error; the journal is complete up to it. Fix the cause and continue with \`climpt run ${this.agent.name} --resume ${this.runId}\`.`,
+        }
+      : coded;
   }
 
   private stoppedError(): RunError | undefined {
@@ -653,12 +719,19 @@ export class RunSession {
       text,
     });
 
+    if (phase === "step") this.executedStep = step;
+
     let client: ModelClient = this.client;
     let tools: ToolExecutor = box;
+    let replay: { model: JournalModelReplay; tools: JournalToolReplay } | undefined;
     const mid = this.midStep;
     if (mid !== undefined && mid.stepId === step.id && mid.iteration === iteration) {
-      client = new JournalModelReplay(this.client, mid.replies[phase]);
-      tools = new JournalToolReplay(box, mid.toolResults);
+      replay = {
+        model: new JournalModelReplay(this.client, mid.replies[phase]),
+        tools: new JournalToolReplay(box, mid.toolResults[phase]),
+      };
+      client = replay.model;
+      tools = replay.tools;
       if (phase === "check" || step.check === undefined) this.midStep = undefined;
     }
 
@@ -683,7 +756,9 @@ export class RunSession {
         case "tool-call":
           this.emit({ type: "tool_call", iteration, stepId: step.id, call: event.call });
           break;
-        case "tool-result":
+        case "tool-result": {
+          const replayed = replay?.tools.servedFromJournal(event.call) === true;
+          const interrupted = !replayed && event.result.isError && this.controller.signal.aborted;
           this.emit({
             type: "tool_result",
             iteration,
@@ -691,8 +766,11 @@ export class RunSession {
             call: event.call,
             result: event.result,
             durationMs: event.durationMs,
+            ...(replayed ? { replayed } : {}),
+            ...(interrupted ? { interrupted } : {}),
           });
           break;
+        }
         default:
           break;
       }
@@ -703,8 +781,11 @@ export class RunSession {
     const recordingClient: ModelClient = {
       call: async (request) => {
         const started = Date.now();
+        // A reply served from the journal was paid for before the stop: its usage is already in
+        // the totals the resumed run started from.
+        const replayed = replay !== undefined && replay.model.remaining > 0;
         const response = await client.call(request);
-        running = addTotals(running, response);
+        if (!replayed) running = addTotals(running, response);
         this.emit({
           type: "model_response",
           iteration,
@@ -719,6 +800,7 @@ export class RunSession {
           durationMs: Date.now() - started,
           content: response.content,
           totals: running,
+          ...(replayed ? { replayed } : {}),
         });
         return response;
       },
@@ -1113,6 +1195,11 @@ export class RunSession {
       signal: this.controller.signal,
       onEvent: (event) => this.onChainEvent(step, iteration, event),
     });
+    // Stopped while validators or the verdict ran: their outcome says nothing about the work.
+    // End as the stop, without a step_end, so resume serves this step's replies from the journal
+    // and validates again (and the boundary hook never runs after a stop).
+    const stopped = this.stoppedError();
+    if (stopped !== undefined) return this.finish({ stepId: step.id, error: stopped });
 
     if (chain.kind === "done") {
       this.emit({
@@ -1313,7 +1400,8 @@ export class RunSession {
       usage: this.state.totals,
       ...(this.boundary === undefined ? {} : { boundary: this.boundary }),
       journalPath: this.journalFile,
-      resumable: !success && this.journalFile !== null,
+      // A run whose boundary hook ran cannot be resumed (RUN-RESUME-003): it acted already.
+      resumable: !success && this.journalFile !== null && this.boundary === undefined,
       durationMs: Date.now() - this.startedAt,
     };
     this.emit({ type: "run_end", result });

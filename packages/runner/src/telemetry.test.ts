@@ -141,4 +141,37 @@ describe("OpenTelemetry spans", () => {
     ).toEqual(["git-clean:false", "tests:true", "git-clean:true", "tests:true"]);
     expect(spans.every((span) => span.ended)).toBe(true);
   });
+
+  it("a resumed run's spans carry the agent and the registry version too", async () => {
+    const { client, fake } = await fakeModel("fix-bug");
+    const first = spans.length;
+    try {
+      const loaded = await loadAgentDefinition(path.join(EXAMPLES, "agents", "fix-bug"));
+      const runner = new StepFlowRunner(loaded, { modelClient: client });
+      const cwd = makeSampleRepo();
+      const stopped = await runner.run({ args: { issue: 1 }, cwd, budgets: { maxTokens: 1 } });
+      expect(stopped.error?.code).toBe("AGENT_BUDGET_EXCEEDED");
+      const resumedFrom = spans.length;
+      const resumed = await runner.run({ resume: stopped.runId, cwd });
+      expect(resumed.success).toBe(true);
+      const session = spans.slice(resumedFrom);
+      expect(session.find((span) => span.name === "climpt.run")?.attributes).toMatchObject({
+        "climpt.agent": "fix-bug",
+        "climpt.registry.version": "1.0.0",
+        "climpt.run_id": stopped.runId,
+        "climpt.resumed": true,
+      });
+      const steps = session.filter((span) => span.name === "climpt.step");
+      expect(steps.length).toBeGreaterThan(0);
+      for (const span of steps) {
+        expect(span.attributes).toMatchObject({
+          "climpt.agent": "fix-bug",
+          "climpt.registry.version": "1.0.0",
+        });
+      }
+    } finally {
+      await fake.close();
+    }
+    expect(spans.slice(first).every((span) => span.ended)).toBe(true);
+  });
 });

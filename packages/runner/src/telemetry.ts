@@ -1,7 +1,15 @@
 import { type Attributes, context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
-import type { RunEvent } from "./run-event.ts";
+import type { RunEvent, RunStartEvent } from "./run-event.ts";
 
 const TRACER_NAME = "@climpt/runner";
+
+function commonAttributes(start: RunStartEvent): Attributes {
+  return {
+    "climpt.agent": start.agent,
+    "climpt.run_id": start.runId,
+    "climpt.registry.version": start.registryVersion,
+  };
+}
 
 /**
  * Turns the run's events into OpenTelemetry spans: run → step → model call, plus one span per
@@ -16,14 +24,18 @@ export class RunTelemetry {
   private readonly callSpans = new Map<string, Span>();
   private common: Attributes = {};
 
+  /**
+   * A resumed run emits no run_start of its own: take the run's common attributes from the one
+   * its journal holds, so the resumed session's spans are tagged like the first session's.
+   */
+  restore(start: RunStartEvent): void {
+    this.common = commonAttributes(start);
+  }
+
   handle(event: RunEvent): void {
     switch (event.type) {
       case "run_start":
-        this.common = {
-          "climpt.agent": event.agent,
-          "climpt.run_id": event.runId,
-          "climpt.registry.version": event.registryVersion,
-        };
+        this.common = commonAttributes(event);
         this.runSpan = this.tracer.startSpan("climpt.run", { attributes: this.common });
         break;
       case "run_resume":
