@@ -443,3 +443,67 @@ describe("bad input", () => {
     expect(existsSync(missing)).toBe(false);
   });
 });
+
+describe("a budget verdict", () => {
+  it("count:iteration sends the flow to closure, and a failed validation returns to the work step", async () => {
+    const spec: TestAgentSpec = {
+      name: "budgeted",
+      entryStep: "initial.work",
+      runner: { verdict: { type: "count:iteration", config: { maxIterations: 2 } } },
+      steps: {
+        "initial.work": {
+          intents: ["next", "repeat"],
+          transitions: { next: target("initial.work"), repeat: target("initial.work") },
+        },
+        "closure.done": {
+          intents: ["closing", "repeat"],
+          transitions: { closing: target(null), repeat: target("initial.work") },
+        },
+      },
+      registry: {
+        validators: {
+          flag: {
+            type: "command",
+            command: "test -f ok.flag",
+            successWhen: "exitCode:0",
+            failurePattern: "no-flag",
+          },
+        },
+        failurePatterns: {
+          "no-flag": { description: "ok.flag missing", edition: "failed", adaptation: "no-flag" },
+        },
+        validationSteps: {
+          "closure.done": {
+            stepId: "closure.done",
+            c2: "retry",
+            c3: "done",
+            validationConditions: [{ validator: "flag" }],
+            onFailure: { action: "retry", maxAttempts: 2 },
+          },
+        },
+      },
+      prompts: { "steps/retry/done/f_failed_no-flag.md": "Create ok.flag with `touch ok.flag`." },
+    };
+    const { result } = await runAgent(spec, [
+      intentReply("repeat"),
+      intentReply("repeat"),
+      intentReply("closing"),
+      {
+        kind: "message",
+        content: [
+          { type: "tool_use", id: "toolu_b1", name: "Bash", input: { command: "touch ok.flag" } },
+        ],
+      },
+      intentReply("repeat"),
+      intentReply("closing"),
+    ]);
+    expect(result.error).toBeUndefined();
+    expect(result.state.history.map((entry) => `${entry.stepId}->${entry.transition}`)).toEqual([
+      "initial.work->initial.work",
+      "initial.work->closure.done",
+      "closure.done->validation-retry:initial.work",
+      "initial.work->closure.done",
+      "closure.done->closing",
+    ]);
+  });
+});

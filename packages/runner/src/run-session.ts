@@ -1110,11 +1110,15 @@ export class RunSession {
         const closure = forced?.enterClosure ? this.closureStepFor(step) : undefined;
         if (closure !== undefined && closure !== decision.stepId) {
           // A budget (count:iteration, count:check) sends the flow to its closure step now.
+          // Like the router's own moves into closure, remember the work step that led in, so a
+          // failed validation returns to work (DESIGN 4.4.11), not to the closure step itself.
+          const leadIn = decision.state.lastWorkStepId ?? step.id;
           next = {
             ...decision.state,
             stepId: closure,
             previousStepId: step.id,
             visitExecutions: 0,
+            closureLeadIn: { ...decision.state.closureLeadIn, [closure]: leadIn },
           };
           to = closure;
           via = "enter-closure";
