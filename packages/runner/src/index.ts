@@ -8,6 +8,7 @@ export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
 export { JournalWriter, journalDirectory, journalPath, readJournal } from "./journal.ts";
 export type {
   BoundaryHookEvent,
+  BoundaryHookStartEvent,
   CheckEvent,
   GateEvent,
   ModelRequestEvent,

@@ -411,3 +411,29 @@ describe("resume across sessions", () => {
     expect(done.success).toBe(true);
   });
 });
+
+describe("a crash while the boundary hook runs", () => {
+  it("leaves a journal that resume refuses, so the hook never acts twice", async () => {
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const repo = makeSampleRepo();
+    const { client, fake } = await fakeModel("fix-bug");
+    try {
+      const loaded = await loadAgentDefinition(path.join(EXAMPLES, "agents", "fix-bug"));
+      const runner = new StepFlowRunner(loaded, { modelClient: client });
+      const done = await runner.run({ args: { issue: 1 }, cwd: repo });
+      expect(done.success).toBe(true);
+      // Cut the journal right after boundary_hook_start, as a crash during the hook's commands would.
+      const file = done.journalPath as string;
+      const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+      const start = lines.findIndex((line) => line.includes('"type":"boundary_hook_start"'));
+      expect(start).toBeGreaterThan(0);
+      writeFileSync(file, `${lines.slice(0, start + 1).join("\n")}\n`);
+      await expect(runner.run({ resume: done.runId, cwd: repo })).rejects.toMatchObject({
+        code: "RUN-RESUME-003",
+        message: expect.stringContaining("while its boundary hook was running"),
+      });
+    } finally {
+      await fake.close();
+    }
+  });
+});

@@ -24,6 +24,7 @@ export type RunEvent =
   | RouteEvent
   | ValidatorEvent
   | VerdictEvent
+  | BoundaryHookStartEvent
   | BoundaryHookEvent
   | StepEndEvent
   | NoticeEvent
@@ -214,6 +215,15 @@ export interface VerdictEvent extends EventBase {
   readonly reason: string;
   readonly returnStepId: string | null;
   readonly failurePattern: string | null;
+}
+
+/**
+ * Written (and fsynced) just before the boundary hook acts: a crash while its commands run leaves
+ * this without a `boundary_hook`, and resume then refuses, because acting twice (closing an issue
+ * twice, deploying twice) is worse than asking the user to look.
+ */
+export interface BoundaryHookStartEvent extends EventBase {
+  readonly type: "boundary_hook_start";
 }
 
 export interface BoundaryHookEvent extends EventBase {

@@ -255,6 +255,7 @@ export class RunSession {
   private midStep: MidStepReplay | undefined;
   private boundary: BoundaryReport | undefined;
   private journalFile: string | null = null;
+  private boundaryStarted = false;
   private commandRunner!: CommandRunner;
   /** The step whose model ran in this iteration (its prompt resolved) and has no step_end yet. */
   private executedStep: Step | undefined;
@@ -496,10 +497,15 @@ export class RunSession {
         ...(check === null ? {} : { check }),
       });
     });
-    if (events.some((event) => event.type === "boundary_hook")) {
+    if (
+      events.some((event) => event.type === "boundary_hook" || event.type === "boundary_hook_start")
+    ) {
+      const finished = events.some((event) => event.type === "boundary_hook");
       throw new RunnerError({
         code: "RUN-RESUME-003",
-        message: `Run ${runId} already ran its boundary hook; resuming could act twice.`,
+        message: finished
+          ? `Run ${runId} already ran its boundary hook; resuming could act twice.`
+          : `Run ${runId} stopped while its boundary hook was running; resuming could act twice.`,
         file,
         hint: "Read the run's result in the journal; start a new run if more work is needed.",
       });
@@ -1320,6 +1326,8 @@ export class RunSession {
     step: Step,
     context: { output: JsonValue; toolbox: Toolbox },
   ): Promise<BoundaryHookResult | undefined> {
+    this.boundaryStarted = true;
+    this.emit({ type: "boundary_hook_start" });
     const result = await runBoundaryHook({
       agent: this.agent,
       params: this.args,
@@ -1405,7 +1413,8 @@ export class RunSession {
       ...(this.boundary === undefined ? {} : { boundary: this.boundary }),
       journalPath: this.journalFile,
       // A run whose boundary hook ran cannot be resumed (RUN-RESUME-003): it acted already.
-      resumable: !success && this.journalFile !== null && this.boundary === undefined,
+      // Once the boundary hook has started, resume refuses (RUN-RESUME-003): never act twice.
+      resumable: !success && this.journalFile !== null && !this.boundaryStarted,
       durationMs: Date.now() - this.startedAt,
     };
     this.emit({ type: "run_end", result });
