@@ -16,7 +16,7 @@ import { readJournal } from "./journal.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunResult } from "./run-result.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
+import { FLAG_VALIDATION, intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
 import { EXAMPLES, fakeModel, makeSampleRepo } from "./test-support.ts";
 
 // Resume across several sessions of one run: each test stops a run in a way a user can
@@ -342,29 +342,7 @@ describe("resume across sessions", () => {
     const spec: TestAgentSpec = {
       ...linear,
       name: "validated",
-      registry: {
-        validators: {
-          flag: {
-            type: "command",
-            command: "test -f ok.flag",
-            successWhen: "exitCode:0",
-            failurePattern: "no-flag",
-          },
-        },
-        failurePatterns: {
-          "no-flag": { description: "ok.flag missing", edition: "failed", adaptation: "no-flag" },
-        },
-        validationSteps: {
-          "closure.done": {
-            stepId: "closure.done",
-            c2: "retry",
-            c3: "done",
-            validationConditions: [{ validator: "flag" }],
-            onFailure: { action: "retry", maxAttempts: 2 },
-          },
-        },
-      },
-      prompts: { "steps/retry/done/f_failed_no-flag.md": "Create ok.flag." },
+      ...FLAG_VALIDATION,
     };
     const loaded = await loadAgentDefinition(writeTestAgent(spec));
     const fake = await newFake();

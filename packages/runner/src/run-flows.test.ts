@@ -9,7 +9,7 @@ import { readJournal } from "./journal.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
+import { FLAG_VALIDATION, intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
 import { git, makeSampleRepo } from "./test-support.ts";
 
 const closers: Array<() => Promise<void>> = [];
@@ -299,29 +299,7 @@ describe("flows", () => {
       runner: {
         integrations: { github: { enabled: true, defaultClosureAction: "close" } },
       },
-      registry: {
-        validators: {
-          flag: {
-            type: "command",
-            command: "test -f ok.flag",
-            successWhen: "exitCode:0",
-            failurePattern: "no-flag",
-          },
-        },
-        failurePatterns: {
-          "no-flag": { description: "ok.flag missing", edition: "failed", adaptation: "no-flag" },
-        },
-        validationSteps: {
-          "closure.done": {
-            stepId: "closure.done",
-            c2: "retry",
-            c3: "done",
-            validationConditions: [{ validator: "flag" }],
-            onFailure: { action: "retry", maxAttempts: 2 },
-          },
-        },
-      },
-      prompts: { "steps/retry/done/f_failed_no-flag.md": "Create ok.flag with `touch ok.flag`." },
+      ...FLAG_VALIDATION,
     };
     const { result, events } = await runAgent(
       spec,
@@ -460,29 +438,7 @@ describe("a budget verdict", () => {
           transitions: { closing: target(null), repeat: target("initial.work") },
         },
       },
-      registry: {
-        validators: {
-          flag: {
-            type: "command",
-            command: "test -f ok.flag",
-            successWhen: "exitCode:0",
-            failurePattern: "no-flag",
-          },
-        },
-        failurePatterns: {
-          "no-flag": { description: "ok.flag missing", edition: "failed", adaptation: "no-flag" },
-        },
-        validationSteps: {
-          "closure.done": {
-            stepId: "closure.done",
-            c2: "retry",
-            c3: "done",
-            validationConditions: [{ validator: "flag" }],
-            onFailure: { action: "retry", maxAttempts: 2 },
-          },
-        },
-      },
-      prompts: { "steps/retry/done/f_failed_no-flag.md": "Create ok.flag with `touch ok.flag`." },
+      ...FLAG_VALIDATION,
     };
     const { result } = await runAgent(spec, [
       intentReply("repeat"),

@@ -132,3 +132,33 @@ export function intentReply(action: string, extra: Readonly<Record<string, JsonV
     ],
   };
 }
+
+/**
+ * `closure.done` validated by one real command, `test -f ok.flag`, with the failure pattern
+ * `no-flag` and its retry prompt: a test passes validation by letting the model `touch ok.flag`.
+ */
+export const FLAG_VALIDATION = {
+  registry: {
+    validators: {
+      flag: {
+        type: "command",
+        command: "test -f ok.flag",
+        successWhen: "exitCode:0",
+        failurePattern: "no-flag",
+      },
+    },
+    failurePatterns: {
+      "no-flag": { description: "ok.flag missing", edition: "failed", adaptation: "no-flag" },
+    },
+    validationSteps: {
+      "closure.done": {
+        stepId: "closure.done",
+        c2: "retry",
+        c3: "done",
+        validationConditions: [{ validator: "flag" }],
+        onFailure: { action: "retry", maxAttempts: 2 },
+      },
+    },
+  },
+  prompts: { "steps/retry/done/f_failed_no-flag.md": "Create ok.flag with `touch ok.flag`." },
+} satisfies Pick<TestAgentSpec, "registry" | "prompts">;
