@@ -1,11 +1,9 @@
 import { defineProject } from "vitest/config";
+import { packageTestOptions } from "../../vitest.shared.ts";
 
 export default defineProject({
-  test: {
-    name: "cli",
-    include: ["src/**/*.test.ts"],
+  test: packageTestOptions("cli", {
     // The end-to-end tests spawn dist/bin.mjs: build it first when it is missing or stale.
     globalSetup: ["./test/build-once.ts"],
-    testTimeout: 30_000,
-  },
+  }),
 });

@@ -1,8 +1,6 @@
 import { defineProject } from "vitest/config";
+import { packageTestOptions } from "../../vitest.shared.ts";
 
 export default defineProject({
-  test: {
-    name: "c3l-resolver",
-    include: ["src/**/*.test.ts"],
-  },
+  test: packageTestOptions("c3l-resolver"),
 });

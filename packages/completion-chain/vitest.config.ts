@@ -1,10 +1,6 @@
 import { defineProject } from "vitest/config";
+import { packageTestOptions } from "../../vitest.shared.ts";
 
 export default defineProject({
-  test: {
-    name: "completion-chain",
-    include: ["src/**/*.test.ts"],
-    // Tests spawn real git, sh and node processes; the machine is shared.
-    testTimeout: 30_000,
-  },
+  test: packageTestOptions("completion-chain"),
 });

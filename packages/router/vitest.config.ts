@@ -1,11 +1,10 @@
 import { defineProject } from "vitest/config";
+import { packageTestOptions } from "../../vitest.shared.ts";
 
 export default defineProject({
-  test: {
-    name: "router",
-    include: ["src/**/*.test.ts"],
+  test: packageTestOptions("router", {
     benchmark: {
       include: ["src/**/*.bench.ts"],
     },
-  },
+  }),
 });

@@ -1,10 +1,6 @@
 import { defineProject } from "vitest/config";
+import { packageTestOptions } from "../../vitest.shared.ts";
 
 export default defineProject({
-  test: {
-    name: "runner",
-    include: ["src/**/*.test.ts"],
-    // Runs drive real git, real validators and a fake API server: give them room on 2 cores.
-    testTimeout: 60_000,
-  },
+  test: packageTestOptions("runner"),
 });

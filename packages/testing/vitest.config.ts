@@ -1,8 +1,6 @@
 import { defineProject } from "vitest/config";
+import { packageTestOptions } from "../../vitest.shared.ts";
 
 export default defineProject({
-  test: {
-    name: "testing",
-    include: ["src/**/*.test.ts"],
-  },
+  test: packageTestOptions("testing"),
 });

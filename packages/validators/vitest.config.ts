@@ -1,10 +1,6 @@
 import { defineProject } from "vitest/config";
+import { packageTestOptions } from "../../vitest.shared.ts";
 
 export default defineProject({
-  test: {
-    name: "validators",
-    include: ["src/**/*.test.ts"],
-    // Several suites spawn real processes (git, sh); give them room on a shared machine.
-    testTimeout: 30_000,
-  },
+  test: packageTestOptions("validators"),
 });

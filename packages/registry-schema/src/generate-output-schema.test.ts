@@ -52,7 +52,7 @@ describe("generateOutputSchema", () => {
     const step = registry.value.steps["continuation.issue"];
     if (step === undefined) throw new Error("step missing");
     expect(checkIntentEnum(step, result.value, {})).toEqual([]);
-  }, 60_000);
+  });
 
   it("names the types the file declares when the requested one is missing", async () => {
     const result = await generateOutputSchema(typesFile, "ClosureOutput");
@@ -60,7 +60,7 @@ describe("generateOutputSchema", () => {
     if (result.ok) return;
     expect(result.issues[0]?.code).toBe("SR-LOAD-011");
     expect(result.issues[0]?.hint).toContain("ContinuationIssueOutput");
-  }, 60_000);
+  });
 
   it("reports a missing file", async () => {
     const result = await generateOutputSchema(`${typesFile}.missing`, "X");

@@ -178,5 +178,5 @@ describe("robustness", () => {
       ),
       { numRuns: 80 },
     );
-  }, 120_000);
+  });
 });
