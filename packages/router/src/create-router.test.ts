@@ -103,6 +103,7 @@ describe("enterClosure: a budget verdict sends the flow into closure", () => {
     expect(entered.state.closureLeadIn).toEqual({ "closure.first": "initial.work" });
     const closing = router.route(entered.state, { intent: "closing" });
     if (!closing.ok) throw new Error("unexpected");
+    expect(router.returnStepFor(closing.value.state, "closure.first")).toBe("initial.work");
     const back = router.returnAfterFailedValidation(closing.value.state, "closure.first");
     expect(back.ok && back.value.stepId).toBe("initial.work");
   });

@@ -3,6 +3,7 @@ import { resolveIterationCap, skipIteration } from "./advance.ts";
 import { enterClosure } from "./enter-closure.ts";
 import {
   returnAfterFailedValidation,
+  returnStepFor,
   type ValidationRetryDecision,
 } from "./return-after-validation.ts";
 import { route } from "./route.ts";
@@ -55,6 +56,8 @@ export interface Router {
     state: RouterState,
     closureStepId: string,
   ): Result<ValidationRetryDecision>;
+  /** The step `returnAfterFailedValidation` would return to: the closure step's lead-in. */
+  returnStepFor(state: RouterState, closureStepId: string): string;
   /** A budget verdict asked to close: redirect a step decision into the first closure step. */
   enterClosure(decision: StepDecision): StepDecision;
   /** The step gave no output matching its schema: spend its iteration, run it again. */
@@ -76,6 +79,7 @@ export function createRouter(registry: Registry, options: RouterOptions = {}): R
     routeCheck: (state, verdict) => routeCheck(registry, state, verdict, cap),
     returnAfterFailedValidation: (state, closureStepId) =>
       returnAfterFailedValidation(registry, state, { closureStepId, cap, verdictType }),
+    returnStepFor,
     enterClosure: (decision) => enterClosure(registry, decision),
     skipIteration: (state) => skipIteration(state, cap),
     validationStepFor: (closureStepId) => findValidationStep(registry, closureStepId, verdictType),

@@ -20,6 +20,15 @@ export interface ValidationRetryDecision extends StepDecision {
 }
 
 /**
+ * Where a failed validation of `closureStepId` sends the flow: the step that led into it
+ * (`closureLeadIn`), else the closure step itself (the run started there, or a check-dialect
+ * step completed). The completion chain builds its retry prompt for this step.
+ */
+export function returnStepFor(state: RouterState, closureStepId: string): string {
+  return lookup(state.closureLeadIn, closureStepId) ?? closureStepId;
+}
+
+/**
  * After the completion chain's validators (or its verdict) refused a closure step: the flow
  * returns to the step that led into the closure step (usually the work step that handed off),
  * and the runner uses the failure pattern's retry prompt for that iteration. A closure step the
@@ -59,7 +68,7 @@ export function returnAfterFailedValidation(
       ),
     ]);
   }
-  const target = lookup(state.closureLeadIn, closure) ?? closure;
+  const target = returnStepFor(state, closure);
   const counted: RouterState = {
     ...state,
     validationAttempts: withEntry(state.validationAttempts, closure, attempt),
