@@ -1,6 +1,3 @@
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,7 +5,7 @@ import { loadAgentDefinition } from "./agent-location.ts";
 import { readJournal } from "./journal.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
-import { makeSampleRepo } from "./test-support.ts";
+import { fakeGhThatNeverCloses, makeSampleRepo } from "./test-support.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -17,14 +14,7 @@ afterEach(async () => {
 
 describe("finishing", () => {
   it("a verdict the boundary hook did not satisfy records the closure step once, before the hook", async () => {
-    const bin = mkdtempSync(path.join(tmpdir(), "climpt-gh-"));
-    const gh = path.join(bin, "gh");
-    // A fake gh whose issue never closes: `gh issue view` always reports it open.
-    writeFileSync(
-      gh,
-      `#!/bin/sh\nif [ "$1 $2" = "issue view" ]; then echo '{"state":"OPEN","labels":[]}'; fi\n`,
-    );
-    chmodSync(gh, 0o755);
+    const gh = fakeGhThatNeverCloses();
     const spec: TestAgentSpec = {
       name: "poller",
       entryStep: "initial.work",
