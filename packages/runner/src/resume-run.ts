@@ -95,39 +95,46 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     totals: recordedTotals(events),
   });
 
-  let state = initialRunState(context.router.start(start.entryStepId));
-  let lastEndIndex = -1;
-  events.forEach((event, index) => {
-    // A failed run's last step_end records the failing step; resume runs that step again.
-    if (event.type !== "step_end" || event.final) return;
-    state = applyStepEnd(state, event);
-    lastEndIndex = index;
-    const check = event.history.checkResult;
-    context.verdict.observe({
-      iteration: event.iteration,
-      stepId: event.stepId,
-      stepKind: registry.steps[event.stepId]?.kind ?? "work",
-      intent: event.history.intent ?? undefined,
-      output: event.output,
-      text: typeof event.output === "string" ? event.output : "",
-      // The live run reported the check (count:check counts it); so does the fold.
-      ...(check === null ? {} : { check }),
+  try {
+    let state = initialRunState(context.router.start(start.entryStepId));
+    let lastEndIndex = -1;
+    events.forEach((event, index) => {
+      // A failed run's last step_end records the failing step; resume runs that step again.
+      if (event.type !== "step_end" || event.final) return;
+      state = applyStepEnd(state, event);
+      lastEndIndex = index;
+      const check = event.history.checkResult;
+      context.verdict.observe({
+        iteration: event.iteration,
+        stepId: event.stepId,
+        stepKind: registry.steps[event.stepId]?.kind ?? "work",
+        intent: event.history.intent ?? undefined,
+        output: event.output,
+        text: typeof event.output === "string" ? event.output : "",
+        // The live run reported the check (count:check counts it); so does the fold.
+        ...(check === null ? {} : { check }),
+      });
     });
-  });
 
-  // The interrupted step: what the journal recorded after the last step_end.
-  const phases = recordedMidStep(events.slice(lastEndIndex + 1));
-  inputs.telemetry.restore(start);
-  context.events.emit({
-    type: "run_resume",
-    stepId: state.routerState.stepId,
-    iteration: state.routerState.iteration,
-    ...replayCounts(phases),
-  });
-  const replay: MidStepReplay = {
-    stepId: state.routerState.stepId,
-    iteration: state.routerState.iteration,
-    phases,
-  };
-  return { kind: "resumed", context, state, replay };
+    // The interrupted step: what the journal recorded after the last step_end.
+    const phases = recordedMidStep(events.slice(lastEndIndex + 1));
+    inputs.telemetry.restore(start);
+    context.events.emit({
+      type: "run_resume",
+      stepId: state.routerState.stepId,
+      iteration: state.routerState.iteration,
+      ...replayCounts(phases),
+    });
+    const replay: MidStepReplay = {
+      stepId: state.routerState.stepId,
+      iteration: state.routerState.iteration,
+      phases,
+    };
+    return { kind: "resumed", context, state, replay };
+  } catch (error) {
+    // A verdict that throws while the journal is folded: the run does not start, so its
+    // journal must not stay open.
+    context.events.close();
+    throw error;
+  }
 }
