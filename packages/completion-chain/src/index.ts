@@ -42,12 +42,7 @@ export {
   type RunCompletionChainInput,
   runCompletionChain,
 } from "./run-completion-chain.ts";
-export {
-  type FoundValidationStep,
-  findValidationStep,
-  VERDICT_CLOSURE_IDS,
-} from "./validation/find-validation-step.ts";
-export type { ValidationLookup, ValidationSummary } from "./validation/validation-summary.ts";
+export type { ValidationSummary } from "./validation/validation-summary.ts";
 export { CheckBudgetVerdict } from "./verdict/check-budget.ts";
 export {
   COMPOSITE_OPERATORS,

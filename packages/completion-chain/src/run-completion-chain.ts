@@ -1,5 +1,6 @@
 import type { PromptSource, UvChannels } from "@climpt/c3l-resolver";
 import { ClimptError, type JsonValue, type LoadedAgent } from "@climpt/registry-schema";
+import { exceededMaxAttempts, findValidationStep } from "@climpt/router";
 import type { BoundaryRequest } from "./boundary/boundary-request.ts";
 import type { ChainEvent } from "./chain-events.ts";
 import { COMPLETION_CODES, type CompletionError } from "./codes.ts";
@@ -11,7 +12,6 @@ import {
 } from "./retry/build-retry-prompt.ts";
 import { DEFAULT_PROMPT_OUTPUT_CAP_CHARS } from "./retry/cap-text.ts";
 import { outcome } from "./retry/generic-retry-text.ts";
-import { findValidationStep } from "./validation/find-validation-step.ts";
 import { runValidation, unrecoverableError } from "./validation/run-validation.ts";
 import type { ValidationSummary } from "./validation/validation-summary.ts";
 import type { VerdictDecision, VerdictStrategy } from "./verdict/types.ts";
@@ -90,9 +90,9 @@ const NOTHING_RAN: ValidationSummary = {
  * Stages 2 and 3 of seed 004's completion loop, called when the router reports `closing` from a
  * closure step (stage 1, the closure prompt, is that step's model call):
  *
- * - validation: the closure step's `validationSteps` entry (see `findValidationStep`) runs its
- *   validators; a validator that cannot run at all aborts; failures follow `onFailure`
- *   (`retry` with a failure-specific prompt, `abort`, or `skip`);
+ * - validation: the closure step's `validationSteps` entry (`findValidationStep` of
+ *   `@climpt/router`) runs its validators; a validator that cannot run at all aborts; failures
+ *   follow `onFailure` (`retry` with a failure-specific prompt, `abort`, or `skip`);
  * - verdict: only after validation passed (or was skipped), the strategy decides done; not
  *   done is a retry too.
  *
@@ -162,7 +162,9 @@ export async function runCompletionChain(
   if (input.signal?.aborted) return abort(abortedError(closureStep.id), validation);
 
   const attempt = input.attempt + 1;
-  const maxAttempts = entry?.onFailure.maxAttempts;
+  // The router's bound (the same one `returnAfterFailedValidation` applies): checked here too, so
+  // the chain does not build a retry prompt the router would refuse, and says what failed.
+  const maxAttempts = exceededMaxAttempts(entry, attempt);
   const common = {
     registry,
     closureStep,
@@ -212,7 +214,7 @@ export async function runCompletionChain(
         validation,
       );
     }
-    if (maxAttempts !== undefined && attempt > maxAttempts) {
+    if (maxAttempts !== undefined) {
       return abort(exhausted(closureStep.id, entry?.id, attempt, maxAttempts, what), validation);
     }
     const built = await buildValidatorRetryPrompt({
@@ -242,7 +244,7 @@ export async function runCompletionChain(
   if (decision.done)
     return { kind: "done", reason: decision.reason, validation, verdict: decision };
 
-  if (maxAttempts !== undefined && attempt > maxAttempts) {
+  if (maxAttempts !== undefined) {
     return abort(
       exhausted(
         closureStep.id,

@@ -6,10 +6,13 @@ import {
   type Registry,
   type Result,
 } from "@climpt/registry-schema";
-import { problem, stepPath } from "./problems.ts";
+import { contractViolation, problem, stepPath } from "./problems.ts";
 import { lookup, type RouterState, withEntry } from "./router-state.ts";
 
-/** The run-wide cap: the option when given, else `DEFAULT_RUN_ITERATION_CAP` (seed 000: 100). */
+/**
+ * The run-wide cap: the option when given, else `DEFAULT_RUN_ITERATION_CAP` (100). A cap that is
+ * not a positive integer is a caller's mistake, thrown as `AGENT_MAX_ITERATIONS`.
+ */
 export function resolveIterationCap(iterationCap: number | undefined): number {
   const cap = iterationCap ?? DEFAULT_RUN_ITERATION_CAP;
   if (!Number.isInteger(cap) || cap < 1) {
@@ -88,4 +91,31 @@ export function advance(
     // maxRetries counts retries since the step was entered from elsewhere.
     checkRetries: staying ? state.checkRetries : 0,
   });
+}
+
+/**
+ * A step gave no output matching its schema: its iteration is spent and the same step runs again
+ * as the next iteration, in the same visit. Nothing else changes: the attempt is not one of the
+ * step's executions (`visitExecutions`, `stepCounts` and `iterations.min/max` count answers), so
+ * only the run cap sees it. Refuses with `AGENT_MAX_ITERATIONS` when the next iteration would
+ * pass the cap.
+ */
+export function skipIteration(state: RouterState, cap: number): Result<RouterState> {
+  if (state.awaitingCheck) {
+    throw contractViolation(
+      `skipIteration was called for step "${state.stepId}" while its check is pending.`,
+      "A schema failure of the step's own call comes before beforeCheck; a check call that gives no usable answer is a failed check (routeCheck).",
+    );
+  }
+  if (state.iteration + 1 > cap) {
+    return fail([
+      problem(
+        "AGENT_MAX_ITERATIONS",
+        `The run reached its iteration cap of ${cap}: iteration ${state.iteration} ran step "${state.stepId}", which gave no output matching its schema, and the step would run again.${mostExecuted(state)}`,
+        stepPath(state.stepId),
+        "Make the step prompt say exactly which JSON object to return, or raise the cap (agent.json limits.maxIterations, or --max-iterations).",
+      ),
+    ]);
+  }
+  return ok({ ...state, iteration: state.iteration + 1 });
 }

@@ -1,18 +1,10 @@
 export { DEFAULT_RUN_ITERATION_CAP } from "@climpt/registry-schema";
-export { resolveIterationCap } from "./advance.ts";
+export { createRouter, type Router, type RouterOptions } from "./create-router.ts";
+export { firstClosureStep } from "./enter-closure.ts";
 export { conditionText } from "./resolve-transition.ts";
-export {
-  type ReturnAfterValidationOptions,
-  returnAfterFailedValidation,
-  type ValidationRetryDecision,
-} from "./return-after-validation.ts";
-export { currentStep, route } from "./route.ts";
-export {
-  beforeCheck,
-  type CheckRouteOptions,
-  type CheckVerdict,
-  routeCheck,
-} from "./route-check.ts";
+export type { ValidationRetryDecision } from "./return-after-validation.ts";
+export { currentStep } from "./route.ts";
+export type { CheckVerdict } from "./route-check.ts";
 export type {
   AbortDecision,
   BeforeCheckDecision,
@@ -25,9 +17,11 @@ export type {
   StepDecision,
   StepVia,
 } from "./route-decision.ts";
+export { type RouterState, type StepCount, stepCountOf } from "./router-state.ts";
 export {
-  createRouterState,
-  type RouterState,
-  type StepCount,
-  stepCountOf,
-} from "./router-state.ts";
+  exceededMaxAttempts,
+  type FoundValidationStep,
+  findValidationStep,
+  type ValidationLookup,
+  VERDICT_CLOSURE_IDS,
+} from "./validation-step.ts";

@@ -1,9 +1,28 @@
-import type { Problem } from "@climpt/registry-schema";
+import type { Problem, Registry } from "@climpt/registry-schema";
 import { describe, expect, it } from "vitest";
-import { returnAfterFailedValidation } from "./return-after-validation.ts";
-import { route } from "./route.ts";
+import { createRouter } from "./create-router.ts";
+import type { RouteInput } from "./route-decision.ts";
 import { createRouterState, type RouterState } from "./router-state.ts";
 import { gateStep, registryOf, seed003Linear } from "./test-registries.ts";
+
+const route = (registry: Registry, state: RouterState, input: RouteInput) =>
+  createRouter(registry).route(state, input);
+
+/** The router reads `maxAttempts` from the registry's validationSteps entry itself. */
+function returnAfterFailedValidation(
+  registry: Registry,
+  state: RouterState,
+  options: { closureStepId: string; iterationCap?: number },
+) {
+  const router = createRouter(
+    registry,
+    options.iterationCap === undefined ? {} : { iterationCap: options.iterationCap },
+  );
+  return router.returnAfterFailedValidation(state, options.closureStepId);
+}
+
+/** seed003Linear without its validationSteps entry: no maxAttempts bounds the returns. */
+const unbounded: Registry = { ...seed003Linear, validationSteps: {} };
 
 function atClosure(): RouterState {
   const handedOff = route(seed003Linear, createRouterState(seed003Linear, "continuation.issue"), {
@@ -17,9 +36,9 @@ function atClosure(): RouterState {
 
 describe("returnAfterFailedValidation", () => {
   it("returns to the work step that led into the closure step, as a new iteration", () => {
+    // seed003Linear's entry for closure.issue sets onFailure.maxAttempts: 3.
     const back = returnAfterFailedValidation(seed003Linear, atClosure(), {
       closureStepId: "closure.issue",
-      maxAttempts: 3,
     });
     expect(back.ok && back.value).toMatchObject({
       kind: "step",
@@ -65,7 +84,6 @@ describe("returnAfterFailedValidation", () => {
     while (issue === undefined) {
       const back = returnAfterFailedValidation(seed003Linear, state, {
         closureStepId: "closure.issue",
-        maxAttempts: 3,
       });
       if (!back.ok) {
         issue = back.issues[0];
@@ -88,12 +106,12 @@ describe("returnAfterFailedValidation", () => {
 
   it("without maxAttempts, only the run cap bounds it", () => {
     const back = returnAfterFailedValidation(
-      seed003Linear,
+      unbounded,
       { ...atClosure(), validationAttempts: { "closure.issue": 50 } },
       { closureStepId: "closure.issue" },
     );
     expect(back.ok && back.value.attempt).toBe(51);
-    const capped = returnAfterFailedValidation(seed003Linear, atClosure(), {
+    const capped = returnAfterFailedValidation(unbounded, atClosure(), {
       closureStepId: "closure.issue",
       iterationCap: 2,
     });

@@ -1,6 +1,7 @@
 import type { CheckDefinition, Problem, Registry } from "@climpt/registry-schema";
 import { describe, expect, it } from "vitest";
-import { beforeCheck, type CheckVerdict, routeCheck } from "./route-check.ts";
+import { createRouter } from "./create-router.ts";
+import type { CheckVerdict } from "./route-check.ts";
 import type { RouteDecision } from "./route-decision.ts";
 import { createRouterState, type RouterState } from "./router-state.ts";
 import { checkStep, registryOf, seed000 } from "./test-registries.ts";
@@ -12,14 +13,19 @@ function execute(
   verdict: CheckVerdict,
   iterationCap?: number,
 ): { decision?: RouteDecision; skipped?: RouterState; issue?: Problem } {
-  const options = iterationCap === undefined ? {} : { iterationCap };
-  const before = beforeCheck(registry, state, options);
+  const router = createRouter(registry, iterationCap === undefined ? {} : { iterationCap });
+  const before = router.beforeCheck(state);
   if (!before.ok) return { issue: before.issues[0] as Problem };
   if (before.value.kind === "step") return { skipped: before.value.state };
-  const routed = routeCheck(registry, before.value.state, verdict, options);
+  const routed = router.routeCheck(before.value.state, verdict);
   if (!routed.ok) return { issue: routed.issues[0] as Problem };
   return { decision: routed.value };
 }
+
+const beforeCheck = (registry: Registry, state: RouterState) =>
+  createRouter(registry).beforeCheck(state);
+const routeCheck = (registry: Registry, state: RouterState, verdict: CheckVerdict) =>
+  createRouter(registry).routeCheck(state, verdict);
 
 const pass = { passed: true, message: "fine" };
 const failed = { passed: false, message: "2 tests fail" };

@@ -1,5 +1,5 @@
 import { fail, ok, type Registry, type Result } from "@climpt/registry-schema";
-import { advance, resolveIterationCap } from "./advance.ts";
+import { advance } from "./advance.ts";
 import { contractViolation, problem, stepPath } from "./problems.ts";
 import { currentStep } from "./route.ts";
 import type { BeforeCheckDecision, RouteDecision, StepVia } from "./route-decision.ts";
@@ -9,11 +9,6 @@ export interface CheckVerdict {
   readonly passed: boolean;
   /** The check's message (or why it failed): carried on the decision for the journal. */
   readonly message?: string;
-}
-
-export interface CheckRouteOptions {
-  /** Run-wide iteration cap; `DEFAULT_RUN_ITERATION_CAP` (100) when absent. */
-  readonly iterationCap?: number;
 }
 
 function stepDecision(
@@ -44,7 +39,7 @@ function stepDecision(
 export function beforeCheck(
   registry: Registry,
   state: RouterState,
-  options: CheckRouteOptions = {},
+  cap: number,
 ): Result<BeforeCheckDecision> {
   if (state.awaitingCheck) {
     throw contractViolation(
@@ -52,7 +47,6 @@ export function beforeCheck(
       "Call routeCheck with the check's verdict before the next beforeCheck.",
     );
   }
-  const cap = resolveIterationCap(options.iterationCap);
   const found = currentStep(registry, state);
   if (!found.ok) return found;
   const step = found.value;
@@ -66,7 +60,7 @@ export function beforeCheck(
 }
 
 /**
- * Check dialect, with the verdict of the check `beforeCheck` asked for (seed 000):
+ * Check dialect, with the verdict of the check `beforeCheck` asked for:
  * - pass: `onPass.next` → that step (a new visit); `onPass.complete` → `{kind: "complete"}`;
  * - fail while this visit has run fewer than `iterations.max` times → the step again;
  * - fail at `iterations.max` → `onFail`: `retry` starts a new visit of the same step, counted
@@ -77,7 +71,7 @@ export function routeCheck(
   registry: Registry,
   state: RouterState,
   verdict: CheckVerdict,
-  options: CheckRouteOptions = {},
+  cap: number,
 ): Result<RouteDecision> {
   if (!state.awaitingCheck) {
     throw contractViolation(
@@ -85,7 +79,6 @@ export function routeCheck(
       "After each execution call beforeCheck; run the check and call routeCheck only when it returns { kind: 'check' }.",
     );
   }
-  const cap = resolveIterationCap(options.iterationCap);
   const base: RouterState = { ...state, awaitingCheck: false };
   const found = currentStep(registry, base);
   if (!found.ok) return found;

@@ -3,8 +3,9 @@ import type { RouterState } from "./router-state.ts";
 
 /**
  * Why the flow moves to a step: the intent that chose it (`next`, `repeat`, `jump`, `handoff`,
- * `escalate`), the `initial.X` → `continuation.X` default (`continuation`), or a check-dialect /
- * completion reason.
+ * `escalate`), the `initial.X` → `continuation.X` default (`continuation`), a check-dialect
+ * reason, the return after a failed validation (`validation-retry`), or a budget verdict that
+ * sent the flow into closure (`enter-closure`). These are all the values there are.
  */
 export type StepVia =
   | "next"
@@ -18,7 +19,8 @@ export type StepVia =
   | "check-pass"
   | "check-retry"
   | "check-fallback"
-  | "validation-retry";
+  | "validation-retry"
+  | "enter-closure";
 
 /** Run `stepId` next, as iteration `state.iteration` (the same id for a repeat). */
 export interface StepDecision {
@@ -87,9 +89,8 @@ export interface RouteInput {
   readonly reason?: string;
 }
 
+/** Per-call input of `route` beside the interpretation. */
 export interface RouteOptions {
-  /** Run-wide iteration cap; `DEFAULT_RUN_ITERATION_CAP` (100) when absent. */
-  readonly iterationCap?: number;
   /**
    * The handoff accumulated over the run so far, flattened to key → latest value. A
    * conditional transition looks here when the current execution did not hand the key off.

@@ -6,8 +6,7 @@ import { performance } from "node:perf_hooks";
 import { interpretGate } from "@climpt/gate-interpreter";
 import type { JsonValue, Registry, Step } from "@climpt/registry-schema";
 import { bench, describe } from "vitest";
-import { route } from "./route.ts";
-import { createRouterState } from "./router-state.ts";
+import { createRouter } from "./create-router.ts";
 import { gateStep, registryOf } from "./test-registries.ts";
 
 /** `continuation.s0` → … → `closure.end`, every step handing off two fields. */
@@ -36,8 +35,8 @@ const closingOutput: JsonValue = { next_action: { action: "closing", reason: "al
 
 /** Walks the chain once; with `samples`, records each transition's interpret + route time. */
 function walk(registry: Registry, samples?: number[]): void {
-  const cap = Object.keys(registry.steps).length;
-  let state = createRouterState(registry, "continuation.s0");
+  const router = createRouter(registry, { iterationCap: Object.keys(registry.steps).length });
+  let state = router.start("continuation.s0");
   const handoff: Record<string, JsonValue> = {};
   for (;;) {
     const started = samples === undefined ? 0 : performance.now();
@@ -45,7 +44,7 @@ function walk(registry: Registry, samples?: number[]): void {
     const output = step.kind === "closure" ? closingOutput : nextOutput;
     const gate = interpretGate(step, output, { iteration: state.iteration });
     if (!gate.ok) throw new Error(gate.issues[0]?.message);
-    const decision = route(registry, state, gate.value, { handoff, iterationCap: cap });
+    const decision = router.route(state, gate.value, { handoff });
     if (!decision.ok) throw new Error(decision.issues[0]?.message);
     if (samples !== undefined) samples.push((performance.now() - started) * 1000);
     Object.assign(handoff, gate.value.handoff);

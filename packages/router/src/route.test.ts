@@ -1,9 +1,21 @@
 import type { Problem, Registry, Result } from "@climpt/registry-schema";
 import { describe, expect, it } from "vitest";
-import { route } from "./route.ts";
+import { createRouter, type RouterOptions } from "./create-router.ts";
 import type { RouteDecision, RouteInput, RouteOptions } from "./route-decision.ts";
 import { createRouterState, type RouterState } from "./router-state.ts";
 import { gateStep, registryOf, seed003Linear } from "./test-registries.ts";
+
+/** The router's options and one call's options, as these tests pass them together. */
+type Options = RouterOptions & RouteOptions;
+
+function route(registry: Registry, state: RouterState, input: RouteInput, options: Options = {}) {
+  const { handoff, ...routerOptions } = options;
+  return createRouter(registry, routerOptions).route(
+    state,
+    input,
+    handoff === undefined ? {} : { handoff },
+  );
+}
 
 const to = (target: string | null) => ({ kind: "target", target }) as const;
 
@@ -11,7 +23,7 @@ function decide(
   registry: Registry,
   at: string | RouterState,
   input: RouteInput,
-  options?: RouteOptions,
+  options?: Options,
 ): RouteDecision {
   const state = typeof at === "string" ? createRouterState(registry, at) : at;
   const result = route(registry, state, input, options);
@@ -23,7 +35,7 @@ function refuse(
   registry: Registry,
   at: string | RouterState,
   input: RouteInput,
-  options?: RouteOptions,
+  options?: Options,
 ): Problem {
   const state = typeof at === "string" ? createRouterState(registry, at) : at;
   const result: Result<RouteDecision> = route(registry, state, input, options);
@@ -443,7 +455,7 @@ describe("route: the run-wide iteration cap", () => {
     gateStep("continuation.loop", { transitions: { next: to("continuation.loop") } }),
   ]);
 
-  function runUntilRefused(options?: RouteOptions): { last: RouterState; issue: Problem } {
+  function runUntilRefused(options?: Options): { last: RouterState; issue: Problem } {
     let state = createRouterState(loop, "continuation.loop");
     for (;;) {
       const result = route(loop, state, { intent: "next" }, options);

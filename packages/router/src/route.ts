@@ -10,7 +10,7 @@ import {
   STEP_KIND_INTENTS,
   type Step,
 } from "@climpt/registry-schema";
-import { advance, resolveIterationCap } from "./advance.ts";
+import { advance } from "./advance.ts";
 import { contractViolation, list, problem, stepPath } from "./problems.ts";
 import { type ConditionSources, resolveTransition } from "./resolve-transition.ts";
 import type { RouteDecision, RouteInput, RouteOptions, StepVia } from "./route-decision.ts";
@@ -206,15 +206,16 @@ function moveTo(
 }
 
 /**
- * Decides where the flow goes after the current step (`state.stepId`) produced `input`
- * (seed 003 §14.4.3, DESIGN §4.3). Records the execution, applies the step-kind boundary
- * rules, resolves the intent's transition and starts the next iteration, or returns a coded
- * problem saying what to fix in steps_registry.json.
+ * Decides where the flow goes after the current step (`state.stepId`) produced `input`. Records
+ * the execution, applies the step-kind boundary rules, resolves the intent's transition and
+ * starts the next iteration (refused past `cap`), or returns a coded problem saying what to fix
+ * in steps_registry.json. Reached through `createRouter(...).route`, which holds the cap.
  */
 export function route(
   registry: Registry,
   state: RouterState,
   input: RouteInput,
+  cap: number,
   options: RouteOptions = {},
 ): Result<RouteDecision> {
   if (state.awaitingCheck) {
@@ -223,7 +224,6 @@ export function route(
       "After beforeCheck returns { kind: 'check' }, run the check and call routeCheck.",
     );
   }
-  const cap = resolveIterationCap(options.iterationCap);
   const found = currentStep(registry, state);
   if (!found.ok) return found;
   const step = found.value;

@@ -11,9 +11,7 @@ import type {
 } from "@climpt/registry-schema";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { returnAfterFailedValidation } from "./return-after-validation.ts";
-import { route } from "./route.ts";
-import { beforeCheck, routeCheck } from "./route-check.ts";
+import { createRouter } from "./create-router.ts";
 import type { RouteInput } from "./route-decision.ts";
 import { createRouterState, type RouterState } from "./router-state.ts";
 import { checkStep, gateStep, registryOf } from "./test-registries.ts";
@@ -156,7 +154,7 @@ function drive(
       ...(target === undefined ? {} : { target }),
       ...(m.condition === undefined ? {} : { handoff: m.condition }),
     };
-    const decided = route(registry, state, input, { iterationCap: cap });
+    const decided = createRouter(registry, { iterationCap: cap }).route(state, input);
     if (!decided.ok) {
       const codes = decided.issues.map((issue) => issue.code);
       if (misbehave) {
@@ -186,11 +184,25 @@ function drive(
     expect(decision.kind).toBe("closing");
     expect(registry.steps[decision.stepId]?.kind).toBe("closure");
     if (m.validationPasses) return;
-    const back = returnAfterFailedValidation(registry, state, {
-      closureStepId: decision.stepId,
-      iterationCap: cap,
-      ...(m.maxAttempts === undefined ? {} : { maxAttempts: m.maxAttempts }),
-    });
+    // This move's maxAttempts, as the closure step's validationSteps entry declares it.
+    const validated: Registry = {
+      ...registry,
+      validationSteps:
+        m.maxAttempts === undefined
+          ? {}
+          : {
+              [decision.stepId]: {
+                id: decision.stepId,
+                stepId: decision.stepId,
+                conditions: [],
+                onFailure: { action: "retry", maxAttempts: m.maxAttempts },
+              },
+            },
+    };
+    const back = createRouter(validated, { iterationCap: cap }).returnAfterFailedValidation(
+      state,
+      decision.stepId,
+    );
     if (!back.ok) {
       expect(["AGENT_VALIDATION_ABORT", "AGENT_MAX_ITERATIONS"]).toContain(back.issues[0]?.code);
       return;
@@ -279,9 +291,10 @@ describe("router properties (check dialect)", () => {
             });
           });
           const registry = registryOf("check", steps);
-          let state = createRouterState(registry, ids[0] as string);
+          const router = createRouter(registry, { iterationCap: cap });
+          let state = router.start(ids[0] as string);
           for (const passed of verdicts) {
-            const before = beforeCheck(registry, state, { iterationCap: cap });
+            const before = router.beforeCheck(state);
             if (!before.ok) {
               expect(before.issues[0]?.code).toBe("AGENT_MAX_ITERATIONS");
               return;
@@ -294,7 +307,7 @@ describe("router properties (check dialect)", () => {
               continue;
             }
             expect(state.visitExecutions).toBeGreaterThanOrEqual(step.iterations.min);
-            const routed = routeCheck(registry, state, { passed }, { iterationCap: cap });
+            const routed = router.routeCheck(state, { passed });
             if (!routed.ok) {
               expect(["AGENT_MAX_ITERATIONS", "AGENT_VALIDATION_ABORT"]).toContain(
                 routed.issues[0]?.code,

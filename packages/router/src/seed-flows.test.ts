@@ -3,10 +3,8 @@
 import { extractHandoff, interpretGate, interpretStepCheck } from "@climpt/gate-interpreter";
 import type { JsonValue, Registry } from "@climpt/registry-schema";
 import { describe, expect, it } from "vitest";
-import { returnAfterFailedValidation } from "./return-after-validation.ts";
-import { route } from "./route.ts";
-import { beforeCheck, routeCheck } from "./route-check.ts";
-import { createRouterState, type RouterState } from "./router-state.ts";
+import { createRouter } from "./create-router.ts";
+import type { RouterState } from "./router-state.ts";
 import {
   gateStep,
   registryOf,
@@ -39,7 +37,8 @@ function walkGate(
   outputs: readonly JsonValue[],
   validations: readonly boolean[] = [],
 ): Walk {
-  let state = createRouterState(registry, entry);
+  const router = createRouter(registry);
+  let state = router.start(entry);
   const steps: string[] = [];
   const handoff: Record<string, JsonValue> = {};
   const pending = [...validations];
@@ -50,7 +49,7 @@ function walkGate(
     const gate = interpretGate(step, output, { iteration: state.iteration });
     if (!gate.ok) return { steps, end: "problem", code: gate.issues[0]?.code, state, handoff };
     Object.assign(handoff, gate.value.handoff);
-    const decision = route(registry, state, gate.value, { handoff });
+    const decision = router.route(state, gate.value, { handoff });
     if (!decision.ok) {
       return { steps, end: "problem", code: decision.issues[0]?.code, state, handoff };
     }
@@ -58,13 +57,7 @@ function walkGate(
     if (decision.value.kind === "abort") return { steps, end: "abort", state, handoff };
     if (decision.value.kind === "closing") {
       if (pending.shift() ?? true) return { steps, end: "done", state, handoff };
-      const validation = registry.validationSteps[decision.value.stepId];
-      const back = returnAfterFailedValidation(registry, state, {
-        closureStepId: decision.value.stepId,
-        ...(validation?.onFailure.maxAttempts === undefined
-          ? {}
-          : { maxAttempts: validation.onFailure.maxAttempts }),
-      });
+      const back = router.returnAfterFailedValidation(state, decision.value.stepId);
       if (!back.ok) return { steps, end: "problem", code: back.issues[0]?.code, state, handoff };
       state = back.value.state;
     }
@@ -81,7 +74,8 @@ interface CheckExecution {
 
 /** A minimal check-dialect runner: one scripted execution (step output + check output) at a time. */
 function walkCheck(registry: Registry, entry: string, executions: readonly CheckExecution[]): Walk {
-  let state = createRouterState(registry, entry);
+  const router = createRouter(registry);
+  let state = router.start(entry);
   const steps: string[] = [];
   const handoff: Record<string, JsonValue> = {};
   for (const execution of executions) {
@@ -89,7 +83,7 @@ function walkCheck(registry: Registry, entry: string, executions: readonly Check
     const step = registry.steps[state.stepId];
     if (step === undefined) throw new Error(`no step ${state.stepId}`);
     Object.assign(handoff, extractHandoff(step, execution.output).handoff);
-    const before = beforeCheck(registry, state);
+    const before = router.beforeCheck(state);
     if (!before.ok) return { steps, end: "problem", code: before.issues[0]?.code, state, handoff };
     state = before.value.state;
     if (before.value.kind === "step") continue;
@@ -97,7 +91,7 @@ function walkCheck(registry: Registry, entry: string, executions: readonly Check
       stepOutput: execution.output,
       checkOutput: execution.check,
     });
-    const decision = routeCheck(registry, state, verdict);
+    const decision = router.routeCheck(state, verdict);
     if (!decision.ok) {
       return { steps, end: "problem", code: decision.issues[0]?.code, state, handoff };
     }

@@ -6,6 +6,8 @@ export {
 export { findAgentDir, loadAgentDefinition } from "./agent-location.ts";
 export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
 export { JournalWriter, journalDirectory, journalPath, readJournal } from "./journal.ts";
+export type { RecordedReply } from "./journal-replay.ts";
+export { createMessagesStepExecutor } from "./messages-step-executor.ts";
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
@@ -40,5 +42,14 @@ export type {
   RunUsage,
 } from "./run-result.ts";
 export { AgentDefinitionError, RunnerError } from "./runner-error.ts";
+export type { CheckResult, PendingRetry, StepEnd } from "./step-end.ts";
+export type {
+  PhaseReplay,
+  StepAnswer,
+  StepExecutionObserver,
+  StepExecutionRequest,
+  StepExecutionResult,
+  StepExecutor,
+} from "./step-executor.ts";
 export { StepFlowRunner } from "./step-flow-runner.ts";
 export { validateArgs } from "./validate-args.ts";

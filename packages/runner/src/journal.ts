@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import nodePath from "node:path";
 import type { AgentDefinition } from "@climpt/registry-schema";
+import type { JournalSink } from "./journal-store.ts";
 import type { RunEvent } from "./run-event.ts";
 import { RunnerError } from "./runner-error.ts";
 
@@ -18,7 +19,7 @@ import { RunnerError } from "./runner-error.ts";
  * The append-only journal of one run: one JSON event per line, each written and (by default)
  * fsynced before the run moves on, so a crash or `kill -9` loses at most the line being written.
  */
-export class JournalWriter {
+export class JournalWriter implements JournalSink {
   private fd: number | undefined;
 
   constructor(
@@ -39,6 +40,14 @@ export class JournalWriter {
     if (this.fd === undefined) return;
     writeSync(this.fd, `${JSON.stringify(event)}\n`);
     if (this.fsync) fsyncSync(this.fd);
+  }
+
+  /**
+   * Every appended line is durable: with fsync on, each already was when `append` returned;
+   * with it off, this fsyncs now.
+   */
+  async flush(): Promise<void> {
+    if (this.fd !== undefined && !this.fsync) fsyncSync(this.fd);
   }
 
   close(): void {

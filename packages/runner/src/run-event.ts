@@ -1,12 +1,14 @@
 import type { JsonValue } from "@climpt/registry-schema";
-import type { RouterState } from "@climpt/router";
+import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
-import type { HistoryEntry, RunError, RunResult, RunUsage } from "./run-result.ts";
+import type { RunError, RunResult, RunUsage } from "./run-result.ts";
+import type { StepEnd } from "./step-end.ts";
 
 /**
  * Everything a run does, as one typed stream. The CLI's progress display, the journal and the
  * tests all consume it. Every event is plain JSON: the journal is these events, one per line,
- * and the journal alone rebuilds the run (see `rebuildRunState`).
+ * and the journal alone rebuilds the run (resume folds its `step_end` events with
+ * `applyStepEnd`).
  */
 export type RunEvent =
   | RunStartEvent
@@ -187,10 +189,12 @@ export interface RouteEvent extends EventBase {
   readonly type: "route";
   readonly iteration: number;
   readonly from: string;
-  /** `step`, `closing`, `complete`, `abort`, `validation-retry`, `enter-closure`. */
-  readonly decision: string;
+  /** The router's decision, or `validation-retry` after the completion chain refused. */
+  readonly decision: "step" | "closing" | "complete" | "abort" | "validation-retry";
+  /** The step the flow moves to (`step`, `validation-retry`), else null. */
   readonly to: string | null;
-  readonly via: string | null;
+  /** Why it moves there (`StepVia` of `@climpt/router`, `enter-closure` included), else null. */
+  readonly via: StepVia | null;
 }
 
 export interface ValidatorEvent extends EventBase {
@@ -233,28 +237,12 @@ export interface BoundaryHookEvent extends EventBase {
 }
 
 /**
- * A step finished and the flow decided where to go. It carries everything needed to continue
- * from here, so resume folds the journal up to the last of these.
+ * A step finished and the flow decided where to go: its `StepEnd` record as the journal stores
+ * it. It carries everything needed to continue from here, so resume folds the journal up to the
+ * last of these.
  */
-export interface StepEndEvent extends EventBase {
+export interface StepEndEvent extends EventBase, StepEnd {
   readonly type: "step_end";
-  readonly iteration: number;
-  readonly stepId: string;
-  readonly history: HistoryEntry;
-  /** The router state the next iteration starts from. */
-  readonly routerState: RouterState;
-  /** This execution's full structured output (or text), kept for the journal and Completion. */
-  readonly output: JsonValue;
-  /** This execution's handoff by short key. */
-  readonly handoff: Readonly<Record<string, JsonValue>>;
-  /** This execution's handoff by full dot path (gate handoffFields). */
-  readonly handoffPaths: Readonly<Record<string, JsonValue>>;
-  /** A retry prompt the next iteration uses instead of its step prompt. */
-  readonly pendingRetry: { readonly stepId: string; readonly text: string } | null;
-  readonly consecutiveSchemaFailures: number;
-  readonly totals: RunUsage;
-  /** Set when this step ended the run (success or failure): the run_end follows. */
-  readonly final: boolean;
 }
 
 export interface NoticeEvent extends EventBase {

@@ -10,7 +10,7 @@ import type { RunEvent } from "./run-event.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { FLAG_VALIDATION, intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
-import { git, makeSampleRepo } from "./test-support.ts";
+import { fakeGhThatNeverCloses, git, makeSampleRepo } from "./test-support.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -332,14 +332,8 @@ describe("flows", () => {
   });
 
   it("a run that ran its boundary hook and then failed does not call itself resumable", async () => {
-    const bin = mkdtempSync(path.join(tmpdir(), "climpt-gh-"));
-    const gh = path.join(bin, "gh");
     // The issue never closes: `gh issue view` always reports it open.
-    writeFileSync(
-      gh,
-      `#!/bin/sh\nif [ "$1 $2" = "issue view" ]; then echo '{"state":"OPEN","labels":[]}'; fi\n`,
-    );
-    chmodSync(gh, 0o755);
+    const gh = fakeGhThatNeverCloses();
     const spec: TestAgentSpec = {
       ...linear,
       name: "poller",

@@ -1,6 +1,7 @@
 import type { JsonValue } from "@climpt/registry-schema";
 import type { ModelClient, PriceTable } from "@climpt/sdk-adapter";
 import type { RunEvent } from "./run-event.ts";
+import type { StepExecutor } from "./step-executor.ts";
 
 /** Budgets that end a run with a coded error (and a resumable journal) when exceeded. */
 export interface RunBudgets {
@@ -37,6 +38,12 @@ export interface RunOptions {
 export interface RunnerOptions {
   /** The model client. Default: Anthropic through @anthropic-ai/sdk (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). */
   readonly modelClient?: ModelClient;
+  /**
+   * Runs each step phase (prompt → tool loop → structured output + usage) instead of the
+   * Messages API path. `modelClient`, `replay`, `record`, `callTimeoutMs`, `maxRetries` and
+   * `prices` configure the default executor only. See `StepExecutor`.
+   */
+  readonly stepExecutor?: StepExecutor;
   /** Event listener; more can be added with `runner.on`. */
   readonly onEvent?: (event: RunEvent) => void;
   /** Journal folder; default `<cwd>/<agent.logging.directory>`. `false` keeps no journal. */

@@ -1,27 +1,20 @@
 import type { JsonValue } from "@climpt/registry-schema";
 import type { RouterState } from "@climpt/router";
-import type { StepEndEvent } from "./run-event.ts";
-import type { HistoryEntry, RunUsage } from "./run-result.ts";
-
-export const ZERO_TOTALS: RunUsage = Object.freeze({
-  inputTokens: 0,
-  outputTokens: 0,
-  cacheReadInputTokens: 0,
-  cacheCreationInputTokens: 0,
-  costUsd: 0,
-});
+import type { HistoryEntry } from "./run-result.ts";
+import type { PendingRetry, StepEnd } from "./step-end.ts";
 
 /**
  * What the flow loop carries from one iteration to the next. It changes only at the end of a
- * step (`applyStepEnd`), from the same `step_end` event the journal stores, so folding a journal
- * gives exactly the state the live run had (resume depends on it).
+ * step, by `applyStepEnd` of the same `StepEnd` record the journal stores, so folding a journal
+ * gives exactly the state the live run had (resume depends on it). The run's usage is not in
+ * here: it changes with every model call, so the `UsageMeter` holds it.
  */
 export interface RunState {
   readonly routerState: RouterState;
   /**
-   * Step id → its latest execution's handoff by short key (seed 002: `uv-<id>_<key>`). Every
-   * execution's full output is in the journal (`step_end.output`), not held in memory, so a long
-   * run does not grow.
+   * Step id → its latest execution's handoff by short key (prompts read it as
+   * `uv-<id>_<key>`). Every execution's full output is in the journal (`step_end.output`), not
+   * held in memory, so a long run does not grow.
    */
   readonly handoff: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
   /** Step id → its latest execution's handoff by full dot path. */
@@ -29,8 +22,7 @@ export interface RunState {
   /** Key → the value most recently handed off under it, by any step (conditional transitions). */
   readonly flatHandoff: Readonly<Record<string, JsonValue>>;
   readonly history: readonly HistoryEntry[];
-  readonly totals: RunUsage;
-  readonly pendingRetry: { readonly stepId: string; readonly text: string } | null;
+  readonly pendingRetry: PendingRetry | null;
   readonly consecutiveSchemaFailures: number;
   /** The `summary` field (or text) of the previous execution: UV `previous_summary`. */
   readonly previousSummary: string;
@@ -43,7 +35,6 @@ export function initialRunState(routerState: RouterState): RunState {
     handoffPaths: {},
     flatHandoff: {},
     history: [],
-    totals: ZERO_TOTALS,
     pendingRetry: null,
     consecutiveSchemaFailures: 0,
     previousSummary: "",
@@ -66,25 +57,24 @@ function summaryOf(output: JsonValue): string {
   return "";
 }
 
-/** The state after a step ended, as recorded by its `step_end` event. */
-export function applyStepEnd(state: RunState, event: StepEndEvent): RunState {
-  const hasHandoff = Object.keys(event.handoff).length > 0;
+/** The state after a step ended, as its `StepEnd` (a journal's `step_end` event is one) says. */
+export function applyStepEnd(state: RunState, end: StepEnd): RunState {
+  const hasHandoff = Object.keys(end.handoff).length > 0;
   let flatHandoff = state.flatHandoff;
-  for (const [key, value] of Object.entries(event.handoff)) {
+  for (const [key, value] of Object.entries(end.handoff)) {
     flatHandoff = withKey(flatHandoff, key, value);
   }
   return {
-    routerState: event.routerState,
-    handoff: hasHandoff ? withKey(state.handoff, event.stepId, event.handoff) : state.handoff,
+    routerState: end.routerState,
+    handoff: hasHandoff ? withKey(state.handoff, end.stepId, end.handoff) : state.handoff,
     handoffPaths:
-      Object.keys(event.handoffPaths).length > 0
-        ? withKey(state.handoffPaths, event.stepId, event.handoffPaths)
+      Object.keys(end.handoffPaths).length > 0
+        ? withKey(state.handoffPaths, end.stepId, end.handoffPaths)
         : state.handoffPaths,
     flatHandoff,
-    history: [...state.history, event.history],
-    totals: event.totals,
-    pendingRetry: event.pendingRetry,
-    consecutiveSchemaFailures: event.consecutiveSchemaFailures,
-    previousSummary: summaryOf(event.output) || state.previousSummary,
+    history: [...state.history, end.history],
+    pendingRetry: end.pendingRetry,
+    consecutiveSchemaFailures: end.consecutiveSchemaFailures,
+    previousSummary: summaryOf(end.output) || state.previousSummary,
   };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
@@ -47,4 +47,18 @@ export async function fakeModel(scriptName: string): Promise<{
     fake,
     client: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 2 }),
   };
+}
+
+/**
+ * A fake `gh` whose issue never closes: `gh issue view` always reports it open, every other
+ * command succeeds silently. Returns its path, for `RunnerOptions.ghCommand`.
+ */
+export function fakeGhThatNeverCloses(): string {
+  const gh = path.join(mkdtempSync(path.join(tmpdir(), "climpt-gh-")), "gh");
+  writeFileSync(
+    gh,
+    `#!/bin/sh\nif [ "$1 $2" = "issue view" ]; then echo '{"state":"OPEN","labels":[]}'; fi\n`,
+  );
+  chmodSync(gh, 0o755);
+  return gh;
 }

@@ -176,7 +176,7 @@ export function scriptedEvents(result: RunResult = scriptedResult()): RunEvent[]
       from: "closure.fix",
       decision: "closing",
       to: null,
-      via: "closing",
+      via: null,
     },
     {
       type: "validator",

@@ -1,7 +1,7 @@
 import type { JsonValue, Registry, ValidatorDefinition } from "@climpt/registry-schema";
+import type { FoundValidationStep } from "@climpt/router";
 import { runValidator, type ValidatorResult } from "@climpt/validators";
 import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
-import type { FoundValidationStep } from "./find-validation-step.ts";
 import type { ValidationSummary } from "./validation-summary.ts";
 
 export interface RunValidationInput {

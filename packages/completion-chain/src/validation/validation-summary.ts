@@ -1,12 +1,6 @@
 import type { ValidationOnFailure } from "@climpt/registry-schema";
+import type { ValidationLookup } from "@climpt/router";
 import type { ValidatorResult } from "@climpt/validators";
-
-/** How the `validationSteps` entry of a closure step was found (see `findValidationStep`). */
-export type ValidationLookup =
-  | "step-key"
-  | "step-id"
-  | "verdict-closure-key"
-  | "verdict-closure-id";
 
 /** Stage 2 of the chain, as data: which validators ran and what they found. */
 export interface ValidationSummary {

@@ -1,0 +1,30 @@
+import type { RunContext } from "./run-context.ts";
+import type { RunError } from "./run-result.ts";
+
+/**
+ * The token and cost budgets, checked before each iteration against the run's usage so far (the
+ * run's options win over the agent's limits). A spent budget ends the run with
+ * `AGENT_BUDGET_EXCEEDED` and a journal that resumes with a larger budget.
+ */
+export function budgetError(ctx: RunContext): RunError | undefined {
+  const totals = ctx.usage.totals;
+  const tokens = totals.inputTokens + totals.outputTokens;
+  const maxTokens = ctx.budgets?.maxTokens ?? ctx.agent.limits.maxTokens;
+  const maxCost = ctx.budgets?.maxCostUsd ?? ctx.agent.limits.maxCostUsd;
+  const hint = `Raise the budget and continue with \`climpt run ${ctx.agent.name} --resume ${ctx.runId}\`.`;
+  if (maxTokens !== undefined && tokens >= maxTokens) {
+    return {
+      code: "AGENT_BUDGET_EXCEEDED",
+      message: `The token budget is spent: ${tokens} tokens used, budget ${maxTokens}.`,
+      hint,
+    };
+  }
+  if (maxCost !== undefined && totals.costUsd >= maxCost) {
+    return {
+      code: "AGENT_BUDGET_EXCEEDED",
+      message: `The cost budget is spent: $${totals.costUsd.toFixed(4)} used, budget $${maxCost}.`,
+      hint,
+    };
+  }
+  return undefined;
+}

@@ -1,0 +1,64 @@
+import { createAnthropicClient } from "@climpt/sdk-adapter";
+import { startFakeAnthropic } from "@climpt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadAgentDefinition } from "./agent-location.ts";
+import { readJournal } from "./journal.ts";
+import { StepFlowRunner } from "./step-flow-runner.ts";
+import { intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
+import { fakeGhThatNeverCloses, makeSampleRepo } from "./test-support.ts";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+describe("finishing", () => {
+  it("a verdict the boundary hook did not satisfy records the closure step once, before the hook", async () => {
+    const gh = fakeGhThatNeverCloses();
+    const spec: TestAgentSpec = {
+      name: "poller",
+      entryStep: "initial.work",
+      parameters: { issue: { type: "number", required: true } },
+      runner: {
+        verdict: { type: "poll:state", config: {} },
+        integrations: { github: { enabled: true, defaultClosureAction: "close" } },
+      },
+      steps: {
+        "initial.work": {
+          intents: ["handoff"],
+          transitions: { handoff: { target: "closure.done" } },
+        },
+        "closure.done": { intents: ["closing"], transitions: { closing: { target: null } } },
+      },
+    };
+    const fake = await startFakeAnthropic();
+    closers.push(() => fake.close());
+    fake.enqueue(intentReply("handoff"), intentReply("closing"));
+    const loaded = await loadAgentDefinition(writeTestAgent(spec));
+    const result = await new StepFlowRunner(loaded, {
+      modelClient: createAnthropicClient({
+        apiKey: "sk-test-key",
+        baseURL: fake.url,
+        maxRetries: 0,
+      }),
+      ghCommand: gh,
+    }).run({ cwd: makeSampleRepo(), args: { issue: 7 } });
+
+    expect(result.error?.code).toBe("AGENT_VERDICT_UNCONFIRMED");
+    expect(result.state.history.map((entry) => `${entry.stepId}->${entry.transition}`)).toEqual([
+      "initial.work->closure.done",
+      "closure.done->closing",
+    ]);
+    const order = readJournal(result.journalPath as string)
+      .map((event) => (event.type === "step_end" ? `step_end:${event.stepId}` : event.type))
+      .filter((type) => /^(step_end|verdict|boundary_hook|run_end)/.test(type));
+    expect(order).toEqual([
+      "step_end:initial.work",
+      "verdict",
+      "step_end:closure.done",
+      "boundary_hook_start",
+      "boundary_hook",
+      "run_end",
+    ]);
+  });
+});

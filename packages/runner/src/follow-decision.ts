@@ -1,0 +1,85 @@
+import type { RouteDecision } from "@climpt/router";
+import type { Toolbox } from "@climpt/tools";
+import { completionPhase } from "./completion-phase.ts";
+import type { RunContext } from "./run-context.ts";
+import type { RunState } from "./run-state.ts";
+import { type InterpretedStep, stepEnd } from "./step-end.ts";
+import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
+
+/** A step's execution as its dialect interpreted it, with what completion still needs. */
+export interface FinishedStep {
+  readonly interpreted: InterpretedStep;
+  /** The final reply's text (a closure step's text goes to the verdict). */
+  readonly text: string;
+  /** The step's tools: the boundary actions they recorded go to the verdict and the hook. */
+  readonly toolbox: Toolbox;
+}
+
+/**
+ * Both dialects, once the router decided: a move to a step (which a budget verdict may turn
+ * into a move into closure), an abort, or the start of the completion chain.
+ */
+export async function followDecision(
+  ctx: RunContext,
+  state: RunState,
+  decision: RouteDecision,
+  finished: FinishedStep,
+): Promise<StepOutcome> {
+  const { step, iteration } = finished.interpreted;
+  switch (decision.kind) {
+    case "step": {
+      const forced = await ctx.verdict.afterIteration({
+        iteration,
+        stepId: step.id,
+        stepKind: step.kind,
+        intent: finished.interpreted.intent ?? undefined,
+      });
+      const move = forced?.enterClosure ? ctx.router.enterClosure(decision) : decision;
+      ctx.events.emit({
+        type: "route",
+        iteration,
+        from: step.id,
+        decision: "step",
+        to: move.stepId,
+        via: move.via,
+      });
+      return continueWith(
+        stepEnd(
+          finished.interpreted,
+          { transition: move.stepId, routerState: move.state },
+          ctx.usage.totals,
+        ),
+      );
+    }
+    case "abort":
+      ctx.events.emit({
+        type: "route",
+        iteration,
+        from: step.id,
+        decision: "abort",
+        to: null,
+        via: null,
+      });
+      return endAtStep(
+        state,
+        finished.interpreted,
+        {
+          code: "AGENT_ABORTED",
+          message: `Step "${step.id}" chose abort: ${decision.reason || "no reason given"}.`,
+        },
+        ctx.usage.totals,
+        { ran: true, transition: "abort" },
+      );
+    case "closing":
+    case "complete":
+      ctx.events.emit({
+        type: "route",
+        iteration,
+        from: step.id,
+        decision: decision.kind,
+        to: null,
+        via: null,
+      });
+      return completionPhase(ctx, state, decision, finished);
+  }
+}

@@ -1,0 +1,71 @@
+import { interpretGate } from "@climpt/gate-interpreter";
+import type { Step } from "@climpt/registry-schema";
+import type { Toolbox } from "@climpt/tools";
+import { followDecision } from "./follow-decision.ts";
+import type { RunContext } from "./run-context.ts";
+import { problemError, toJson } from "./run-errors.ts";
+import type { RunState } from "./run-state.ts";
+import { unanswered } from "./step-end.ts";
+import type { StepAnswer } from "./step-executor.ts";
+import { endAtStep, type StepOutcome } from "./step-outcome.ts";
+import { observeStep } from "./verdict-observation.ts";
+
+/**
+ * Gate dialect, after the step's model phase: the gate reads the intent (and handoff) from the
+ * output and the router decides where it leads. A refused output or route ends the run at
+ * this step.
+ */
+export async function gateDialectStep(
+  ctx: RunContext,
+  state: RunState,
+  step: Step,
+  answer: StepAnswer,
+  toolbox: Toolbox,
+): Promise<StepOutcome> {
+  const iteration = state.routerState.iteration;
+  const gate = interpretGate(step, answer.output, { iteration });
+  if (!gate.ok) {
+    return endAtStep(
+      state,
+      unanswered(step, iteration),
+      problemError(gate.issues),
+      ctx.usage.totals,
+    );
+  }
+  const interpretation = gate.value;
+  ctx.events.emit({
+    type: "gate",
+    iteration,
+    stepId: step.id,
+    intent: interpretation.intent,
+    usedFallback: interpretation.usedFallback,
+    reason: interpretation.reason ?? null,
+    target: interpretation.target ?? null,
+    handoff: interpretation.handoff,
+  });
+  observeStep(ctx, step, iteration, answer, interpretation.intent);
+  const decision = ctx.router.route(state.routerState, interpretation, {
+    handoff: { ...state.flatHandoff, ...interpretation.handoff },
+  });
+  if (!decision.ok) {
+    return endAtStep(
+      state,
+      unanswered(step, iteration),
+      problemError(decision.issues),
+      ctx.usage.totals,
+    );
+  }
+  return followDecision(ctx, state, decision.value, {
+    interpreted: {
+      step,
+      iteration,
+      intent: interpretation.intent,
+      output: toJson(answer.output ?? answer.text),
+      handoff: interpretation.handoff,
+      handoffPaths: interpretation.handoffPaths,
+      checkResult: null,
+    },
+    text: answer.text,
+    toolbox,
+  });
+}

@@ -1,0 +1,56 @@
+import type { AgentDefinition } from "@climpt/registry-schema";
+import { endJournalAtLineBoundary, JournalWriter, journalPath, readJournal } from "./journal.ts";
+import type { RunEvent } from "./run-event.ts";
+
+/**
+ * Where a run appends its events. `append` must not lose an event once the run moves on past a
+ * durability point; `flush` is that point: the runner awaits it before the boundary hook acts
+ * (a crash after it must leave `boundary_hook_start` behind, so resume refuses to act twice) and
+ * before it returns the result. A writer that makes each line durable as it appends (the file
+ * writer with fsync) has nothing left to do there; a batching writer commits its batch.
+ */
+export interface JournalSink {
+  append(event: RunEvent): void;
+  flush(): Promise<void>;
+  close(): void;
+}
+
+/** The journals of one agent's runs, by run id: the runner reads and writes them only here. */
+export interface JournalStore {
+  /** Where run `runId`'s journal is, as reported in `RunResult.journalPath` and messages. */
+  locate(runId: string): string;
+  /** Its events in order; a torn last event is dropped, any other damage is a coded error. */
+  read(runId: string): Promise<RunEvent[]>;
+  /** A new journal for a new run. */
+  create(runId: string): JournalSink;
+  /** The journal of a run that is resumed: appends after what is there. */
+  reopen(runId: string): JournalSink;
+}
+
+/** One JSON Lines file per run under `<cwd>/<agent logging.directory>` (or `journalDir`). */
+export function fileJournalStore(options: {
+  readonly cwd: string;
+  readonly agent: AgentDefinition;
+  readonly journalDir?: string | undefined;
+  readonly fsync: boolean;
+}): JournalStore {
+  const locate = (runId: string): string =>
+    journalPath({
+      cwd: options.cwd,
+      agent: options.agent,
+      runId,
+      ...(options.journalDir === undefined ? {} : { journalDir: options.journalDir }),
+    });
+  return {
+    locate,
+    read: async (runId) => readJournal(locate(runId)),
+    create: (runId) => new JournalWriter(locate(runId), options.fsync),
+    reopen: (runId) => {
+      const file = locate(runId);
+      // A crash mid-write leaves a last line without its newline: end the file at a line
+      // boundary first, so the next event starts a line of its own.
+      endJournalAtLineBoundary(file);
+      return new JournalWriter(file, options.fsync);
+    },
+  };
+}

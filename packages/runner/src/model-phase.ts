@@ -1,0 +1,205 @@
+import path from "node:path";
+import { resolveStepPrompt, type StepPrompt } from "@climpt/c3l-resolver";
+import type { JsonValue, Result, Step } from "@climpt/registry-schema";
+import { modelId, resolveModel } from "@climpt/sdk-adapter";
+import { createToolbox, type Toolbox } from "@climpt/tools";
+import { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
+import type { RunContext } from "./run-context.ts";
+import { problemError } from "./run-errors.ts";
+import type { RunError } from "./run-result.ts";
+import type { RunState } from "./run-state.ts";
+import type { PhaseReplay, StepAnswer, StepExecutionObserver } from "./step-executor.ts";
+
+/** `step`: the step's own prompt; `check`: a check-dialect step's check prompt. */
+export type Phase = "step" | "check";
+
+export type PhaseResult =
+  | { readonly ok: true; readonly answer: StepAnswer; readonly toolbox: Toolbox }
+  | {
+      readonly ok: false;
+      /** `schema`: no output matching the schema; `fatal`: anything else (a stop included). */
+      readonly kind: "schema" | "fatal";
+      readonly error: RunError;
+      /** Whether the step ran (its prompt resolved and the model was asked). */
+      readonly ran: boolean;
+      readonly toolbox: Toolbox;
+    };
+
+/** The UV runtime channel: where the run is, and the verdict's own variables. */
+export function runtimeVariables(
+  ctx: RunContext,
+  state: RunState,
+  iteration: number,
+): Record<string, JsonValue> {
+  const cap = ctx.router.iterationCap;
+  return {
+    iteration,
+    completed_iterations: iteration - 1,
+    max_iterations: cap,
+    remaining: Math.max(0, cap - iteration),
+    previous_summary: state.previousSummary,
+    ...ctx.verdict.uvVariables(),
+  };
+}
+
+function resolvePrompt(
+  ctx: RunContext,
+  state: RunState,
+  step: Step,
+  phase: Phase,
+): Promise<Result<StepPrompt>> {
+  return resolveStepPrompt({
+    registry: ctx.registry,
+    step,
+    source: ctx.promptSource,
+    channels: {
+      parameters: ctx.args,
+      runtime: runtimeVariables(ctx, state, state.routerState.iteration),
+      handoff: state.handoff,
+    },
+    ...(phase === "check" && step.check?.prompt !== undefined ? { prompt: step.check.prompt } : {}),
+    registryFile: ctx.loaded.files.registry,
+  });
+}
+
+/**
+ * One model phase of the current iteration: the step prompt (or the pending retry prompt, or
+ * the check prompt) through the step executor with the step's tools and output schema. It
+ * journals what happens (step_start, prompt_resolved, every call and tool result) and adds each
+ * call's usage to the run's meter; it decides nothing about the flow.
+ */
+export async function runModelPhase(
+  ctx: RunContext,
+  state: RunState,
+  step: Step,
+  phase: Phase,
+  options: { readonly toolbox?: Toolbox; readonly replay?: PhaseReplay | undefined } = {},
+): Promise<PhaseResult> {
+  const iteration = state.routerState.iteration;
+  const model = modelId(resolveModel(step.model, ctx.modelOverride ?? ctx.agent.defaultModel));
+  const pendingRetry = phase === "step" && state.pendingRetry?.stepId === step.id;
+  const toolbox =
+    options.toolbox ??
+    createToolbox({
+      cwd: ctx.cwd,
+      agent: ctx.agent,
+      step,
+      ...(ctx.ghCommand === undefined ? {} : { ghCommand: ctx.ghCommand }),
+      ...(ctx.env === undefined ? {} : { env: ctx.env }),
+      onEvent: (event) => {
+        if (event.type !== "tool_refused") return;
+        ctx.events.emit({
+          type: "tool_refused",
+          iteration,
+          stepId: step.id,
+          tool: event.tool,
+          reason: event.reason,
+        });
+      },
+    });
+  const emit = ctx.events.emit.bind(ctx.events);
+  emit({
+    type: "step_start",
+    iteration,
+    stepId: step.id,
+    stepKind: step.kind,
+    model,
+    phase,
+    retry: pendingRetry,
+  });
+
+  let text: string;
+  let source = "retry";
+  let promptFile: string | null = null;
+  if (pendingRetry && state.pendingRetry !== null) {
+    text = state.pendingRetry.text;
+  } else {
+    const prompt = await resolvePrompt(ctx, state, step, phase);
+    if (!prompt.ok) {
+      return { ok: false, kind: "fatal", error: problemError(prompt.issues), ran: false, toolbox };
+    }
+    text = prompt.value.text;
+    const from = prompt.value.source;
+    source = from.kind === "file" ? "file" : `fallback:${from.key}`;
+    if (from.kind === "file") promptFile = path.relative(ctx.loaded.dir, from.path);
+  }
+  emit({ type: "prompt_resolved", iteration, stepId: step.id, phase, source, promptFile, text });
+
+  const observer: StepExecutionObserver = {
+    modelRequest: ({ call, model: requested, repair }) =>
+      emit({
+        type: "model_request",
+        iteration,
+        stepId: step.id,
+        phase,
+        call,
+        model: requested,
+        repair,
+      }),
+    modelResponse: ({ call, reply, durationMs, replayed }) => {
+      // A reply served from the journal was paid for before the stop: its usage is already in
+      // the totals the resumed run started from.
+      const totals = replayed ? ctx.usage.totals : ctx.usage.add(reply);
+      emit({
+        type: "model_response",
+        iteration,
+        stepId: step.id,
+        phase,
+        call,
+        model: reply.model,
+        stopReason: reply.stopReason,
+        usage: reply.usage,
+        costUsd: reply.costUsd,
+        requestId: reply.requestId,
+        durationMs,
+        content: reply.content,
+        totals,
+        ...(replayed ? { replayed } : {}),
+      });
+    },
+    toolCall: (call) => emit({ type: "tool_call", iteration, stepId: step.id, call }),
+    toolResult: ({ call, result, durationMs, replayed }) => {
+      // A tool the stop cut off comes back as an error: resume runs it again.
+      const interrupted = !replayed && result.isError && ctx.signal.aborted;
+      emit({
+        type: "tool_result",
+        iteration,
+        stepId: step.id,
+        call,
+        result,
+        durationMs,
+        ...(replayed ? { replayed } : {}),
+        ...(interrupted ? { interrupted } : {}),
+      });
+    },
+    textDelta:
+      ctx.onTextDelta === undefined
+        ? undefined
+        : (delta) => ctx.onTextDelta?.(delta, { stepId: step.id, iteration }),
+  };
+  const limits = ctx.agent.limits;
+  const result = await ctx.executor.execute({
+    model,
+    system: ctx.system,
+    prompt: text,
+    outputSchema: phase === "check" ? CHECK_OUTPUT_SCHEMA : stepOutputSchema(step),
+    tools: toolbox,
+    maxTurns: limits.maxTurnsPerStep,
+    callTimeoutMs: limits.callTimeoutMs,
+    signal: ctx.signal,
+    replay: options.replay,
+    observer,
+  });
+  if (result.ok) return { ok: true, answer: { output: result.output, text: result.text }, toolbox };
+  // Stopped while the model or a tool ran: the failure says nothing about the step.
+  const stopped = ctx.stopped();
+  if (stopped !== undefined)
+    return { ok: false, kind: "fatal", error: stopped, ran: true, toolbox };
+  return {
+    ok: false,
+    kind: result.reason === "schema" ? "schema" : "fatal",
+    error: result.error,
+    ran: true,
+    toolbox,
+  };
+}

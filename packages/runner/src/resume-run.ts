@@ -1,0 +1,140 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { fileJournalStore } from "./journal-store.ts";
+import {
+  type MidStepReplay,
+  recordedMidStep,
+  recordedTotals,
+  replayCounts,
+} from "./mid-step-replay.ts";
+import {
+  buildRunContext,
+  type RunContext,
+  resolveRunCap,
+  type SessionInputs,
+} from "./run-context.ts";
+import type { RunStartEvent } from "./run-event.ts";
+import type { RunResult } from "./run-result.ts";
+import { applyStepEnd, initialRunState, type RunState } from "./run-state.ts";
+import { RunnerError } from "./runner-error.ts";
+
+export type ResumedRun =
+  | {
+      readonly kind: "resumed";
+      readonly context: RunContext;
+      readonly state: RunState;
+      readonly replay: MidStepReplay;
+    }
+  /** The run had completed: its stored result. */
+  | { readonly kind: "finished"; readonly result: RunResult };
+
+/**
+ * Setup of a resumed run, from its journal. The state is the fold of its `step_end` events
+ * (the verdict strategy is fed the same records); the step that was running when it stopped
+ * starts again, with the model replies and tool results the journal holds for it served from
+ * the journal, so no completed model call is repeated. A run that completed returns its stored
+ * result; a run whose boundary hook ran (or started) is refused, so nothing acts twice.
+ */
+export async function resumeRun(inputs: SessionInputs, runId: string): Promise<ResumedRun> {
+  const { loaded, runOptions, runnerOptions } = inputs;
+  const { agent, registry } = loaded;
+  const store = fileJournalStore({
+    cwd: path.resolve(runOptions.cwd ?? process.cwd()),
+    agent,
+    journalDir: typeof runnerOptions.journalDir === "string" ? runnerOptions.journalDir : undefined,
+    fsync: runnerOptions.fsync ?? true,
+  });
+  const file = store.locate(runId);
+  const events = await store.read(runId);
+  const start = events.find((event): event is RunStartEvent => event.type === "run_start");
+  if (start === undefined) {
+    throw new RunnerError({
+      code: "RUN-RESUME-001",
+      message: `The journal ${file} has no run_start event, so there is nothing to resume.`,
+      file,
+      hint: "Start a new run instead.",
+    });
+  }
+  let lastEnd: RunResult | undefined;
+  for (const event of events) if (event.type === "run_end") lastEnd = event.result;
+  if (lastEnd?.success) return { kind: "finished", result: lastEnd };
+
+  if (start.worktree !== null && !existsSync(start.worktree.path)) {
+    throw new RunnerError({
+      code: "RUN-RESUME-002",
+      message: `The run's worktree ${start.worktree.path} no longer exists.`,
+      hint: `Recreate it with \`git worktree add ${start.worktree.path} ${start.worktree.branch}\`, or start a new run.`,
+    });
+  }
+  if (events.some((e) => e.type === "boundary_hook" || e.type === "boundary_hook_start")) {
+    const finished = events.some((event) => event.type === "boundary_hook");
+    throw new RunnerError({
+      code: "RUN-RESUME-003",
+      message: finished
+        ? `Run ${runId} already ran its boundary hook; resuming could act twice.`
+        : `Run ${runId} stopped while its boundary hook was running; resuming could act twice.`,
+      file,
+      hint: "Read the run's result in the journal; start a new run if more work is needed.",
+    });
+  }
+
+  const context = await buildRunContext(inputs, {
+    runId,
+    args: { ...start.args },
+    cwd: start.cwd,
+    originCwd: start.originCwd,
+    worktree: start.worktree,
+    modelOverride: runOptions.model ?? start.modelOverride ?? undefined,
+    iterationCap: resolveRunCap(inputs, start.iterationCap),
+    journal: {
+      path: file,
+      open: runnerOptions.journalDir === false ? null : () => store.reopen(runId),
+    },
+    lastSeq: events.reduce((max, event) => Math.max(max, event.seq), 0),
+    // Usage is summed over every call made, a failed attempt's too; replayed calls add nothing.
+    totals: recordedTotals(events),
+  });
+
+  try {
+    let state = initialRunState(context.router.start(start.entryStepId));
+    let lastEndIndex = -1;
+    events.forEach((event, index) => {
+      // A failed run's last step_end records the failing step; resume runs that step again.
+      if (event.type !== "step_end" || event.final) return;
+      state = applyStepEnd(state, event);
+      lastEndIndex = index;
+      const check = event.history.checkResult;
+      context.verdict.observe({
+        iteration: event.iteration,
+        stepId: event.stepId,
+        stepKind: registry.steps[event.stepId]?.kind ?? "work",
+        intent: event.history.intent ?? undefined,
+        output: event.output,
+        text: typeof event.output === "string" ? event.output : "",
+        // The live run reported the check (count:check counts it); so does the fold.
+        ...(check === null ? {} : { check }),
+      });
+    });
+
+    // The interrupted step: what the journal recorded after the last step_end.
+    const phases = recordedMidStep(events.slice(lastEndIndex + 1));
+    inputs.telemetry.restore(start);
+    context.events.emit({
+      type: "run_resume",
+      stepId: state.routerState.stepId,
+      iteration: state.routerState.iteration,
+      ...replayCounts(phases),
+    });
+    const replay: MidStepReplay = {
+      stepId: state.routerState.stepId,
+      iteration: state.routerState.iteration,
+      phases,
+    };
+    return { kind: "resumed", context, state, replay };
+  } catch (error) {
+    // A verdict that throws while the journal is folded: the run does not start, so its
+    // journal must not stay open.
+    context.events.close();
+    throw error;
+  }
+}

@@ -1,0 +1,181 @@
+import {
+  createAgentPromptSource,
+  type PromptSource,
+  resolveSystemPrompt,
+} from "@climpt/c3l-resolver";
+import {
+  type CommandRunner,
+  createExecaCommandRunner,
+  createVerdictStrategy,
+  type VerdictStrategy,
+} from "@climpt/completion-chain";
+import type { AgentDefinition, JsonValue, LoadedAgent, Registry } from "@climpt/registry-schema";
+import { createRouter, type Router } from "@climpt/router";
+import type { JournalSink } from "./journal-store.ts";
+import { createMessagesStepExecutor } from "./messages-step-executor.ts";
+import { runModelClient } from "./model-client.ts";
+import type { RunEvent } from "./run-event.ts";
+import { RunEventStream } from "./run-events.ts";
+import type { RunBudgets, RunnerOptions, RunOptions } from "./run-options.ts";
+import type { RunError, RunUsage } from "./run-result.ts";
+import type { RunStop } from "./run-stop.ts";
+import { AgentDefinitionError } from "./runner-error.ts";
+import type { StepExecutor } from "./step-executor.ts";
+import type { RunTelemetry } from "./telemetry.ts";
+import { UsageMeter } from "./usage-meter.ts";
+import type { RunWorktree } from "./worktree.ts";
+
+/**
+ * Everything a run's phases read, built once by setup (a new run or a resumed one) and never
+ * changed: the agent, the router holding the iteration cap, the model executor, the verdict,
+ * the event stream. What changes during the run lives elsewhere: the run state (folded from
+ * step ends), the usage meter and the stop switch, each an object of its own.
+ */
+export interface RunContext {
+  readonly loaded: LoadedAgent;
+  readonly agent: AgentDefinition;
+  readonly registry: Registry;
+  readonly runId: string;
+  readonly args: Readonly<Record<string, JsonValue>>;
+  /** Where the agent works (the worktree in worktree mode). */
+  readonly cwd: string;
+  /** The folder the run was started from; the journal lives there. */
+  readonly originCwd: string;
+  readonly worktree: RunWorktree | null;
+  readonly modelOverride: string | undefined;
+  /** The router for this registry and this run's iteration cap (`router.iterationCap`). */
+  readonly router: Router;
+  readonly system: string;
+  readonly promptSource: PromptSource;
+  readonly executor: StepExecutor;
+  readonly verdict: VerdictStrategy;
+  /** Runs gh and hook commands for the verdict (poll:state) and the boundary hook. */
+  readonly commandRunner: CommandRunner;
+  readonly journalPath: string | null;
+  readonly events: RunEventStream;
+  readonly usage: UsageMeter;
+  readonly signal: AbortSignal;
+  /** The stop as the run's error, once the caller's signal or the wall-clock budget fired. */
+  stopped(): RunError | undefined;
+  readonly budgets: RunBudgets | undefined;
+  readonly ghCommand: string | undefined;
+  readonly env: Readonly<Record<string, string | undefined>> | undefined;
+  readonly onTextDelta: RunOptions["onTextDelta"];
+}
+
+/** What setup is given: the session's inputs and its stop switch. */
+export interface SessionInputs {
+  readonly loaded: LoadedAgent;
+  readonly runnerOptions: RunnerOptions;
+  readonly runOptions: RunOptions;
+  readonly listeners: ReadonlySet<(event: RunEvent) => void>;
+  readonly telemetry: RunTelemetry;
+  readonly stop: RunStop;
+}
+
+/** What a new run and a resumed one establish before the common part of setup. */
+export interface RunIdentity {
+  readonly runId: string;
+  readonly args: Readonly<Record<string, JsonValue>>;
+  readonly cwd: string;
+  readonly originCwd: string;
+  readonly worktree: RunWorktree | null;
+  readonly modelOverride: string | undefined;
+  /** Undefined: the router's default (100). */
+  readonly iterationCap: number | undefined;
+  /** Where the journal is, and how to open it for writing (null: the run keeps none). */
+  readonly journal: { readonly path: string | null; readonly open: (() => JournalSink) | null };
+  /** The last `seq` and usage totals the journal holds (a resumed run continues from them). */
+  readonly lastSeq: number;
+  readonly totals?: RunUsage;
+}
+
+function stoppedError(inputs: SessionInputs, runId: string): RunError | undefined {
+  const agent = inputs.loaded.agent.name;
+  switch (inputs.stop.reason) {
+    case "signal":
+      return {
+        code: "AGENT_INTERRUPTED",
+        message:
+          "The run was interrupted (signal). Its journal is complete up to the last finished step.",
+        hint: `Continue it with \`climpt run ${agent} --resume ${runId}\`.`,
+      };
+    case "wallclock":
+      return {
+        code: "AGENT_BUDGET_EXCEEDED",
+        message: `The wall-clock budget of ${inputs.runOptions.budgets?.maxWallClockMs} ms ran out.`,
+        hint: `Raise --max-time and continue with \`climpt run ${agent} --resume ${runId}\`.`,
+      };
+    default:
+      return undefined;
+  }
+}
+
+/** The part of setup a new run and a resumed one share. */
+export async function buildRunContext(
+  inputs: SessionInputs,
+  identity: RunIdentity,
+): Promise<RunContext> {
+  const { loaded, runnerOptions, runOptions } = inputs;
+  const { agent, registry } = loaded;
+  const router = createRouter(registry, {
+    iterationCap: identity.iterationCap,
+    verdictType: agent.verdict.type,
+  });
+  const promptSource = createAgentPromptSource(loaded.dir, registry);
+  const system = await resolveSystemPrompt(loaded.dir, agent.systemPromptPath);
+  if (!system.ok) throw new AgentDefinitionError(system.issues);
+  const executor =
+    runnerOptions.stepExecutor ??
+    createMessagesStepExecutor(runModelClient(runnerOptions, runOptions));
+  // One way to run gh and hook commands, for the verdict (poll:state) and the boundary hook.
+  const base = createExecaCommandRunner(
+    runnerOptions.env === undefined ? {} : { env: { ...process.env, ...runnerOptions.env } },
+  );
+  const gh = runnerOptions.ghCommand;
+  const commandRunner: CommandRunner =
+    gh === undefined
+      ? base
+      : (command, args, options) => base(command === "gh" ? gh : command, args, options);
+  const verdict = await createVerdictStrategy(agent.verdict, {
+    agentDir: loaded.dir,
+    params: identity.args,
+    cwd: identity.cwd,
+    agent,
+    commandRunner,
+  });
+  const { runId } = identity;
+  // Opened last: a run whose setup fails leaves no journal behind.
+  const sink = identity.journal.open?.() ?? null;
+  return {
+    loaded,
+    agent,
+    registry,
+    runId,
+    args: identity.args,
+    cwd: identity.cwd,
+    originCwd: identity.originCwd,
+    worktree: identity.worktree,
+    modelOverride: identity.modelOverride,
+    router,
+    system: system.value.text,
+    promptSource,
+    executor,
+    verdict,
+    commandRunner,
+    journalPath: identity.journal.path,
+    events: new RunEventStream(runId, sink, inputs.telemetry, inputs.listeners, identity.lastSeq),
+    usage: new UsageMeter(identity.totals),
+    signal: inputs.stop.signal,
+    stopped: () => stoppedError(inputs, runId),
+    budgets: runOptions.budgets,
+    ghCommand: runnerOptions.ghCommand,
+    env: runnerOptions.env,
+    onTextDelta: runOptions.onTextDelta,
+  };
+}
+
+/** The run-wide cap: the run's option, else the journal's (resume), else the agent's, else 100. */
+export function resolveRunCap(inputs: SessionInputs, fromJournal?: number): number | undefined {
+  return inputs.runOptions.maxIterations ?? fromJournal ?? inputs.loaded.agent.limits.maxIterations;
+}

@@ -1,0 +1,92 @@
+import { existsSync, statSync } from "node:fs";
+import path from "node:path";
+import { resolveEntryStep } from "@climpt/registry-schema";
+import { fileJournalStore } from "./journal-store.ts";
+import {
+  buildRunContext,
+  type RunContext,
+  resolveRunCap,
+  type SessionInputs,
+} from "./run-context.ts";
+import { newRunId } from "./run-id.ts";
+import { initialRunState, type RunState } from "./run-state.ts";
+import { AgentDefinitionError, RunnerError } from "./runner-error.ts";
+import { validateArgs } from "./validate-args.ts";
+import { createRunWorktree } from "./worktree.ts";
+
+/**
+ * Setup of a new run: checks the working directory, the arguments and the entry step before
+ * anything is written, makes the worktree (worktree mode), builds the run context, opens the
+ * journal and records `run_start`, which holds everything `--resume` needs to continue.
+ */
+export async function startRun(
+  inputs: SessionInputs,
+): Promise<{ readonly context: RunContext; readonly state: RunState }> {
+  const { loaded, runOptions, runnerOptions } = inputs;
+  const { agent, registry } = loaded;
+  const originCwd = path.resolve(runOptions.cwd ?? process.cwd());
+  // Checked before anything is written: the journal's folder would otherwise create it.
+  if (!existsSync(originCwd) || !statSync(originCwd).isDirectory()) {
+    throw new RunnerError({
+      code: "RUN-CWD-001",
+      message: `The working directory ${originCwd} does not exist or is not a folder.`,
+      hint: "Pass --cwd (RunOptions.cwd) an existing folder: the repository the agent works on.",
+    });
+  }
+  const args = validateArgs(agent, runOptions.args ?? {});
+  if (!args.ok) throw new AgentDefinitionError(args.issues);
+  const entry = resolveEntryStep(registry, agent.verdict.type);
+  if (!entry.ok) throw new AgentDefinitionError(entry.issues);
+  const runId = newRunId();
+  const worktree =
+    (runOptions.worktree ?? agent.worktree.enabled)
+      ? await createRunWorktree({
+          repoDir: originCwd,
+          ...(agent.worktree.root === undefined ? {} : { root: agent.worktree.root }),
+          agentName: agent.name,
+          runId,
+        })
+      : null;
+  // The journal lives with the repository the run was started from, not in the worktree,
+  // which is removed after a successful run.
+  const store =
+    runnerOptions.journalDir === false
+      ? null
+      : fileJournalStore({
+          cwd: originCwd,
+          agent,
+          journalDir: runnerOptions.journalDir,
+          fsync: runnerOptions.fsync ?? true,
+        });
+  const context = await buildRunContext(inputs, {
+    runId,
+    args: args.value,
+    cwd: worktree?.path ?? originCwd,
+    originCwd,
+    worktree,
+    modelOverride: runOptions.model,
+    iterationCap: resolveRunCap(inputs),
+    journal: {
+      path: store?.locate(runId) ?? null,
+      open: store === null ? null : () => store.create(runId),
+    },
+    lastSeq: 0,
+  });
+  const state = initialRunState(context.router.start(entry.value));
+  context.events.emit({
+    type: "run_start",
+    agent: agent.name,
+    agentDir: loaded.dir,
+    cwd: context.cwd,
+    originCwd,
+    args: context.args,
+    entryStepId: entry.value,
+    dialect: registry.dialect,
+    verdictType: agent.verdict.type,
+    registryVersion: registry.version,
+    modelOverride: context.modelOverride ?? null,
+    iterationCap: context.router.iterationCap,
+    worktree,
+  });
+  return { context, state };
+}

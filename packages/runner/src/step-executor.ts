@@ -1,0 +1,87 @@
+import type { JsonSchema, JsonValue } from "@climpt/registry-schema";
+import type { ToolCall, ToolExecutor, ToolResult } from "@climpt/sdk-adapter";
+import type { RecordedReply } from "./journal-replay.ts";
+import type { RunError } from "./run-result.ts";
+
+/**
+ * The seam between the runner and whatever talks to the model. An executor runs **one step
+ * phase**: a fresh conversation from the system prompt and the resolved prompt, the tool loop
+ * under the step's tools, and the structured output checked against the output schema, with
+ * the usage of every call. Everything around it stays the runner's: prompts, the journal,
+ * budgets, the gate and check interpretation, the router, the completion chain, resume.
+ *
+ * The default is `createMessagesStepExecutor` (the Messages API through `@climpt/sdk-adapter`'s
+ * `runStep`). Another executor (an agent SDK that runs its own tool loop, say) implements this
+ * interface and is passed as `RunnerOptions.stepExecutor`. Its obligations:
+ *
+ * - report every model call through `observer.modelResponse` (the runner journals the reply
+ *   and adds its usage to the run's totals; budgets depend on it), and every tool call and
+ *   result through `toolCall` / `toolResult`;
+ * - honour `signal`: stop the phase promptly when it aborts (a stop or the wall-clock budget);
+ * - return expected failures as data: `schema` when no output matching `outputSchema` came back
+ *   (the runner spends the iteration and runs the step again), `failed` for anything else, with
+ *   a coded `RunError` (`AC-MODEL-*` for API failures keeps the journal resumable mid-step);
+ * - with `replay`, serve the recorded replies and tool results first, in order, and say so
+ *   (`replayed: true`), so a resumed step repeats no completed call. An executor that cannot
+ *   replay ignores it; the step then runs live from its start.
+ */
+export interface StepExecutor {
+  execute(request: StepExecutionRequest): Promise<StepExecutionResult>;
+}
+
+export interface StepExecutionRequest {
+  /** A full model id (the runner resolved step > run > agent > default). */
+  readonly model: string;
+  readonly system: string;
+  /** The resolved step prompt (or check prompt, or retry prompt): the first user message. */
+  readonly prompt: string;
+  /** Absent: the phase returns its final text and no output. */
+  readonly outputSchema: JsonSchema | undefined;
+  /** The step's tools, under its tool policy (refusals are the toolbox's, not the executor's). */
+  readonly tools: ToolExecutor;
+  readonly maxTurns: number | undefined;
+  /** Per model call. */
+  readonly callTimeoutMs: number | undefined;
+  readonly signal: AbortSignal;
+  /** What the journal recorded of this phase before the run stopped (resume). */
+  readonly replay: PhaseReplay | undefined;
+  readonly observer: StepExecutionObserver;
+}
+
+/** The recorded part of an interrupted phase: replies in order, tool results by tool_use id. */
+export interface PhaseReplay {
+  readonly replies: readonly RecordedReply[];
+  /** tool_use id → its recorded results in order (an id may come back). */
+  readonly toolResults: ReadonlyMap<string, readonly ToolResult[]>;
+}
+
+export interface StepExecutionObserver {
+  /** A model call is about to be made (`call` is 1-based within the phase). */
+  modelRequest(request: { call: number; model: string; repair: boolean }): void;
+  /** A model call came back (or was served from the journal: `replayed`). */
+  modelResponse(response: {
+    call: number;
+    reply: RecordedReply;
+    durationMs: number;
+    replayed: boolean;
+  }): void;
+  toolCall(call: ToolCall): void;
+  toolResult(result: {
+    call: ToolCall;
+    result: ToolResult;
+    durationMs: number;
+    replayed: boolean;
+  }): void;
+  /** Streamed model text, for live display; absent when nobody displays it. */
+  readonly textDelta?: ((delta: string) => void) | undefined;
+}
+
+/** What a phase produced: the structured output (when it had a schema) and the final text. */
+export interface StepAnswer {
+  readonly output: JsonValue | undefined;
+  readonly text: string;
+}
+
+export type StepExecutionResult =
+  | ({ readonly ok: true } & StepAnswer)
+  | { readonly ok: false; readonly reason: "schema" | "failed"; readonly error: RunError };
