@@ -11,13 +11,20 @@ export const HANG_LIMIT_MS = 180_000;
 type ProjectTestOptions = NonNullable<TestProjectInlineConfiguration["test"]>;
 
 /**
+ * `teardownTimeout` is a root option: vitest's project type leaves it out, but a package's own
+ * config is the root config when the package's tests run on their own (`pnpm --filter … test`),
+ * and that is when it applies.
+ */
+type PackageTestOptions = ProjectTestOptions & { readonly teardownTimeout?: number };
+
+/**
  * The vitest project settings every package shares: its name, tests beside the code, and the hang
  * limit above for tests and hooks. A package adds what it needs (a global setup, benchmarks).
  */
 export function packageTestOptions(
   name: string,
   extra: ProjectTestOptions = {},
-): ProjectTestOptions {
+): PackageTestOptions {
   return {
     name,
     include: ["src/**/*.test.ts"],

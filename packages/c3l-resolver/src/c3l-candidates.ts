@@ -7,7 +7,7 @@ import {
   type PromptRef,
   type Registry,
   type Result,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { PROMPT_CODES, problem } from "./problems.ts";
 import { checkPathSegment, checkRelativePath } from "./relative-path.ts";
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import {
   FALLBACK_CONTEXT_VARIABLES,

@@ -1,4 +1,4 @@
-import { fail, ok, type Result } from "@climpt/registry-schema";
+import { fail, ok, type Result } from "@climpt/model";
 import { PROMPT_CODES, problem } from "./problems.ts";
 
 /**

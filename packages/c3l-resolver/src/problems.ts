@@ -1,4 +1,4 @@
-import type { Problem } from "@climpt/registry-schema";
+import type { Problem } from "@climpt/model";
 
 /**
  * Every code this package emits, in one place so the README table and the code cannot drift.

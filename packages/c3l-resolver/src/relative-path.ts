@@ -1,4 +1,4 @@
-import { fail, ok, type Problem, type Result } from "@climpt/registry-schema";
+import { fail, ok, type Problem, type Result } from "@climpt/model";
 import { PROMPT_CODES, problem } from "./problems.ts";
 
 /** Where a checked value came from, for messages: `prompt path`, `c2 value of step "x"`, … */

@@ -6,7 +6,7 @@ import {
   type Problem,
   type PromptRef,
   type Result,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { c3lCandidates, type PathTemplates } from "./c3l-candidates.ts";
 import { fallbackTemplate } from "./fallback-templates.ts";
 import { stripFrontmatter } from "./frontmatter.ts";

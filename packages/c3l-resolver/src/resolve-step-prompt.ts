@@ -9,7 +9,7 @@ import {
   type Registry,
   type Result,
   type Step,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { PROMPT_CODES, problem } from "./problems.ts";
 import type { PromptSource } from "./prompt-source.ts";
 import { renderValue } from "./render-value.ts";

@@ -1,4 +1,4 @@
-import { fail, type JsonValue, ok, type Problem, type Result } from "@climpt/registry-schema";
+import { fail, type JsonValue, ok, type Problem, type Result } from "@climpt/model";
 import { PROMPT_CODES, problem } from "./problems.ts";
 import { renderValue } from "./render-value.ts";
 

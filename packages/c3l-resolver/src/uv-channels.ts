@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 
 /** Channel 2 (iteration state) and channel 3 (budgets and summaries) of DESIGN §4.2.6. */
 export const RUNTIME_UV_NAMES = [

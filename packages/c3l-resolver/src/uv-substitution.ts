@@ -1,11 +1,4 @@
-import {
-  fail,
-  type JsonValue,
-  jsonPath,
-  ok,
-  type Problem,
-  type Result,
-} from "@climpt/registry-schema";
+import { fail, type JsonValue, jsonPath, ok, type Problem, type Result } from "@climpt/model";
 import { PROMPT_CODES, problem } from "./problems.ts";
 import { renderValue } from "./render-value.ts";
 import { RUNTIME_UV_NAMES, type UvVariables } from "./uv-channels.ts";

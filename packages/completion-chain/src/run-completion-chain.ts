@@ -1,5 +1,5 @@
 import type { PromptSource, UvChannels } from "@climpt/c3l-resolver";
-import { ClimptError, type JsonValue, type LoadedAgent } from "@climpt/registry-schema";
+import { ClimptError, type JsonValue, type LoadedAgent } from "@climpt/model";
 import type { BoundaryRequest } from "./boundary/boundary-request.ts";
 import type { ChainEvent } from "./chain-events.ts";
 import { COMPLETION_CODES, type CompletionError } from "./codes.ts";

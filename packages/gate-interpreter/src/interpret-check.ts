@@ -1,4 +1,4 @@
-import type { JsonValue, Step } from "@climpt/registry-schema";
+import type { JsonValue, Step } from "@climpt/model";
 import { coerceJsonObject } from "./parse-json-output.ts";
 
 /** The verdict of a check-dialect check (seed 000 "Response Format"). */

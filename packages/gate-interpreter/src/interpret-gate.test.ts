@@ -1,4 +1,4 @@
-import { GATE_INTENTS, INTENT_ALIASES, type Problem, type Result } from "@climpt/registry-schema";
+import { GATE_INTENTS, INTENT_ALIASES, type Problem, type Result } from "@climpt/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { GateInterpretation } from "./gate-interpretation.ts";

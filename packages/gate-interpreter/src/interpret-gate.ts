@@ -12,7 +12,7 @@ import {
   STEP_KIND_INTENTS,
   type Step,
   type StructuredGate,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { parentPathOf, readDotPath } from "./dot-path.ts";
 import { gateHandoffFields, readHandoff } from "./extract-handoff.ts";
 import type { GateInterpretation, InterpretGateOptions } from "./gate-interpretation.ts";

@@ -1,4 +1,4 @@
-import type { JsonObject } from "@climpt/registry-schema";
+import type { JsonObject } from "@climpt/model";
 
 export type CoercedObject =
   | { readonly ok: true; readonly value: JsonObject }

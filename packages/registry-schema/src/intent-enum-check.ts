@@ -1,7 +1,12 @@
+import {
+  isPlainObject,
+  type JsonSchema,
+  type JsonValue,
+  jsonPath,
+  type Problem,
+  type Step,
+} from "@climpt/model";
 import { fragmentToPointer, parseJsonPointer, resolveJsonPointer } from "./json-pointer.ts";
-import { isPlainObject } from "./json-value.ts";
-import type { JsonSchema, JsonValue, Step } from "./model.ts";
-import { jsonPath, type Problem } from "./problem.ts";
 
 /**
  * The send/receive contract of seed 003: the enum at `intentSchemaRef` inside the step's resolved

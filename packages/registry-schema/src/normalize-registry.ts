@@ -3,9 +3,40 @@
  * file is reported at once: each field is read on its own (a bad field is reported and
  * defaulted), then the whole registry is checked (registry-checks.ts).
  */
+import {
+  type CheckDefinition,
+  type CheckOnFail,
+  type CheckOnPass,
+  DEFAULT_PATH_TEMPLATE,
+  DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
+  type FailurePattern,
+  fail,
+  type GateIntent,
+  type HandoffField,
+  INTENT_ALIASES,
+  type IterationBounds,
+  inferStepKind,
+  isExtractorName,
+  isGateIntent,
+  isPlainObject,
+  jsonPath,
+  ok,
+  type Problem,
+  type PromptRef,
+  parseSuccessCondition,
+  type Registry,
+  type Result,
+  type Step,
+  type StepPermissions,
+  type StructuredGate,
+  setEntry,
+  type Transition,
+  type ValidationCondition,
+  type ValidationStep,
+  type ValidatorDefinition,
+} from "@climpt/model";
 import { toAgentRelativePath } from "./agent-relative-path.ts";
 import { durationToMs } from "./duration.ts";
-import { isExtractorName } from "./extractor-names.ts";
 import {
   describeValue,
   type Findings,
@@ -15,28 +46,6 @@ import {
   report,
   reportNotObject,
 } from "./field-reader.ts";
-import { type GateIntent, INTENT_ALIASES, inferStepKind, isGateIntent } from "./intents.ts";
-import { isPlainObject, setEntry } from "./json-value.ts";
-import {
-  type CheckDefinition,
-  type CheckOnFail,
-  type CheckOnPass,
-  DEFAULT_PATH_TEMPLATE,
-  DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
-  type FailurePattern,
-  type HandoffField,
-  type IterationBounds,
-  type PromptRef,
-  type Registry,
-  type Step,
-  type StepPermissions,
-  type StructuredGate,
-  type Transition,
-  type ValidationCondition,
-  type ValidationStep,
-  type ValidatorDefinition,
-} from "./model.ts";
-import { fail, jsonPath, ok, type Problem, type Result } from "./problem.ts";
 import { checkRegistry } from "./registry-checks.ts";
 import { detectRegistryDialect } from "./registry-dialect.ts";
 import {
@@ -59,7 +68,6 @@ import {
   validationStepSchema,
   validatorSchema,
 } from "./registry-file-schema.ts";
-import { parseSuccessCondition } from "./success-condition.ts";
 
 export interface NormalizeRegistryOptions {
   /** The file the registry came from; every problem names it. */

@@ -3,11 +3,18 @@
  * steps, entry steps, the step-kind intent table, gate completeness, validators and failure
  * patterns. Run by `normalizeRegistry`; every problem names the registry file and a JSON path.
  */
+import {
+  canonicalVerdictType,
+  GATE_INTENTS,
+  isIntentAllowedForKind,
+  jsonPath,
+  type Registry,
+  STEP_KIND_INTENTS,
+  type Step,
+  type Transition,
+  VERDICT_TYPES,
+} from "@climpt/model";
 import { type Findings, report } from "./field-reader.ts";
-import { GATE_INTENTS, isIntentAllowedForKind, STEP_KIND_INTENTS } from "./intents.ts";
-import type { Registry, Step, Transition } from "./model.ts";
-import { jsonPath } from "./problem.ts";
-import { canonicalVerdictType, VERDICT_TYPES } from "./verdict-types.ts";
 
 export function checkRegistry(
   registry: Registry,

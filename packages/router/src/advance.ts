@@ -5,7 +5,7 @@ import {
   ok,
   type Registry,
   type Result,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { problem, stepPath } from "./problems.ts";
 import { lookup, type RouterState, withEntry } from "./router-state.ts";
 

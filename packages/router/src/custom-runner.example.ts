@@ -1,5 +1,5 @@
 import { interpretGate } from "@climpt/gate-interpreter";
-import type { JsonValue, Problem, Registry, Step } from "@climpt/registry-schema";
+import type { JsonValue, Problem, Registry, Step } from "@climpt/model";
 import { createRouterState, returnAfterFailedValidation, route } from "@climpt/router";
 
 type CallModel = (

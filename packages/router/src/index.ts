@@ -1,4 +1,4 @@
-export { DEFAULT_RUN_ITERATION_CAP } from "@climpt/registry-schema";
+export { DEFAULT_RUN_ITERATION_CAP } from "@climpt/model";
 export { resolveIterationCap } from "./advance.ts";
 export { conditionText } from "./resolve-transition.ts";
 export {

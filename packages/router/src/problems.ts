@@ -1,4 +1,4 @@
-import { ClimptError, jsonPath, type Problem } from "@climpt/registry-schema";
+import { ClimptError, jsonPath, type Problem } from "@climpt/model";
 
 /** `$.steps["initial.issue"].transitions.next`-style paths into steps_registry.json. */
 export function stepPath(stepId: string, ...rest: string[]): string {

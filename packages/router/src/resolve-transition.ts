@@ -6,7 +6,7 @@ import {
   type Result,
   type Step,
   type Transition,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { problem, stepPath } from "./problems.ts";
 import { lookup } from "./router-state.ts";
 

@@ -1,4 +1,4 @@
-import type { Problem } from "@climpt/registry-schema";
+import type { Problem } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { returnAfterFailedValidation } from "./return-after-validation.ts";
 import { route } from "./route.ts";

@@ -1,4 +1,4 @@
-import { fail, ok, type Registry, type Result } from "@climpt/registry-schema";
+import { fail, ok, type Registry, type Result } from "@climpt/model";
 import { advance, resolveIterationCap } from "./advance.ts";
 import { contractViolation, problem, stepPath } from "./problems.ts";
 import type { StepDecision } from "./route-decision.ts";

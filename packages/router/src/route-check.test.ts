@@ -1,4 +1,4 @@
-import type { CheckDefinition, Problem, Registry } from "@climpt/registry-schema";
+import type { CheckDefinition, Problem, Registry } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { beforeCheck, type CheckVerdict, routeCheck } from "./route-check.ts";
 import type { RouteDecision } from "./route-decision.ts";

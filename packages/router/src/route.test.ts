@@ -1,4 +1,4 @@
-import type { Problem, Registry, Result } from "@climpt/registry-schema";
+import type { Problem, Registry, Result } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { route } from "./route.ts";
 import type { RouteDecision, RouteInput, RouteOptions } from "./route-decision.ts";

@@ -9,7 +9,7 @@ import {
   type Result,
   STEP_KIND_INTENTS,
   type Step,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { advance, resolveIterationCap } from "./advance.ts";
 import { contractViolation, list, problem, stepPath } from "./problems.ts";
 import { type ConditionSources, resolveTransition } from "./resolve-transition.ts";

@@ -1,7 +1,8 @@
 // The example flows of seeds 000, 002 and 003, walked end to end: scripted model outputs go
 // through the real gate interpreter and the router, and each walk asserts the exact step order.
+
 import { extractHandoff, interpretGate, interpretStepCheck } from "@climpt/gate-interpreter";
-import type { JsonValue, Registry } from "@climpt/registry-schema";
+import type { JsonValue, Registry } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { returnAfterFailedValidation } from "./return-after-validation.ts";
 import { route } from "./route.ts";

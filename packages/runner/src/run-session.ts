@@ -26,9 +26,9 @@ import {
   type LoadedAgent,
   type Problem,
   type Result,
-  resolveEntryStep,
   type Step,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
+import { resolveEntryStep } from "@climpt/registry-schema";
 import {
   beforeCheck,
   createRouterState,

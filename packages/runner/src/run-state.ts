@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import type { RouterState } from "@climpt/router";
 import type { StepEndEvent } from "./run-event.ts";
 import type { HistoryEntry, RunUsage } from "./run-result.ts";

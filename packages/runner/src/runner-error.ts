@@ -1,4 +1,4 @@
-import { ClimptError, type ClimptErrorOptions, type Problem } from "@climpt/registry-schema";
+import { ClimptError, type ClimptErrorOptions, type Problem } from "@climpt/model";
 
 /** An error of the runner itself (journal, arguments, worktree): a `ClimptError` with a code. */
 export class RunnerError extends ClimptError {

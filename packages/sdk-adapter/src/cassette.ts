@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import { CassetteError, SDK_ADAPTER_CODES } from "./errors.ts";
 import { fingerprint, requestIdentity } from "./fingerprint.ts";
 import { modelId } from "./models.ts";

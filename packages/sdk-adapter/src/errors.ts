@@ -1,4 +1,4 @@
-import { ClimptError, type JsonValue } from "@climpt/registry-schema";
+import { ClimptError, type JsonValue } from "@climpt/model";
 import type { ConversationMessage, Usage } from "./types.ts";
 
 /** Every code this package throws. The README lists them with their fixes. */

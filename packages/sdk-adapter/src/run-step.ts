@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from "@climpt/registry-schema";
+import type { JsonSchema, JsonValue, ToolCall, ToolExecutor, ToolResult } from "@climpt/model";
 import { ModelError, StepError, type StepFailureReason, type StepProgress } from "./errors.ts";
 import { modelId } from "./models.ts";
 import { type OutputCandidate, outputCandidates, type SalvageKind } from "./salvage.ts";
@@ -9,9 +9,6 @@ import {
   type ModelClient,
   type ModelResponse,
   type StopReason,
-  type ToolCall,
-  type ToolExecutor,
-  type ToolResult,
   type Usage,
   type UserContentBlock,
   ZERO_USAGE,

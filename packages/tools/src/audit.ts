@@ -4,7 +4,7 @@ import {
   type PermissionMode,
   type Problem,
   type StepKind,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { TOOL_CODES } from "./codes.ts";
 import { canTouchGithub, canWriteFiles, resolveToolPolicy, unknownToolNames } from "./policy.ts";
 import { FILE_TOOL_NAMES, isToolName, type ToolName } from "./tool-names.ts";

@@ -5,7 +5,7 @@ import {
   isExtractorName,
   type JsonValue,
   type ValidatorDefinition,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { execa } from "execa";
 import { VALIDATOR_CODES, type ValidatorError } from "./codes.ts";
 import { type ExtractionProblem, extractParams } from "./extract-params.ts";

@@ -1,4 +1,4 @@
-import type { SuccessCondition } from "@climpt/registry-schema";
+import type { SuccessCondition } from "@climpt/model";
 import { stripAnsi } from "./ansi.ts";
 import { VALIDATOR_CODES, type ValidatorError } from "./codes.ts";
 

@@ -1,4 +1,4 @@
-import type { AgentDefinition, ClosureAction, JsonValue } from "@climpt/registry-schema";
+import type { AgentDefinition, ClosureAction, JsonValue } from "@climpt/model";
 import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
 import { asRecord, type BoundaryRequest, isClosureAction, stringList } from "./boundary-request.ts";
 

@@ -1,11 +1,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  type AgentDefinition,
-  DEFAULT_VALIDATOR_TIMEOUT_MS,
-  type JsonValue,
-} from "@climpt/registry-schema";
+import { type AgentDefinition, DEFAULT_VALIDATOR_TIMEOUT_MS, type JsonValue } from "@climpt/model";
 import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
 import { type CommandRunner, createExecaCommandRunner } from "../command-runner.ts";
 import { asRecord, type BoundaryRequest } from "./boundary-request.ts";

@@ -12,7 +12,7 @@ import {
   type Registry,
   type Step,
   type ValidationStep,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import type { ValidatorResult } from "@climpt/validators";
 import type { CompletionError } from "../codes.ts";
 import type { VerdictDecision } from "../verdict/types.ts";

@@ -1,4 +1,4 @@
-import type { JsonValue, Registry, ValidatorDefinition } from "@climpt/registry-schema";
+import type { JsonValue, Registry, ValidatorDefinition } from "@climpt/model";
 import { runValidator, type ValidatorResult } from "@climpt/validators";
 import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
 import type { FoundValidationStep } from "./find-validation-step.ts";

@@ -1,4 +1,4 @@
-import type { ValidationOnFailure } from "@climpt/registry-schema";
+import type { ValidationOnFailure } from "@climpt/model";
 import type { ValidatorResult } from "@climpt/validators";
 
 /** How the `validationSteps` entry of a closure step was found (see `findValidationStep`). */
