@@ -5,10 +5,11 @@ import {
   ok,
   type Problem,
   type PromptRef,
+  problem,
   type Registry,
   type Result,
 } from "@climpt/model";
-import { PROMPT_CODES, problem } from "./problems.ts";
+import { PROMPT_CODES } from "./problems.ts";
 import { checkPathSegment, checkRelativePath } from "./relative-path.ts";
 
 /** The registry fields that decide where a prompt file lives. */

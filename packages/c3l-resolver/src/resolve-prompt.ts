@@ -5,12 +5,13 @@ import {
   ok,
   type Problem,
   type PromptRef,
+  problem,
   type Result,
 } from "@climpt/model";
 import { c3lCandidates, type PathTemplates } from "./c3l-candidates.ts";
 import { fallbackTemplate } from "./fallback-templates.ts";
 import { stripFrontmatter } from "./frontmatter.ts";
-import { PROMPT_CODES, problem } from "./problems.ts";
+import { PROMPT_CODES } from "./problems.ts";
 import type { PromptSource } from "./prompt-source.ts";
 
 /** Where a prompt's text came from. */

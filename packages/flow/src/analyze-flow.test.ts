@@ -578,6 +578,54 @@ describe("handoff dataflow (SR-FLOW-006, SR-FLOW-007)", () => {
   });
 });
 
+describe("handoff reads follow the runtime's UV naming rule", () => {
+  // Each case is one where flow analysis used to name or parse a variable differently from the
+  // prompt resolver, and so reported a read the run fills or missed one it does not.
+  function reads(
+    writer: Partial<Step>,
+    reader: Partial<GateStepSpec>,
+    prompts?: Record<string, string>,
+  ): FlowFinding[] {
+    const registry = flow([
+      {
+        ...work("initial.a", { intents: ["next"], transitions: { next: "continuation.b" } }),
+        ...writer,
+      },
+      work("continuation.b", {
+        intents: ["handoff"],
+        transitions: { handoff: "closure.end" },
+        ...reader,
+      }),
+      closure(),
+    ]);
+    return analyze(registry, prompts === undefined ? {} : { prompts });
+  }
+
+  it("reads a placeholder written with the step id's dots, as the runtime looks it up", () => {
+    const findings = reads({}, {}, { "continuation.b": "Plan: {uv-initial.a_plan}" });
+    expect(findings.map((finding) => finding.code)).toEqual(["SR-FLOW-006"]);
+    expect(findings[0]?.message).toContain('"initial.a" hands off no key "plan"');
+    const written = { handoff: [{ key: "plan", path: "plan" }] };
+    expect(reads(written, {}, { "continuation.b": "Plan: {uv-initial.a_plan}" })).toEqual([]);
+  });
+
+  it("accepts a gate value read under its full dot path", () => {
+    const writer = { handoff: [{ key: "understanding", path: "analysis.understanding" }] };
+    expect(reads(writer, { uvVariables: ["initial_a_analysis_understanding"] })).toEqual([]);
+    expect(reads(writer, { uvVariables: ["initial_a_understanding"] })).toEqual([]);
+  });
+
+  it("names a key with a dot with every dot as _", () => {
+    const writer = { handoff: [{ key: "a.b", path: "a.b" }] };
+    expect(reads(writer, { uvVariables: ["initial_a_a_b"] })).toEqual([]);
+  });
+
+  it("leaves braces alone that are not placeholders by the grammar", () => {
+    const prompts = { "continuation.b": "{uv-initial_a_x!} {uv-initial a} {uv-$initial_a_y}" };
+    expect(reads({}, {}, prompts)).toEqual([]);
+  });
+});
+
 describe("findings as a whole", () => {
   it("groups findings by step in declaration order, registry-wide ones first", () => {
     const findings = analyze(

@@ -139,7 +139,7 @@ export function collectHandoffReads(
         channelFour(
           step,
           "prompt",
-          placeholder.text,
+          `{uv-${placeholder.name}}`,
           placeholder.name,
           stepPath(step.id, "prompt"),
         );

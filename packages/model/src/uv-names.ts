@@ -47,8 +47,6 @@ export function isUvName(name: string): boolean {
 export interface UvPlaceholder {
   /** The name inside the braces, as written. */
   readonly name: string;
-  /** The whole placeholder, `{uv-name}`. */
-  readonly text: string;
   /** Offset of the `{` in the text. */
   readonly index: number;
   /** 1-based line in the text. */
@@ -63,7 +61,7 @@ export function findUvPlaceholders(text: string): readonly UvPlaceholder[] {
   for (const match of text.matchAll(PLACEHOLDER)) {
     for (let i = scanned; i < match.index; i++) if (text.charCodeAt(i) === 10) line++;
     scanned = match.index;
-    found.push({ name: match[1] as string, text: match[0], index: match.index, line });
+    found.push({ name: match[1] as string, index: match.index, line });
   }
   return found;
 }
@@ -72,7 +70,7 @@ export function findUvPlaceholders(text: string): readonly UvPlaceholder[] {
  * Replaces each placeholder for which `textFor` returns text; leaves the others as written. One
  * pass over the original: replacement text is never scanned again.
  */
-export function replaceUvPlaceholders(
+export function mapUvPlaceholders(
   text: string,
   textFor: (name: string) => string | undefined,
 ): string {

@@ -3,10 +3,11 @@ import {
   DEFAULT_RUN_ITERATION_CAP,
   fail,
   ok,
+  problem,
   type Registry,
   type Result,
+  stepPath,
 } from "@climpt/model";
-import { problem, stepPath } from "./problems.ts";
 import { lookup, type RouterState, withEntry } from "./router-state.ts";
 
 /** The run-wide cap: the option when given, else `DEFAULT_RUN_ITERATION_CAP` (seed 000: 100). */
@@ -54,8 +55,10 @@ export function advance(
       problem(
         "AGENT_MAX_ITERATIONS",
         `The run reached its iteration cap of ${options.cap}: iteration ${state.iteration} ran step "${state.stepId}" and the flow would continue at step "${target}".${mostExecuted(state)}`,
-        stepPath(state.stepId, "transitions"),
-        "If the flow is making progress, raise the cap (agent.json limits.maxIterations, or --max-iterations). If it loops, give the looping step's prompt and transitions a way out (for example handoff to a closure step).",
+        {
+          path: stepPath(state.stepId, "transitions"),
+          hint: "If the flow is making progress, raise the cap (agent.json limits.maxIterations, or --max-iterations). If it loops, give the looping step's prompt and transitions a way out (for example handoff to a closure step).",
+        },
       ),
     ]);
   }

@@ -1,6 +1,6 @@
-import { fail, ok, type Registry, type Result } from "@climpt/model";
+import { fail, ok, problem, type Registry, type Result, stepPath } from "@climpt/model";
 import { advance, resolveIterationCap } from "./advance.ts";
-import { contractViolation, problem, stepPath } from "./problems.ts";
+import { contractViolation } from "./problems.ts";
 import type { StepDecision } from "./route-decision.ts";
 import { countOf, hasStep, lookup, type RouterState, withEntry } from "./router-state.ts";
 
@@ -54,8 +54,10 @@ export function returnAfterFailedValidation(
       problem(
         "AGENT_VALIDATION_ABORT",
         `Validation of closure step "${closure}" failed ${attempt} times; onFailure.maxAttempts is ${options.maxAttempts}, so the run stops.`,
-        `${stepPath(closure).replace("$.steps", "$.validationSteps")}.onFailure.maxAttempts`,
-        "Read the validator output in the journal and fix what it reports, or raise validationSteps.<closure>.onFailure.maxAttempts.",
+        {
+          path: `${stepPath(closure).replace("$.steps", "$.validationSteps")}.onFailure.maxAttempts`,
+          hint: "Read the validator output in the journal and fix what it reports, or raise validationSteps.<closure>.onFailure.maxAttempts.",
+        },
       ),
     ]);
   }

@@ -49,7 +49,10 @@ function walkGate(
     const step = registry.steps[state.stepId];
     if (step === undefined) throw new Error(`no step ${state.stepId}`);
     const gate = interpretGate(step, output, { iteration: state.iteration });
-    if (!gate.ok) return { steps, end: "problem", code: gate.issues[0]?.code, state, handoff };
+    // A runner ends the run with the problem's run-level family when it has one.
+    const failure = gate.ok ? undefined : gate.issues[0];
+    if (!gate.ok)
+      return { steps, end: "problem", code: failure?.family ?? failure?.code, state, handoff };
     Object.assign(handoff, gate.value.handoff);
     const decision = route(registry, state, gate.value, { handoff });
     if (!decision.ok) {

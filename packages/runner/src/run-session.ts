@@ -204,9 +204,12 @@ function problemError(problems: readonly Problem[], fallbackCode?: string): RunE
   // The first problem's code, file, path and hint are the error's own fields; further problems
   // (rare: a prompt with several missing variables) are appended whole so none is lost.
   const rest = problems.slice(1).map((problem) => formatProblem(problem));
+  // A problem with a run-level family (the gate's) fails the run with the family; its specific
+  // code leads the message, as the run result has a single code field.
+  const message = first?.family === undefined ? first?.message : `${first.code}: ${first.message}`;
   return {
-    code: fallbackCode ?? first?.code ?? "FAILED_STEP_ROUTING",
-    message: [first?.message ?? "The step could not be routed.", ...rest].join("\n"),
+    code: fallbackCode ?? first?.family ?? first?.code ?? "FAILED_STEP_ROUTING",
+    message: [message ?? "The step could not be routed.", ...rest].join("\n"),
     ...(first?.file === undefined ? {} : { file: first.file }),
     ...(first?.path === undefined ? {} : { path: first.path }),
     ...(first?.hint === undefined ? {} : { hint: first.hint }),
@@ -838,7 +841,7 @@ export class RunSession {
       const stopped = this.stoppedError();
       if (stopped !== undefined)
         return { failure: { kind: "fatal", error: stopped }, toolbox: box };
-      const reason = error instanceof StepError ? error.reason : undefined;
+      const reason = StepError.isInstance(error) ? error.reason : undefined;
       if (reason === "schema-invalid" || reason === "output-missing") {
         return {
           failure: { kind: "schema", error: errorOf(error, "FAILED_SCHEMA_RESOLUTION") },

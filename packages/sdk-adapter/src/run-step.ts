@@ -257,7 +257,7 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
         ...(options.onTextDelta === undefined ? {} : { onTextDelta: options.onTextDelta }),
       });
     } catch (error) {
-      if (error instanceof ModelError) error.step = progress();
+      if (ModelError.isInstance(error)) error.step = progress();
       throw error;
     }
     usage = addUsage(usage, response.usage);
