@@ -28,7 +28,7 @@ export type FlowEdgeKind =
   | "check-fallback"
   /** The step prompt runs again while under `iterations.max`. */
   | "iteration"
-  /** A failed validation of a closure step returns to a work step leading into it (seed 003 §14.8.3). */
+  /** A failed validation of a closure step returns to a work step leading into it */
   | "validation-retry";
 
 export interface FlowEdge {
@@ -127,8 +127,8 @@ function transitionEdges(
   transition: Transition,
   path: string,
 ): FlowEdge[] {
-  // Only a closure step's closing starts the completion chain, whatever its target says
-  // (DESIGN §4.3.10); a non-null closing target is reported as SR-TRANS-104.
+  // Only a closure step's closing starts the completion chain, whatever its target says; a
+  // non-null closing target is reported as SR-TRANS-104.
   const terminal = intent === "closing" && step.kind === "closure";
   if (transition.kind === "target") {
     if (terminal)

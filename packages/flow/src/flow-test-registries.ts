@@ -1,7 +1,7 @@
 /**
- * Test-only builders for normalized registries, and the seeds' example flows as `Registry`
- * values. Not exported from the package: analysis tests build registries in memory so they do
- * not depend on the loader.
+ * Test-only builders for normalized registries, and the example flows of both dialects as
+ * `Registry` values. Not exported from the package: analysis tests build registries in memory so
+ * they do not depend on the loader.
  */
 import {
   type CheckOnFail,
@@ -49,7 +49,7 @@ export interface GateStepSpec {
   readonly iterations?: IterationBounds;
 }
 
-/** A gate-dialect step (seed 003). */
+/** A gate-dialect step. */
 export function gateStep(id: string, spec: GateStepSpec): Step {
   const kind = spec.kind ?? inferStepKind(id, undefined);
   const transitions: Partial<Record<GateIntent, Transition>> = {};
@@ -194,7 +194,7 @@ export function registryOf(steps: readonly Step[], spec: RegistrySpec = {}): Reg
 }
 
 // ---------------------------------------------------------------------------------------------
-// The seeds' example flows
+// The example flows of both dialects
 
 /** Seed 000: analyze (retry ≤2) → implement (iterations ≤5, fallback analyze) → review (fallback implement) → complete. */
 export function seed000Registry(): Registry {

@@ -30,7 +30,7 @@ function targetsOf(transition: Transition, base: string): { target: string; path
 
 /**
  * SR-INTENT-101…104: the gate's `allowedIntents` (what the schema enum sends) and the
- * `transitions` keys (what the router receives) must match (seed 003 §14.1), except `abort`
+ * `transitions` keys (what the router receives) must match, except `abort`
  * (never routed) and `next` on `initial.X` when `continuation.X` exists (routed implicitly).
  */
 export function intentFindings(registry: Registry, step: Step): FlowFinding[] {
@@ -177,7 +177,7 @@ export function transitionFindings(context: TransitionContext, step: Step): Flow
           stepId: step.id,
           path: targetPath,
           message: `Work step "${step.id}" hands off to "${target}" (${targetKind}), from which no closure step can be reached, so the handoff can never lead to completion.`,
-          hint: `Point "handoff" at a closure step (seed 003: handoff from work steps routes to closure steps).`,
+          hint: `Point "handoff" at a closure step (a handoff from a work step routes to a closure step).`,
         });
       }
       if (intent === "repeat" && step.kind === "closure" && targetKind === "verification") {
