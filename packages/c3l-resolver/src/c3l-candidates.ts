@@ -8,6 +8,7 @@ import {
   problem,
   type Registry,
   type Result,
+  stepPath,
 } from "@climpt/model";
 import { PROMPT_CODES } from "./problems.ts";
 import { checkPathSegment, checkRelativePath } from "./relative-path.ts";
@@ -39,9 +40,9 @@ export function c3lCandidates(
   ref: PromptRef,
   origin: RefOrigin = {},
 ): Result<readonly string[]> {
-  const stepPath = origin.stepId === undefined ? undefined : jsonPath("$.steps", origin.stepId);
+  const stepAt = origin.stepId === undefined ? undefined : stepPath(origin.stepId);
   if (ref.kind === "path") {
-    const where = { file: origin.file, path: stepPath && jsonPath(stepPath, "path") };
+    const where = { file: origin.file, path: stepAt && jsonPath(stepAt, "path") };
     if (ref.path.trim() === "") {
       return fail([
         problem(PROMPT_CODES.badTemplate, "The prompt path reference is empty.", {
@@ -61,7 +62,7 @@ export function c3lCandidates(
     const issue = checkPathSegment(value, {
       what: `${name} value`,
       file: origin.file,
-      path: stepPath && jsonPath(stepPath, name),
+      path: stepAt && jsonPath(stepAt, name),
     });
     if (issue) issues.push(issue);
   }

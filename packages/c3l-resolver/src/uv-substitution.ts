@@ -3,13 +3,13 @@ import {
   fail,
   findUvPlaceholders,
   isRuntimeUvName,
-  jsonPath,
   lookupUv,
   mapUvPlaceholders,
   ok,
   type Problem,
   problem,
   type Result,
+  stepPath,
 } from "@climpt/model";
 import { PROMPT_CODES } from "./problems.ts";
 import { renderValue } from "./render-value.ts";
@@ -95,7 +95,7 @@ export function substituteUv(
                 path:
                   options.stepId === undefined
                     ? undefined
-                    : jsonPath(jsonPath(jsonPath("$.steps", options.stepId), "uvVariables"), index),
+                    : stepPath(options.stepId, "uvVariables", index),
               }),
           hint: isRuntime
             ? `"${name}" is set by the runner only when it applies to the run (e.g. previous_summary after the first iteration); remove it from uvVariables of steps that run without it.`

@@ -2,9 +2,9 @@ import {
   isPlainObject,
   type JsonSchema,
   type JsonValue,
-  jsonPath,
   type Problem,
   type Step,
+  stepPath,
 } from "@climpt/model";
 import { fragmentToPointer, parseJsonPointer, resolveJsonPointer } from "./json-pointer.ts";
 
@@ -20,7 +20,7 @@ export function checkIntentEnum(
 ): Problem[] {
   const gate = step.gate;
   if (gate === undefined || !gate.intentSchemaRef.startsWith("#/")) return [];
-  const at = `${jsonPath("$.steps", step.id)}.structuredGate`;
+  const at = stepPath(step.id, "structuredGate");
   const file = where.registryFile === undefined ? {} : { file: where.registryFile };
   const schemaName = where.schemaFile ?? "the step's schema file";
   const pointer = fragmentToPointer(gate.intentSchemaRef.slice(1));

@@ -8,7 +8,6 @@ import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import {
   fail,
-  jsonPath,
   type LoadedAgent,
   ok,
   type Problem,
@@ -16,6 +15,7 @@ import {
   type Result,
   type Step,
   setEntry,
+  stepPath,
 } from "@climpt/model";
 import { checkAgentRegistry } from "./agent-registry-checks.ts";
 import {
@@ -160,7 +160,7 @@ async function resolveOutputSchemas(
       root: agentDir,
       schemasDir,
       registryFile,
-      registryPath: jsonPath("$.steps", step.id),
+      registryPath: stepPath(step.id),
       stepId: step.id,
     });
     if (!schema.ok) {

@@ -30,6 +30,7 @@ import {
   type StepPermissions,
   type StructuredGate,
   setEntry,
+  stepPath,
   type Transition,
   type ValidationCondition,
   type ValidationStep,
@@ -104,7 +105,7 @@ export function draftRegistry(
     report(
       findings,
       "SR-LOAD-006",
-      jsonPath("$.steps", detection.dialect === "gate" ? checkStep : gateStep),
+      stepPath(detection.dialect === "gate" ? checkStep : gateStep),
       `The registry mixes dialects: step "${checkStep}" uses the check dialect's "${checkKey}", step "${gateStep}" the gate dialect's "${gateKey}"; it is read as the ${detection.dialect} dialect and the other keys are ignored.`,
       "Write every step in one dialect: check (id, prompt, iterations, check, handoff) or gate (stepId, c2, c3, structuredGate, transitions).",
     );
@@ -165,7 +166,7 @@ export function draftRegistry(
     reportNotObject(findings, root.steps, "$.steps");
   } else {
     for (const [key, rawStep] of Object.entries(root.steps)) {
-      const at = jsonPath("$.steps", key);
+      const at = stepPath(key);
       if (!isPlainObject(rawStep)) {
         reportNotObject(findings, rawStep, at);
         // Kept so references to it still resolve; left out of `declared`, so not checked.

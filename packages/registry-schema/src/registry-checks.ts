@@ -11,6 +11,7 @@ import {
   type Registry,
   STEP_KIND_INTENTS,
   type Step,
+  stepPath,
   type Transition,
   VERDICT_TYPES,
 } from "@climpt/model";
@@ -24,7 +25,7 @@ export function checkRegistry(
   checkEntry(registry, findings);
   const gated = registry.dialect === "gate" && Object.values(registry.steps).some((s) => s.gate);
   for (const step of Object.values(registry.steps)) {
-    const at = jsonPath("$.steps", step.id);
+    const at = stepPath(step.id);
     // `declared` holds the keys each step wrote; a step that was not even an object is absent
     // from it and was reported already, so checking it would only echo that problem.
     const keys = declared.get(step.id);

@@ -205,8 +205,12 @@ function problemError(problems: readonly Problem[], fallbackCode?: string): RunE
   // (rare: a prompt with several missing variables) are appended whole so none is lost.
   const rest = problems.slice(1).map((problem) => formatProblem(problem));
   // A problem with a run-level family (the gate's) fails the run with the family; its specific
-  // code leads the message, as the run result has a single code field.
-  const message = first?.family === undefined ? first?.message : `${first.code}: ${first.message}`;
+  // code leads the message as a clause ("SR-INTENT-007: step …"), as the run result has a single
+  // code field.
+  const message =
+    first?.family === undefined
+      ? first?.message
+      : `${first.code}: ${first.message.charAt(0).toLowerCase()}${first.message.slice(1)}`;
   return {
     code: fallbackCode ?? first?.family ?? first?.code ?? "FAILED_STEP_ROUTING",
     message: [message ?? "The step could not be routed.", ...rest].join("\n"),
