@@ -1,13 +1,13 @@
 /**
  * The chains both runtimes run: generated gate-dialect agents, written to a temp folder and
- * loaded like any agent. The generator and the folder writer are @climpt/registry-schema's own
+ * loaded like any agent. The generator and the folder writer are @climpt/flow's own
  * benchmark helpers (not exported from the package), shared so its `bench` and this one
  * measure the same files.
  */
-import type { LoadedAgent } from "@climpt/registry-schema";
+import type { LoadedAgent } from "@climpt/model";
 import { loadAgentDefinition } from "@climpt/runner";
-import { generateRegistry } from "../../packages/registry-schema/src/bench/generate-registry.ts";
-import { writeAgentFolder } from "../../packages/registry-schema/src/bench/write-agent-folder.ts";
+import { generateRegistry } from "../../packages/flow/src/bench/generate-registry.ts";
+import { writeAgentFolder } from "../../packages/flow/src/bench/write-agent-folder.ts";
 
 export { generateRegistry, writeAgentFolder };
 

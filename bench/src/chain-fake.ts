@@ -1,4 +1,4 @@
-import type { JsonSchema } from "@climpt/registry-schema";
+import type { JsonSchema } from "@climpt/model";
 import { type FakeAnthropic, type FakeRequest, reply, startFakeAnthropic } from "@climpt/testing";
 import { cannedOutput } from "./instant-model-client.ts";
 

@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from "@climpt/registry-schema";
+import type { JsonSchema, JsonValue } from "@climpt/model";
 import type { ModelClient, ModelRequest, ModelResponse } from "@climpt/sdk-adapter";
 
 /** Intents a chain step can take forward, in the order the client prefers them. */

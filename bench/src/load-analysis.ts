@@ -1,10 +1,11 @@
 /**
  * Row 2: `loadAgent` from disk (the generated raw JSON files) plus `analyzeFlow` of what it
  * loaded, for registries of 10 … 10,000 steps. Same generator and folder writer as
- * `pnpm --filter @climpt/registry-schema bench`.
+ * `pnpm --filter @climpt/flow bench`.
  */
 import { rmSync } from "node:fs";
-import { analyzeFlow, loadAgent } from "@climpt/registry-schema";
+import { analyzeFlow } from "@climpt/flow";
+import { loadAgent } from "@climpt/registry-schema";
 import { generateRegistry, writeAgentFolder } from "./chain-agent.ts";
 import { median } from "./stats.ts";
 

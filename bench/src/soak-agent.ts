@@ -2,7 +2,7 @@
  * The soak's agent: a generated 4-step chain whose closure is validated by one real command
  * (`true`), so every completed run also starts a subprocess, and whose steps may use Bash.
  */
-import type { LoadedAgent, Registry } from "@climpt/registry-schema";
+import type { LoadedAgent, Registry } from "@climpt/model";
 import { loadAgentDefinition } from "@climpt/runner";
 import { generateRegistry, writeAgentFolder } from "./chain-agent.ts";
 

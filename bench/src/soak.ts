@@ -5,10 +5,11 @@
  * process or file descriptor leaks, and that every failed run's journal resumes to completion.
  * Exits 1 when a check fails. SOAK_RUNS and SOAK_CONCURRENCY change the size.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { JsonSchema } from "@climpt/registry-schema";
+import type { JsonSchema } from "@climpt/model";
 import { type RunResult, StepFlowRunner } from "@climpt/runner";
 import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
 import { type FakeReply, type FakeRequest, reply, startFakeAnthropic } from "@climpt/testing";

@@ -4,10 +4,11 @@
  * run: everything either runtime does between two steps. The variants run interleaved, round by
  * round, so that load from other processes on a shared machine falls on all of them alike.
  */
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { LoadedAgent } from "@climpt/registry-schema";
+import type { LoadedAgent } from "@climpt/model";
 import { StepFlowRunner } from "@climpt/runner";
 import { InstantModelClient } from "./instant-model-client.ts";
 import { buildLangGraphChain } from "./langgraph-chain.ts";

@@ -1,12 +1,7 @@
 import { createAgentPromptSource, type PromptSource, resolvePrompt } from "@climpt/c3l-resolver";
-import {
-  analyzeFlow,
-  ClimptError,
-  type FlowFinding,
-  type LoadedAgent,
-  loadAgent,
-  type Problem,
-} from "@climpt/registry-schema";
+import { analyzeFlow, type FlowFinding } from "@climpt/flow";
+import { ClimptError, type LoadedAgent, type Problem } from "@climpt/model";
+import { loadAgent } from "@climpt/registry-schema";
 
 /** Everything `climpt validate` knows about one agent folder. */
 export interface AgentCheck {

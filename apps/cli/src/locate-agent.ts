@@ -1,5 +1,6 @@
 import * as path from "node:path";
-import { findAgentDir, type Problem, type Result } from "@climpt/registry-schema";
+import type { Problem, Result } from "@climpt/model";
+import { findAgentDir } from "@climpt/registry-schema";
 import { problemFromError } from "./agent-check.ts";
 
 /** Problems an AgentDefinitionError carries, or the error itself as one problem. */

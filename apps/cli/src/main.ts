@@ -1,4 +1,4 @@
-import { ClimptError } from "@climpt/registry-schema";
+import { ClimptError } from "@climpt/model";
 import { closestMatch } from "./args/edit-distance.ts";
 import { CLI_CODES } from "./cli-codes.ts";
 import type { CliIo } from "./cli-io.ts";

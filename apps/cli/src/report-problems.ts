@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import { formatProblem, type Problem } from "@climpt/registry-schema";
+import { formatProblem, type Problem } from "@climpt/model";
 
 /** A file name as the user would like to read it: relative to where they are, when inside. */
 export function displayPath(file: string, cwd: string): string {

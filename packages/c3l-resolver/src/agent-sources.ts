@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { fail, ok, type Problem, type Registry, type Result } from "@climpt/registry-schema";
+import { fail, ok, type Problem, type Registry, type Result } from "@climpt/model";
 import { FALLBACK_TEMPLATES } from "./fallback-templates.ts";
 import { stripFrontmatter } from "./frontmatter.ts";
 import { createFsPromptSource } from "./fs-prompt-source.ts";

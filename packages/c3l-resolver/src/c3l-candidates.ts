@@ -5,10 +5,12 @@ import {
   ok,
   type Problem,
   type PromptRef,
+  problem,
   type Registry,
   type Result,
-} from "@climpt/registry-schema";
-import { PROMPT_CODES, problem } from "./problems.ts";
+  stepPath,
+} from "@climpt/model";
+import { PROMPT_CODES } from "./problems.ts";
 import { checkPathSegment, checkRelativePath } from "./relative-path.ts";
 
 /** The registry fields that decide where a prompt file lives. */
@@ -38,9 +40,9 @@ export function c3lCandidates(
   ref: PromptRef,
   origin: RefOrigin = {},
 ): Result<readonly string[]> {
-  const stepPath = origin.stepId === undefined ? undefined : jsonPath("$.steps", origin.stepId);
+  const stepAt = origin.stepId === undefined ? undefined : stepPath(origin.stepId);
   if (ref.kind === "path") {
-    const where = { file: origin.file, path: stepPath && jsonPath(stepPath, "path") };
+    const where = { file: origin.file, path: stepAt && jsonPath(stepAt, "path") };
     if (ref.path.trim() === "") {
       return fail([
         problem(PROMPT_CODES.badTemplate, "The prompt path reference is empty.", {
@@ -60,7 +62,7 @@ export function c3lCandidates(
     const issue = checkPathSegment(value, {
       what: `${name} value`,
       file: origin.file,
-      path: stepPath && jsonPath(stepPath, name),
+      path: stepAt && jsonPath(stepAt, name),
     });
     if (issue) issues.push(issue);
   }

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import { findUvPlaceholders, type JsonValue } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import {
   FALLBACK_CONTEXT_VARIABLES,
@@ -7,7 +7,7 @@ import {
   fallbackTemplate,
 } from "./fallback-templates.ts";
 import { issuesOf, okValue } from "./test-support.ts";
-import { findUvPlaceholders, substituteUv } from "./uv-substitution.ts";
+import { substituteUv } from "./uv-substitution.ts";
 
 /** The fallbackKey table of seed 003 §14.4.1, as written there. */
 const SEED_003_KEYS = [

@@ -1,5 +1,5 @@
-import { fail, ok, type Result } from "@climpt/registry-schema";
-import { PROMPT_CODES, problem } from "./problems.ts";
+import { fail, ok, problem, type Result } from "@climpt/model";
+import { PROMPT_CODES } from "./problems.ts";
 
 /**
  * The kind of run a fallback template is written for, and so which UV variables the runner

@@ -1,6 +1,6 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join, sep } from "node:path";
-import { ClimptError } from "@climpt/registry-schema";
+import { ClimptError } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createFsPromptSource } from "./fs-prompt-source.ts";
 import { tempDir } from "./test-support.ts";

@@ -9,7 +9,8 @@ import {
   realpathSync,
 } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import { PROMPT_CODES, problem } from "./problems.ts";
+import { problem } from "@climpt/model";
+import { PROMPT_CODES } from "./problems.ts";
 import { type PromptSource, problemError, safeRelativePath } from "./prompt-source.ts";
 
 /**

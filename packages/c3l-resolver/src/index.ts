@@ -1,3 +1,13 @@
+// The UV naming rules and placeholder grammar are @climpt/model's; re-exported because prompt
+// resolution is where callers meet them.
+export {
+  findUvPlaceholders,
+  handoffUvName,
+  lookupUv,
+  RUNTIME_UV_NAMES,
+  type RuntimeUvName,
+  type UvPlaceholder,
+} from "@climpt/model";
 export {
   createAgentPromptSource,
   type ResolvedSystemPrompt,
@@ -46,10 +56,7 @@ export {
 export {
   buildUvVariables,
   collectUvVariables,
-  handoffUvName,
-  RUNTIME_UV_NAMES,
   type RuntimeUv,
-  type RuntimeUvName,
   type UvChannels,
   type UvOrigin,
   type UvShadowing,
@@ -57,11 +64,8 @@ export {
   type UvVariableTable,
 } from "./uv-channels.ts";
 export {
-  findUvPlaceholders,
-  lookupUv,
   replaceUvPlaceholders,
   substituteUv,
-  type UvPlaceholder,
   type UvSubstitution,
   type UvSubstitutionOptions,
 } from "./uv-substitution.ts";

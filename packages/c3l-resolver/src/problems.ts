@@ -1,5 +1,3 @@
-import type { Problem } from "@climpt/registry-schema";
-
 /**
  * Every code this package emits, in one place so the README table and the code cannot drift.
  * PR-C3L-* are about finding and reading a prompt file; PR-RESOLVE-* about filling it in.
@@ -40,18 +38,3 @@ export const PROMPT_CODES = {
 } as const;
 
 export type PromptCode = (typeof PROMPT_CODES)[keyof typeof PROMPT_CODES];
-
-export function problem(
-  code: PromptCode,
-  message: string,
-  where: { file?: string | undefined; path?: string | undefined; hint?: string | undefined } = {},
-): Problem {
-  return {
-    code,
-    message,
-    severity: "error",
-    ...(where.file === undefined ? {} : { file: where.file }),
-    ...(where.path === undefined ? {} : { path: where.path }),
-    ...(where.hint === undefined ? {} : { hint: where.hint }),
-  };
-}

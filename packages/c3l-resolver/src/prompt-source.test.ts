@@ -1,4 +1,4 @@
-import { ClimptError } from "@climpt/registry-schema";
+import { ClimptError } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createMemoryPromptSource } from "./prompt-source.ts";
 

@@ -1,4 +1,4 @@
-import { ClimptError, type Problem } from "@climpt/registry-schema";
+import { ClimptError, type Problem } from "@climpt/model";
 import { checkRelativePath } from "./relative-path.ts";
 
 /**

@@ -1,5 +1,5 @@
-import { fail, ok, type Problem, type Result } from "@climpt/registry-schema";
-import { PROMPT_CODES, problem } from "./problems.ts";
+import { fail, ok, type Problem, problem, type Result } from "@climpt/model";
+import { PROMPT_CODES } from "./problems.ts";
 
 /** Where a checked value came from, for messages: `prompt path`, `c2 value of step "x"`, … */
 export interface PathContext {

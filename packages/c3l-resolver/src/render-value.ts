@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 
 /**
  * How a value appears in a prompt: strings as they are, numbers and booleans as text, `null` as

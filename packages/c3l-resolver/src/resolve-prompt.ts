@@ -1,16 +1,17 @@
 import {
   ClimptError,
   fail,
-  jsonPath,
   ok,
   type Problem,
   type PromptRef,
+  problem,
   type Result,
-} from "@climpt/registry-schema";
+  stepPath,
+} from "@climpt/model";
 import { c3lCandidates, type PathTemplates } from "./c3l-candidates.ts";
 import { fallbackTemplate } from "./fallback-templates.ts";
 import { stripFrontmatter } from "./frontmatter.ts";
-import { PROMPT_CODES, problem } from "./problems.ts";
+import { PROMPT_CODES } from "./problems.ts";
 import type { PromptSource } from "./prompt-source.ts";
 
 /** Where a prompt's text came from. */
@@ -82,10 +83,7 @@ export async function resolvePrompt(input: ResolvePromptInput): Promise<Result<R
   if (input.fallbackKey !== undefined) {
     const template = fallbackTemplate(input.fallbackKey, input.stepId, {
       file: input.registryFile,
-      path:
-        input.stepId === undefined
-          ? undefined
-          : jsonPath(jsonPath("$.steps", input.stepId), "fallbackKey"),
+      path: input.stepId === undefined ? undefined : stepPath(input.stepId, "fallbackKey"),
     });
     if (!template.ok) return template;
     return ok({

@@ -3,14 +3,17 @@ import {
   fail,
   type JsonValue,
   jsonPath,
+  lookupUv,
   ok,
   type Problem,
   type PromptRef,
+  problem,
   type Registry,
   type Result,
   type Step,
-} from "@climpt/registry-schema";
-import { PROMPT_CODES, problem } from "./problems.ts";
+  UV_NAME_PATTERN,
+} from "@climpt/model";
+import { PROMPT_CODES } from "./problems.ts";
 import type { PromptSource } from "./prompt-source.ts";
 import { renderValue } from "./render-value.ts";
 import { type PromptOrigin, resolvePrompt } from "./resolve-prompt.ts";
@@ -22,7 +25,7 @@ import {
   type UvShadowing,
   type UvVariables,
 } from "./uv-channels.ts";
-import { lookupUv, substituteUv, UV_NAME_PATTERN } from "./uv-substitution.ts";
+import { substituteUv } from "./uv-substitution.ts";
 
 /**
  * A different prompt variant for one execution of a step: a failure pattern's retry prompt
@@ -258,6 +261,7 @@ function registryHandoffPaths(registry: Registry): Record<string, Record<string,
   return paths;
 }
 
+// `{uv-*}` by the placeholder grammar of @climpt/model, and the check dialect's `{input_text}`.
 const FILLABLE = new RegExp(`\\{uv-(${UV_NAME_PATTERN})\\}|\\{input_text\\}`, "g");
 
 function fillPlaceholders(text: string, variables: UvVariables, stdin: string | undefined): string {

@@ -1,5 +1,13 @@
-import { fail, type JsonValue, ok, type Problem, type Result } from "@climpt/registry-schema";
-import { PROMPT_CODES, problem } from "./problems.ts";
+import {
+  fail,
+  isRecord,
+  type JsonValue,
+  ok,
+  type Problem,
+  problem,
+  type Result,
+} from "@climpt/model";
+import { PROMPT_CODES } from "./problems.ts";
 import { renderValue } from "./render-value.ts";
 
 /**
@@ -336,10 +344,6 @@ function walk(value: JsonValue | undefined, path: PathSegments): JsonValue | und
     }
   }
   return current;
-}
-
-function isRecord(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isTruthy(value: JsonValue | undefined): boolean {

@@ -1,8 +1,9 @@
 // Builders shared by this package's tests; not exported from the package.
+
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Problem, Registry, Result, Step } from "@climpt/registry-schema";
+import type { Problem, Registry, Result, Step } from "@climpt/model";
 import { afterEach } from "vitest";
 
 export function registry(overrides: Partial<Registry> = {}): Registry {

@@ -1,5 +1,6 @@
+import { handoffUvName } from "@climpt/model";
 import { describe, expect, it } from "vitest";
-import { buildUvVariables, collectUvVariables, handoffUvName } from "./uv-channels.ts";
+import { buildUvVariables, collectUvVariables } from "./uv-channels.ts";
 
 describe("buildUvVariables", () => {
   it("flattens the four channels into one name → value map", () => {

@@ -1,18 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
-
-/** Channel 2 (iteration state) and channel 3 (budgets and summaries) of DESIGN §4.2.6. */
-export const RUNTIME_UV_NAMES = [
-  "iteration",
-  "completed_iterations",
-  "completion_keyword",
-  "max_iterations",
-  "remaining",
-  "previous_summary",
-  "check_count",
-  "max_checks",
-] as const;
-
-export type RuntimeUvName = (typeof RUNTIME_UV_NAMES)[number];
+import { handoffUvName, type JsonValue } from "@climpt/model";
 
 /**
  * Values the runner sets. The eight names above are typed; a runner may add more. `undefined`
@@ -74,11 +60,6 @@ export interface UvVariableTable {
   readonly origins: Readonly<Record<string, UvOrigin>>;
   /** Every name clash, so a runner can warn about it; empty in a well-named agent. */
   readonly shadowed: readonly UvShadowing[];
-}
-
-/** The UV name of a handoff value: `initial.issue` + `plan` → `initial_issue_plan`. */
-export function handoffUvName(stepId: string, keyOrPath: string): string {
-  return `${stepId}_${keyOrPath}`.replaceAll(".", "_");
 }
 
 /**

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { issuesOf, okValue } from "./test-support.ts";
-import { findUvPlaceholders, substituteUv } from "./uv-substitution.ts";
+import { substituteUv } from "./uv-substitution.ts";
 
 describe("substituteUv", () => {
   it("fills placeholders: strings as-is, numbers and booleans as text, null as null", () => {
@@ -126,15 +126,5 @@ describe("substituteUv", () => {
         expect(out).not.toContain("[object Object]");
       }),
     );
-  });
-});
-
-describe("findUvPlaceholders", () => {
-  it("finds names with letters, digits, _, - and . with their lines", () => {
-    expect(findUvPlaceholders("{uv-a_1}\n{uv-b-c} {uv-s.k}")).toEqual([
-      { name: "a_1", index: 0, line: 1 },
-      { name: "b-c", index: 9, line: 2 },
-      { name: "s.k", index: 18, line: 2 },
-    ]);
   });
 });

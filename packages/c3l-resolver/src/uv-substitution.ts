@@ -1,61 +1,19 @@
 import {
+  declaredUvName,
   fail,
-  type JsonValue,
-  jsonPath,
+  findUvPlaceholders,
+  isRuntimeUvName,
+  lookupUv,
+  mapUvPlaceholders,
   ok,
   type Problem,
+  problem,
   type Result,
-} from "@climpt/registry-schema";
-import { PROMPT_CODES, problem } from "./problems.ts";
+  stepPath,
+} from "@climpt/model";
+import { PROMPT_CODES } from "./problems.ts";
 import { renderValue } from "./render-value.ts";
-import { RUNTIME_UV_NAMES, type UvVariables } from "./uv-channels.ts";
-
-/**
- * `{uv-name}`. Names are letters, digits, `_`, `-` and `.`; anything else in braces (`{c1}`,
- * JSON in a prompt, `{{mustache}}`) is not a placeholder and is left alone.
- */
-export const UV_NAME_PATTERN = "[A-Za-z0-9_][A-Za-z0-9_.-]*";
-const PLACEHOLDER = new RegExp(`\\{uv-(${UV_NAME_PATTERN})\\}`, "g");
-
-export interface UvPlaceholder {
-  readonly name: string;
-  /** Offset of the `{` in the text. */
-  readonly index: number;
-  /** 1-based line in the text. */
-  readonly line: number;
-}
-
-/** Every `{uv-*}` placeholder in `text`, in order. */
-export function findUvPlaceholders(text: string): readonly UvPlaceholder[] {
-  const found: UvPlaceholder[] = [];
-  let line = 1;
-  let scanned = 0;
-  for (const match of text.matchAll(PLACEHOLDER)) {
-    for (let i = scanned; i < match.index; i++) if (text.charCodeAt(i) === 10) line++;
-    scanned = match.index;
-    found.push({ name: match[1] as string, index: match.index, line });
-  }
-  return found;
-}
-
-/**
- * The variable a placeholder name reads. Seed 004 writes handoff names with a dot
- * (`uv-s_a.finding`); the channel names replace dots with `_`, so a dotted name that is not
- * itself a variable is looked up in that form too.
- */
-export function lookupUv(
-  variables: UvVariables,
-  name: string,
-): { readonly name: string; readonly value: JsonValue } | undefined {
-  if (Object.hasOwn(variables, name)) return { name, value: variables[name] as JsonValue };
-  if (name.includes(".")) {
-    const underscored = name.replaceAll(".", "_");
-    if (Object.hasOwn(variables, underscored)) {
-      return { name: underscored, value: variables[underscored] as JsonValue };
-    }
-  }
-  return undefined;
-}
+import type { UvVariables } from "./uv-channels.ts";
 
 /**
  * Replaces every placeholder that has a value and leaves the others as written. One pass over
@@ -63,9 +21,9 @@ export function lookupUv(
  * model output carried in a handoff cannot pull other variables into a prompt.
  */
 export function replaceUvPlaceholders(text: string, variables: UvVariables): string {
-  return text.replace(PLACEHOLDER, (whole, name: string) => {
+  return mapUvPlaceholders(text, (name) => {
     const found = lookupUv(variables, name);
-    return found === undefined ? whole : renderValue(found.value);
+    return found === undefined ? undefined : renderValue(found.value);
   });
 }
 
@@ -115,7 +73,7 @@ export function substituteUv(
   }
 
   const issues: Problem[] = [];
-  const declared = (options.declared ?? []).map((name) => name.replace(/^uv-/, ""));
+  const declared = (options.declared ?? []).map(declaredUvName);
   declared.forEach((name, index) => {
     const found = lookupUv(variables, name);
     if (found) {
@@ -124,7 +82,7 @@ export function substituteUv(
     }
     const lines = missingLines.get(name);
     missingLines.delete(name);
-    const isRuntime = (RUNTIME_UV_NAMES as readonly string[]).includes(name);
+    const isRuntime = isRuntimeUvName(name);
     issues.push(
       problem(
         PROMPT_CODES.declaredMissing,
@@ -137,7 +95,7 @@ export function substituteUv(
                 path:
                   options.stepId === undefined
                     ? undefined
-                    : jsonPath(jsonPath(jsonPath("$.steps", options.stepId), "uvVariables"), index),
+                    : stepPath(options.stepId, "uvVariables", index),
               }),
           hint: isRuntime
             ? `"${name}" is set by the runner only when it applies to the run (e.g. previous_summary after the first iteration); remove it from uvVariables of steps that run without it.`

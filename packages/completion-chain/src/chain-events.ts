@@ -1,5 +1,5 @@
+import type { Problem } from "@climpt/model";
 import type { ValidatorResult } from "@climpt/validators";
-import type { CompletionError } from "./codes.ts";
 import type { RetrySource } from "./retry/build-retry-prompt.ts";
 import type { ValidationSummary } from "./validation/validation-summary.ts";
 import type { VerdictDecision } from "./verdict/types.ts";
@@ -31,4 +31,4 @@ export type ChainEvent =
       readonly failurePattern?: string;
       readonly source: RetrySource;
     }
-  | { readonly type: "chain-aborted"; readonly error: CompletionError };
+  | { readonly type: "chain-aborted"; readonly error: Problem };

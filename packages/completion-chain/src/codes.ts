@@ -45,10 +45,3 @@ export const COMPLETION_CODES = {
 } as const;
 
 export type CompletionCode = (typeof COMPLETION_CODES)[keyof typeof COMPLETION_CODES];
-
-/** A coded failure, as carried in a chain result or a hook result. */
-export interface CompletionError {
-  readonly code: string;
-  readonly message: string;
-  readonly hint?: string;
-}

@@ -19,7 +19,7 @@ export {
   runBoundaryHook,
 } from "./boundary/run-boundary-hook.ts";
 export type { ChainEvent } from "./chain-events.ts";
-export { COMPLETION_CODES, type CompletionCode, type CompletionError } from "./codes.ts";
+export { COMPLETION_CODES, type CompletionCode } from "./codes.ts";
 export {
   type CommandOutcome,
   type CommandRunner,

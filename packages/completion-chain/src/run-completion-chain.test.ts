@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgentPromptSource } from "@climpt/c3l-resolver";
-import type { FailurePattern, JsonValue, LoadedAgent } from "@climpt/registry-schema";
+import type { FailurePattern, JsonValue, LoadedAgent } from "@climpt/model";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ChainEvent } from "./chain-events.ts";
 import { type CompletionChainResult, runCompletionChain } from "./run-completion-chain.ts";

@@ -1,9 +1,15 @@
 import type { PromptSource, UvChannels } from "@climpt/c3l-resolver";
-import { ClimptError, type JsonValue, type LoadedAgent } from "@climpt/registry-schema";
+import {
+  ClimptError,
+  type JsonValue,
+  type LoadedAgent,
+  type Problem,
+  problem,
+} from "@climpt/model";
 import { exceededMaxAttempts, findValidationStep } from "@climpt/router";
 import type { BoundaryRequest } from "./boundary/boundary-request.ts";
 import type { ChainEvent } from "./chain-events.ts";
-import { COMPLETION_CODES, type CompletionError } from "./codes.ts";
+import { COMPLETION_CODES } from "./codes.ts";
 import {
   buildValidatorRetryPrompt,
   buildVerdictRetryPrompt,
@@ -75,7 +81,7 @@ export type CompletionChainResult =
     }
   | {
       readonly kind: "abort";
-      readonly error: CompletionError;
+      readonly error: Problem;
       readonly validation: ValidationSummary;
     };
 
@@ -104,7 +110,7 @@ export async function runCompletionChain(
   const { loaded, verdict } = input;
   const { registry } = loaded;
   const emit = (event: ChainEvent): void => input.onEvent?.(event);
-  const abort = (error: CompletionError, validation: ValidationSummary): CompletionChainResult => {
+  const abort = (error: Problem, validation: ValidationSummary): CompletionChainResult => {
     emit({ type: "chain-aborted", error });
     return { kind: "abort", error, validation };
   };
@@ -112,22 +118,22 @@ export async function runCompletionChain(
   const closureStep = registry.steps[input.closureStepId];
   if (closureStep === undefined) {
     return abort(
-      {
-        code: COMPLETION_CODES.unknownClosureStep,
-        message: `The completion chain was started for step "${input.closureStepId}", which is not in the registry ${loaded.files.registry}.`,
-        hint: "Pass the id of the closure step whose closing intent started the chain.",
-      },
+      problem(
+        COMPLETION_CODES.unknownClosureStep,
+        `The completion chain was started for step "${input.closureStepId}", which is not in the registry ${loaded.files.registry}.`,
+        { hint: "Pass the id of the closure step whose closing intent started the chain." },
+      ),
       NOTHING_RAN,
     );
   }
   const returnStepId = input.returnStepId ?? closureStep.id;
   if (registry.steps[returnStepId] === undefined) {
     return abort(
-      {
-        code: COMPLETION_CODES.unknownReturnStep,
-        message: `The retry step "${returnStepId}" for closure step "${closureStep.id}" is not in the registry ${loaded.files.registry}.`,
-        hint: "Pass the work step that led into the closure step as returnStepId.",
-      },
+      problem(
+        COMPLETION_CODES.unknownReturnStep,
+        `The retry step "${returnStepId}" for closure step "${closureStep.id}" is not in the registry ${loaded.files.registry}.`,
+        { hint: "Pass the work step that led into the closure step as returnStepId." },
+      ),
       NOTHING_RAN,
     );
   }
@@ -206,11 +212,13 @@ export async function runCompletionChain(
     const what = `validator "${failure.id}" (\`${failure.command}\`) failed: ${outcome(failure)}`;
     if (entry?.onFailure.action === "abort") {
       return abort(
-        {
-          code: COMPLETION_CODES.validationAbort,
-          message: `Validation of closure step "${closureStep.id}" failed (${failedIds.join(", ")}); ${what}. validationSteps["${entry.id}"].onFailure.action is "abort".`,
-          hint: 'Fix what the validator reports and run again, or set onFailure.action to "retry" to let the agent fix it.',
-        },
+        problem(
+          COMPLETION_CODES.validationAbort,
+          `Validation of closure step "${closureStep.id}" failed (${failedIds.join(", ")}); ${what}. validationSteps["${entry.id}"].onFailure.action is "abort".`,
+          {
+            hint: 'Fix what the validator reports and run again, or set onFailure.action to "retry" to let the agent fix it.',
+          },
+        ),
         validation,
       );
     }
@@ -276,32 +284,32 @@ function exhausted(
   attempt: number,
   maxAttempts: number,
   what: string,
-): CompletionError {
-  return {
-    code: COMPLETION_CODES.validationAbort,
-    message: `Closure step "${closureStepId}" was refused ${attempt} times and onFailure.maxAttempts is ${maxAttempts}, so the run stops; this time ${what}.`,
-    hint: `Read the validator output in the journal and fix what it reports, or raise validationSteps["${entryId ?? closureStepId}"].onFailure.maxAttempts.`,
-  };
+): Problem {
+  return problem(
+    COMPLETION_CODES.validationAbort,
+    `Closure step "${closureStepId}" was refused ${attempt} times and onFailure.maxAttempts is ${maxAttempts}, so the run stops; this time ${what}.`,
+    {
+      hint: `Read the validator output in the journal and fix what it reports, or raise validationSteps["${entryId ?? closureStepId}"].onFailure.maxAttempts.`,
+    },
+  );
 }
 
-function abortedError(closureStepId: string): CompletionError {
-  return {
-    code: COMPLETION_CODES.chainAborted,
-    message: `The completion chain of closure step "${closureStepId}" was stopped: the run was aborted.`,
-  };
+function abortedError(closureStepId: string): Problem {
+  return problem(
+    COMPLETION_CODES.chainAborted,
+    `The completion chain of closure step "${closureStepId}" was stopped: the run was aborted.`,
+  );
 }
 
-function verdictError(type: string, error: unknown): CompletionError {
+function verdictError(type: string, error: unknown): Problem {
   if (ClimptError.isInstance(error)) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.hint === undefined ? {} : { hint: error.hint }),
-    };
+    return problem(error.code, error.message, { hint: error.hint });
   }
-  return {
-    code: COMPLETION_CODES.verdictFailed,
-    message: `The verdict strategy (${type}) failed while deciding: ${error instanceof Error ? error.message : String(error)}.`,
-    hint: "Fix the verdict (for meta:custom, the module's decide) so it returns { done, reason }.",
-  };
+  return problem(
+    COMPLETION_CODES.verdictFailed,
+    `The verdict strategy (${type}) failed while deciding: ${error instanceof Error ? error.message : String(error)}.`,
+    {
+      hint: "Fix the verdict (for meta:custom, the module's decide) so it returns { done, reason }.",
+    },
+  );
 }

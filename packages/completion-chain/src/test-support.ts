@@ -1,5 +1,6 @@
 // Test helpers (not exported from the package): hand-built normalized models, real git
 // repositories in temp folders, and a fake `gh` on PATH.
+
 import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,7 +17,7 @@ import {
   type ValidationStep,
   type ValidatorDefinition,
   type VerdictSpec,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 export const FIX_AGENT_DIR = join(FIXTURES, "fix-agent");

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 
 /** One step of a dot path: a property name, or an array index written as `[0]` or `.0`. */
 export type PathSegment = string | number;

@@ -1,4 +1,4 @@
-import type { JsonValue, Step } from "@climpt/registry-schema";
+import type { JsonValue, Step } from "@climpt/model";
 import { readDotPath, shortKeyOf } from "./dot-path.ts";
 import { coerceJsonObject } from "./parse-json-output.ts";
 

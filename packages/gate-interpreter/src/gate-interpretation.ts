@@ -1,4 +1,4 @@
-import type { GateIntent, JsonValue } from "@climpt/registry-schema";
+import type { GateIntent, JsonValue } from "@climpt/model";
 
 /** What a step's structured output says about where the flow goes next. */
 export interface GateInterpretation {

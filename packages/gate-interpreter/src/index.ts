@@ -11,4 +11,4 @@ export {
 } from "./interpret-check.ts";
 export { interpretGate, isIntentAllowedForStep } from "./interpret-gate.ts";
 export { normalizeIntent } from "./normalize-intent.ts";
-export { type CoercedObject, coerceJsonObject } from "./parse-json-output.ts";
+export { coerceJsonObject } from "./parse-json-output.ts";

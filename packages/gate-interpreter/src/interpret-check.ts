@@ -1,4 +1,4 @@
-import type { JsonValue, Step } from "@climpt/registry-schema";
+import type { JsonValue, Step } from "@climpt/model";
 import { coerceJsonObject } from "./parse-json-output.ts";
 
 /** The verdict of a check-dialect check (seed 000 "Response Format"). */
@@ -28,10 +28,12 @@ const EXPECTED = "ok|pass|true or ng|fail|false";
 export function interpretCheck(output: unknown): CheckInterpretation {
   const object = coerceJsonObject(output);
   if (!object.ok) {
+    // The problem's sentence, as a clause of this one.
+    const why = (object.issues[0]?.message ?? "the output is not JSON.").replace(/\.$/, "");
     return {
       passed: false,
       recognized: false,
-      message: `Check treated as failed: ${object.reason}. Expected {"result": "ok|ng", "message": "..."}.`,
+      message: `Check treated as failed: ${why.charAt(0).toLowerCase()}${why.slice(1)}. Expected {"result": "ok|ng", "message": "..."}.`,
     };
   }
   const fields = object.value;

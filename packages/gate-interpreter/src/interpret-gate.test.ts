@@ -1,4 +1,4 @@
-import { GATE_INTENTS, INTENT_ALIASES, type Problem, type Result } from "@climpt/registry-schema";
+import { GATE_INTENTS, INTENT_ALIASES, type Problem, type Result } from "@climpt/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { GateInterpretation } from "./gate-interpretation.ts";
@@ -109,38 +109,41 @@ describe("interpretGate: intent", () => {
     expect(repeat.intent).toBe("repeat");
     // Without an intent, status: completed does not stand in for one.
     const none = problem(interpretGate(closure, { status: "completed" }, later));
-    expect(none.code).toBe("FAILED_STEP_ROUTING");
+    expect(none.family).toBe("FAILED_STEP_ROUTING");
   });
 });
 
 describe("interpretGate: fail-fast", () => {
-  it("a missing intent after the first iteration is FAILED_STEP_ROUTING", () => {
+  it("a missing intent after the first iteration is SR-INTENT-007 of FAILED_STEP_ROUTING", () => {
     const issue = problem(interpretGate(work, { next_action: {} }, later));
-    expect(issue.code).toBe("FAILED_STEP_ROUTING");
-    expect(issue.message).toContain("SR-INTENT-007");
+    expect(issue.code).toBe("SR-INTENT-007");
+    expect(issue.family).toBe("FAILED_STEP_ROUTING");
     expect(issue.message).toContain('"next_action.action"');
     expect(issue.message).toContain("iteration 4");
     expect(issue.path).toBe('$.steps["continuation.issue"].structuredGate.intentField');
     expect(issue.hint).toContain("output schema");
   });
 
-  it("a missing intent on the first iteration is GATE_INTERPRETATION_ERROR", () => {
+  it("a missing intent on the first iteration is SR-INTENT-007 of GATE_INTERPRETATION_ERROR", () => {
     for (const output of [
       {},
       { next_action: { action: null } },
       { next_action: { action: " " } },
     ]) {
-      expect(problem(interpretGate(work, output, first)).code).toBe("GATE_INTERPRETATION_ERROR");
+      expect(problem(interpretGate(work, output, first))).toMatchObject({
+        code: "SR-INTENT-007",
+        family: "GATE_INTERPRETATION_ERROR",
+      });
     }
     expect(problem(interpretGate(work, "plain text", first)).message).toContain(
       "the output is a string",
     );
   });
 
-  it("an unknown value is GATE_INTERPRETATION_ERROR naming the value, the allowed set and the fix", () => {
+  it("an unknown value is SR-INTENT-002 naming the value, the allowed set and the fix", () => {
     const issue = problem(interpretGate(work, { next_action: { action: "proceed" } }, later));
-    expect(issue.code).toBe("GATE_INTERPRETATION_ERROR");
-    expect(issue.message).toContain("SR-INTENT-002");
+    expect(issue.code).toBe("SR-INTENT-002");
+    expect(issue.family).toBe("GATE_INTERPRETATION_ERROR");
     expect(issue.message).toContain('"proceed"');
     expect(issue.message).toContain("[next, repeat, handoff, jump, abort]");
     expect(issue.hint).toContain("#/properties/next_action/properties/action");
@@ -149,11 +152,11 @@ describe("interpretGate: fail-fast", () => {
     );
   });
 
-  it("an intent outside allowedIntents is GATE_INTERPRETATION_ERROR (SR-INTENT-001)", () => {
+  it("an intent outside allowedIntents is SR-INTENT-001 of GATE_INTERPRETATION_ERROR", () => {
     const step = gateStep("initial.issue", "work", { allowedIntents: ["next", "repeat"] });
     const issue = problem(interpretGate(step, { next_action: { action: "handoff" } }, first));
-    expect(issue.code).toBe("GATE_INTERPRETATION_ERROR");
-    expect(issue.message).toContain("SR-INTENT-001");
+    expect(issue.code).toBe("SR-INTENT-001");
+    expect(issue.family).toBe("GATE_INTERPRETATION_ERROR");
     expect(issue.message).toContain("allowedIntents is [next, repeat]");
     expect(issue.hint).toContain('Add "handoff" to structuredGate.allowedIntents');
   });
@@ -162,7 +165,7 @@ describe("interpretGate: fail-fast", () => {
     // A work step may never close: not even a mis-declared allowedIntents lets "done" through.
     const step = gateStep("continuation.issue", "work", { allowedIntents: ["next", "closing"] });
     const issue = problem(interpretGate(step, { next_action: { action: "done" } }, first));
-    expect(issue.message).toContain('intent "closing" (written "done")');
+    expect(issue.message).toContain('Intent "closing" (written "done")');
     expect(issue.message).toContain("work steps may emit [next, repeat, jump, handoff, abort]");
     expect(issue.message).toContain('"handoff"');
     expect(issue.hint).toContain('Remove "closing"');
@@ -209,14 +212,14 @@ describe("interpretGate: fallback", () => {
       failFast: true,
       fallbackIntent: "next",
     });
-    expect(problem(interpretGate(strict, {}, later)).code).toBe("FAILED_STEP_ROUTING");
+    expect(problem(interpretGate(strict, {}, later)).family).toBe("FAILED_STEP_ROUTING");
   });
 
   it("failFast false without a fallbackIntent still stops the run", () => {
     const noFallback = gateStep("s", "work", { allowedIntents: ["next"], failFast: false });
-    expect(problem(interpretGate(noFallback, { next_action: { action: "x" } }, later)).code).toBe(
-      "GATE_INTERPRETATION_ERROR",
-    );
+    expect(
+      problem(interpretGate(noFallback, { next_action: { action: "x" } }, later)),
+    ).toMatchObject({ code: "SR-INTENT-002", family: "GATE_INTERPRETATION_ERROR" });
   });
 
   it("a fallbackIntent the step may not emit is a problem, not a silent route", () => {
@@ -226,7 +229,7 @@ describe("interpretGate: fallback", () => {
       fallbackIntent: "closing",
     });
     const issue = problem(interpretGate(bad, {}, later));
-    expect(issue.message).toContain("SR-GATE-006");
+    expect(issue).toMatchObject({ code: "SR-GATE-006", family: "GATE_INTERPRETATION_ERROR" });
     expect(issue.path).toBe("$.steps.s.structuredGate.fallbackIntent");
   });
 });
@@ -245,8 +248,7 @@ describe("interpretGate: jump target and handoff", () => {
 
   it("a jump without a target is a problem", () => {
     const issue = problem(interpretGate(work, { next_action: { action: "jump" } }, later));
-    expect(issue.code).toBe("GATE_INTERPRETATION_ERROR");
-    expect(issue.message).toContain("SR-TRANS-011");
+    expect(issue).toMatchObject({ code: "SR-TRANS-011", family: "GATE_INTERPRETATION_ERROR" });
     expect(issue.message).toContain("next_action.details.target");
     const noField = gateStep("s", "work", { allowedIntents: ["jump"] });
     expect(
@@ -299,8 +301,25 @@ describe("interpretGate: steps without a gate", () => {
   it("a step without structuredGate cannot be interpreted as a gate", () => {
     const step = { ...work, gate: undefined };
     const issue = problem(interpretGate(step, { next_action: { action: "next" } }, first));
-    expect(issue.code).toBe("GATE_INTERPRETATION_ERROR");
-    expect(issue.message).toContain("SR-GATE-005");
+    expect(issue).toMatchObject({ code: "SR-GATE-005", family: "GATE_INTERPRETATION_ERROR" });
     expect(issue.hint).toContain("interpretCheck");
+  });
+});
+
+describe("interpretGate: codes", () => {
+  it("puts the specific code in code and the run-level family beside it, never in the message", () => {
+    const outputs: [unknown, number][] = [
+      [{}, 1],
+      [{}, 4],
+      [{ next_action: { action: "proceed" } }, 1],
+      [{ next_action: { action: "closing" } }, 1],
+      [{ next_action: { action: "jump" } }, 1],
+    ];
+    for (const [output, iteration] of outputs) {
+      const issue = problem(interpretGate(work, output, { iteration }));
+      expect(issue.code).toMatch(/^SR-[A-Z]+-\d{3}$/);
+      expect(issue.family).toMatch(/^(GATE_INTERPRETATION_ERROR|FAILED_STEP_ROUTING)$/);
+      expect(issue.message).not.toMatch(/^SR-|GATE_INTERPRETATION_ERROR|FAILED_STEP_ROUTING/);
+    }
   });
 });

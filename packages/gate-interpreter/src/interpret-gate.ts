@@ -5,14 +5,14 @@ import {
   INTENT_ALIASES,
   isIntentAllowedForKind,
   type JsonValue,
-  jsonPath,
   ok,
   type Problem,
   type Result,
   STEP_KIND_INTENTS,
   type Step,
   type StructuredGate,
-} from "@climpt/registry-schema";
+  stepPath,
+} from "@climpt/model";
 import { parentPathOf, readDotPath } from "./dot-path.ts";
 import { gateHandoffFields, readHandoff } from "./extract-handoff.ts";
 import type { GateInterpretation, InterpretGateOptions } from "./gate-interpretation.ts";
@@ -24,11 +24,8 @@ type IntentFailure =
   | { readonly kind: "unknown"; readonly raw: string }
   | { readonly kind: "not-allowed"; readonly intent: GateIntent; readonly raw: string };
 
-function stepPath(step: Step, ...rest: string[]): string {
-  let path = jsonPath(jsonPath("$", "steps"), step.id);
-  for (const segment of rest) path = jsonPath(path, segment);
-  return path;
-}
+/** The run-level family of the problems the gate finds (see `Problem.family`). */
+const GATE_FAMILY = "GATE_INTERPRETATION_ERROR";
 
 function list(values: readonly string[]): string {
   return `[${values.join(", ")}]`;
@@ -76,19 +73,21 @@ function failureProblem(
           ? ""
           : ` (the output is ${describeOutput(output)})`;
       return {
-        code: late ? "FAILED_STEP_ROUTING" : "GATE_INTERPRETATION_ERROR",
+        code: "SR-INTENT-007",
+        family: late ? "FAILED_STEP_ROUTING" : GATE_FAMILY,
         severity: "error",
-        message: `SR-INTENT-007: step "${step.id}" returned no intent at "${gate.intentField}" on iteration ${iteration}${shape}; the run stops instead of guessing where to go (fail-fast).`,
-        path: stepPath(step, "structuredGate", "intentField"),
+        message: `Step "${step.id}" returned no intent at "${gate.intentField}" on iteration ${iteration}${shape}; the run stops instead of guessing where to go (fail-fast).`,
+        path: stepPath(step.id, "structuredGate", "intentField"),
         hint: `Make "${gate.intentField}" required in the step's output schema and ${enumFix}. If the field lives elsewhere in the output, correct structuredGate.intentField.`,
       };
     }
     case "unknown":
       return {
-        code: "GATE_INTERPRETATION_ERROR",
+        code: "SR-INTENT-002",
+        family: GATE_FAMILY,
         severity: "error",
-        message: `SR-INTENT-002: step "${step.id}" returned ${JSON.stringify(failure.raw)} at "${gate.intentField}", which is not an intent. Intents are ${list(GATE_INTENTS)} (aliases ${ALIAS_TEXT}); this step allows ${list(allowed)}.`,
-        path: stepPath(step, "structuredGate", "intentField"),
+        message: `Step "${step.id}" returned ${JSON.stringify(failure.raw)} at "${gate.intentField}", which is not an intent. Intents are ${list(GATE_INTENTS)} (aliases ${ALIAS_TEXT}); this step allows ${list(allowed)}.`,
+        path: stepPath(step.id, "structuredGate", "intentField"),
         hint: `${capitalize(enumFix)}; or set structuredGate.failFast: false with a fallbackIntent if a wrong answer should not stop the run.`,
       };
     case "not-allowed": {
@@ -103,10 +102,11 @@ function failureProblem(
           ? ` Only closure steps may emit "closing"; a ${kind} step hands over to a closure step with "handoff".`
           : "";
       return {
-        code: "GATE_INTERPRETATION_ERROR",
+        code: "SR-INTENT-001",
+        family: GATE_FAMILY,
         severity: "error",
-        message: `SR-INTENT-001: intent "${failure.intent}"${written} at "${gate.intentField}" is not allowed for ${kind} step "${step.id}": structuredGate.allowedIntents is ${list(gate.allowedIntents)} and ${kind} steps may emit ${list(kindAllows)}.${closingHint}`,
-        path: stepPath(step, "structuredGate", "allowedIntents"),
+        message: `Intent "${failure.intent}"${written} at "${gate.intentField}" is not allowed for ${kind} step "${step.id}": structuredGate.allowedIntents is ${list(gate.allowedIntents)} and ${kind} steps may emit ${list(kindAllows)}.${closingHint}`,
+        path: stepPath(step.id, "structuredGate", "allowedIntents"),
         hint: byKind
           ? `Remove "${failure.intent}" from the enum at intentSchemaRef "${gate.intentSchemaRef}" so the model cannot answer it, and ${enumFix}; or move this decision to a step of a kind that allows it.`
           : `Add "${failure.intent}" to structuredGate.allowedIntents and to transitions of step "${step.id}" if the step should allow it; otherwise ${enumFix}.`,
@@ -174,10 +174,11 @@ function decideIntent(
   if (!isIntentAllowedForStep(step, gate, gate.fallbackIntent)) {
     return fail([
       {
-        code: "GATE_INTERPRETATION_ERROR",
+        code: "SR-GATE-006",
+        family: GATE_FAMILY,
         severity: "error",
-        message: `SR-GATE-006: step "${step.id}" fell back to fallbackIntent "${gate.fallbackIntent}" (${failureReason(gate, failure)}), but "${gate.fallbackIntent}" is not allowed for this ${step.kind} step.`,
-        path: stepPath(step, "structuredGate", "fallbackIntent"),
+        message: `Step "${step.id}" fell back to fallbackIntent "${gate.fallbackIntent}" (${failureReason(gate, failure)}), but "${gate.fallbackIntent}" is not allowed for this ${step.kind} step.`,
+        path: stepPath(step.id, "structuredGate", "fallbackIntent"),
         hint: `Set structuredGate.fallbackIntent to one of ${list(gate.allowedIntents)} that ${step.kind} steps may emit.`,
       },
     ]);
@@ -205,10 +206,11 @@ export function interpretGate(
   if (gate === undefined || step.kind === "section") {
     return fail([
       {
-        code: "GATE_INTERPRETATION_ERROR",
+        code: "SR-GATE-005",
+        family: GATE_FAMILY,
         severity: "error",
-        message: `SR-GATE-005: step "${step.id}" (${step.kind}) has no structuredGate, so its output has no intent to read.`,
-        path: stepPath(step),
+        message: `Step "${step.id}" (${step.kind}) has no structuredGate, so its output has no intent to read.`,
+        path: stepPath(step.id),
         hint:
           step.kind === "section"
             ? "Section steps are prompt fragments and never run as a flow step; route to a work, verification or closure step instead."
@@ -234,13 +236,14 @@ export function interpretGate(
     if (target === undefined && step.transitions.jump === undefined) {
       return fail([
         {
-          code: "GATE_INTERPRETATION_ERROR",
+          code: "SR-TRANS-011",
+          family: GATE_FAMILY,
           severity: "error",
           message:
             gate.targetField === undefined
-              ? `SR-TRANS-011: step "${step.id}" returned "jump", but it declares no structuredGate.targetField and no transitions.jump, so there is no step to jump to.`
-              : `SR-TRANS-011: step "${step.id}" returned "jump" without a target step id at "${gate.targetField}".`,
-          path: stepPath(step, "structuredGate", "targetField"),
+              ? `Step "${step.id}" returned "jump", but it declares no structuredGate.targetField and no transitions.jump, so there is no step to jump to.`
+              : `Step "${step.id}" returned "jump" without a target step id at "${gate.targetField}".`,
+          path: stepPath(step.id, "structuredGate", "targetField"),
           hint:
             gate.targetField === undefined
               ? `Add "targetField" (the dot path of the target step id in the output) to the step's structuredGate, or a transitions.jump target.`

@@ -1,4 +1,4 @@
-import { type GateIntent, INTENT_ALIASES, isGateIntent } from "@climpt/registry-schema";
+import { type GateIntent, INTENT_ALIASES, isGateIntent } from "@climpt/model";
 
 /**
  * Maps a value a model wrote to one of the seven intents: trimmed, case-insensitive, either an

@@ -5,7 +5,7 @@ import type {
   Step,
   StructuredGate,
   Transitions,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 
 export function gateStep(
   id: string,

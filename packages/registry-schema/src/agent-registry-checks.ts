@@ -1,27 +1,19 @@
 /**
  * Checks that need both files: the entry step for the agent's verdict type, and every declared
- * `uvVariables` name against what can supply it (seed 003's "issue_number vs issue" mistake).
+ * `uvVariables` name against what can supply it (the classic mistake: `issue_number` for the
+ * parameter `issue`). Names follow the runtime's rule in @climpt/model (`uv-names.ts`).
  */
+import {
+  type AgentDefinition,
+  declaredUvName,
+  handoffFieldUvNames,
+  type Problem,
+  type Registry,
+  RUNTIME_UV_NAMES,
+  stepPath,
+  uvLookupNames,
+} from "@climpt/model";
 import { resolveEntryStep } from "./entry-step.ts";
-import type { AgentDefinition, Registry } from "./model.ts";
-import { jsonPath, type Problem } from "./problem.ts";
-
-/** Channel 2 and 3 variables the runner supplies on every step (DESIGN §4.2.6). */
-export const RUNTIME_UV_VARIABLES = [
-  "iteration",
-  "completed_iterations",
-  "completion_keyword",
-  "max_iterations",
-  "remaining",
-  "previous_summary",
-  "check_count",
-  "max_checks",
-] as const;
-
-/** The variable a step's handoff value is read under: `initial.issue` + `plan` → `initial_issue_plan`. */
-export function handoffVariableName(stepId: string, key: string): string {
-  return `${stepId.replace(/\./g, "_")}_${key}`;
-}
 
 export interface AgentRegistryFiles {
   readonly agentFile?: string;
@@ -53,13 +45,16 @@ export function checkAgentRegistry(
   }
 
   const parameters = Object.keys(agent.parameters);
-  const supplied = new Set<string>([...parameters, ...RUNTIME_UV_VARIABLES]);
+  const supplied = new Set<string>([...parameters, ...RUNTIME_UV_NAMES]);
   for (const step of Object.values(registry.steps)) {
-    for (const field of step.handoff) supplied.add(handoffVariableName(step.id, field.key));
+    for (const field of step.handoff) {
+      for (const name of handoffFieldUvNames(step.id, field)) supplied.add(name);
+    }
   }
   for (const step of Object.values(registry.steps)) {
-    step.uvVariables.forEach((name, index) => {
-      if (supplied.has(name)) return;
+    step.uvVariables.forEach((entry, index) => {
+      const name = declaredUvName(entry);
+      if (uvLookupNames(name).some((candidate) => supplied.has(candidate))) return;
       if (name === "input_text" && step.usesStdin) return;
       const suggestion = suggestParameter(name, parameters);
       problems.push({
@@ -67,10 +62,10 @@ export function checkAgentRegistry(
         severity: "error",
         message: `Step "${step.id}" declares uvVariable "${name}", which no agent parameter, runtime variable or handoff value supplies.`,
         ...registryFile,
-        path: jsonPath(`${jsonPath("$.steps", step.id)}.uvVariables`, index),
+        path: stepPath(step.id, "uvVariables", index),
         hint:
           suggestion === undefined
-            ? `Declare parameter "${name}" in agent.json, or use a runtime variable (${RUNTIME_UV_VARIABLES.join(", ")}) or a handoff value (<step id with . as _>_<key>).`
+            ? `Declare parameter "${name}" in agent.json, or use a runtime variable (${RUNTIME_UV_NAMES.join(", ")}) or a handoff value (<step id with . as _>_<key>).`
             : `Use "${suggestion}": uvVariables name the agent parameter itself (the classic mistake is "issue_number" for the parameter "issue"). Or declare parameter "${name}".`,
       });
     });

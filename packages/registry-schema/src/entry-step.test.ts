@@ -1,6 +1,6 @@
+import type { Registry } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { resolveEntryStep } from "./entry-step.ts";
-import type { Registry } from "./model.ts";
 
 function registry(overrides: Partial<Registry>): Registry {
   return {

@@ -1,6 +1,11 @@
-import type { Registry } from "./model.ts";
-import { fail, ok, type Result } from "./problem.ts";
-import { type VerdictType, verdictTypeSpellings } from "./verdict-types.ts";
+import {
+  fail,
+  ok,
+  type Registry,
+  type Result,
+  type VerdictType,
+  verdictTypeSpellings,
+} from "@climpt/model";
 
 /**
  * The step a run starts at (seed 003 §14.3): `entryStepMapping[verdictType]` under any spelling

@@ -3,8 +3,10 @@
  * `loadAgent`, must report that code in the right file at the right JSON path, and the formatted
  * problem a user reads must name both.
  */
+
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
+import { formatProblem, type Problem } from "@climpt/model";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   type AgentFolderFiles,
@@ -16,7 +18,6 @@ import {
 } from "./agent-folder.test-helper.ts";
 import { generateOutputSchema } from "./generate-output-schema.ts";
 import { loadAgent } from "./load-agent.ts";
-import { formatProblem, type Problem } from "./problem.ts";
 
 function record(value: Json | undefined): JsonRecord {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

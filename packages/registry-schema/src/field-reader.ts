@@ -3,9 +3,9 @@
  * problem (with its JSON path) and the field's absence, not the loss of the whole object. That
  * is what lets the normalizers report every problem of a file at once and still check the rest.
  */
+
+import { isPlainObject, jsonPath, type Problem } from "@climpt/model";
 import * as v from "valibot";
-import { isPlainObject } from "./json-value.ts";
-import { jsonPath, type Problem } from "./problem.ts";
 
 /** Problems found in one file, and the code its shape problems carry. */
 export interface Findings {

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { fail, ok, type Result } from "@climpt/model";
 import { loadAgent } from "./load-agent.ts";
-import { fail, ok, type Result } from "./problem.ts";
 
 export interface AgentLocationOptions {
   /** The project folder; agents are looked up under `<cwd>/.agent/`. Default `process.cwd()`. */

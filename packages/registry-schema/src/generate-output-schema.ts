@@ -4,10 +4,10 @@
  * `{ "type": "string", "enum": ["next", "repeat"] }`. Uses `typescript-json-schema` (which
  * brings its own TypeScript), loaded only when called so the runtime never pays for it.
  */
+
 import { access } from "node:fs/promises";
 import * as path from "node:path";
-import type { JsonSchema } from "./model.ts";
-import { fail, ok, type Problem, type Result } from "./problem.ts";
+import { fail, type JsonSchema, ok, type Problem, type Result } from "@climpt/model";
 
 export interface GenerateOutputSchemaOptions {
   /**

@@ -1,8 +1,7 @@
 import * as path from "node:path";
+import type { JsonSchema, JsonValue, Problem } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { inlineOutputSchema, type SchemaDocument } from "./inline-schema-refs.ts";
-import type { JsonSchema, JsonValue } from "./model.ts";
-import type { Problem } from "./problem.ts";
 
 const root = path.resolve("/agents/demo");
 const schemasDir = path.join(root, "schemas");

@@ -15,15 +15,25 @@
  */
 import * as path from "node:path";
 import {
+  fail,
+  isPlainObject,
+  type JsonObject,
+  type JsonSchema,
+  type JsonValue,
+  jsonPath,
+  type OutputSchemaRef,
+  ok,
+  type Problem,
+  type Result,
+  setEntry,
+} from "@climpt/model";
+import {
   formatJsonPointer,
   fragmentToPointer,
   parseJsonPointer,
   pointerToJsonPath,
   resolveJsonPointer,
 } from "./json-pointer.ts";
-import { isPlainObject, setEntry } from "./json-value.ts";
-import type { JsonObject, JsonSchema, JsonValue, OutputSchemaRef } from "./model.ts";
-import { fail, jsonPath, ok, type Problem, type Result } from "./problem.ts";
 
 /** A schema file as the loader found it. */
 export type SchemaDocument =

@@ -1,7 +1,12 @@
+import {
+  isPlainObject,
+  type JsonSchema,
+  type JsonValue,
+  type Problem,
+  type Step,
+  stepPath,
+} from "@climpt/model";
 import { fragmentToPointer, parseJsonPointer, resolveJsonPointer } from "./json-pointer.ts";
-import { isPlainObject } from "./json-value.ts";
-import type { JsonSchema, JsonValue, Step } from "./model.ts";
-import { jsonPath, type Problem } from "./problem.ts";
 
 /**
  * The send/receive contract of seed 003: the enum at `intentSchemaRef` inside the step's resolved
@@ -15,7 +20,7 @@ export function checkIntentEnum(
 ): Problem[] {
   const gate = step.gate;
   if (gate === undefined || !gate.intentSchemaRef.startsWith("#/")) return [];
-  const at = `${jsonPath("$.steps", step.id)}.structuredGate`;
+  const at = stepPath(step.id, "structuredGate");
   const file = where.registryFile === undefined ? {} : { file: where.registryFile };
   const schemaName = where.schemaFile ?? "the step's schema file";
   const pointer = fragmentToPointer(gate.intentSchemaRef.slice(1));

@@ -1,6 +1,4 @@
-import { isPlainObject } from "./json-value.ts";
-import type { JsonValue } from "./model.ts";
-import { jsonPath } from "./problem.ts";
+import { isPlainObject, type JsonValue, jsonPath } from "@climpt/model";
 
 /**
  * The segments of a JSON pointer (RFC 6901): `""` is the whole document, `/a/b~1c` is

@@ -4,6 +4,7 @@
  * loader and the editor never disagree. `pnpm --filter @climpt/registry-schema generate` writes
  * the files; a test fails when the committed files drift from these functions.
  */
+import type { JsonSchema } from "@climpt/model";
 import { type ConversionConfig, toJsonSchema } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import {
@@ -16,7 +17,6 @@ import {
   promptsSchema,
   worktreeSchema,
 } from "./agent-file-schema.ts";
-import type { JsonSchema } from "./model.ts";
 import {
   checkStepSchema,
   failurePatternSchema,

@@ -1,12 +1,11 @@
 import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { formatProblem, type JsonValue, type LoadedAgent } from "@climpt/model";
 import { afterAll, describe, expect, it } from "vitest";
 import { demoAgent, removeAgentFolders, writeAgentFolder } from "./agent-folder.test-helper.ts";
 import { resolveEntryStep } from "./entry-step.ts";
 import { loadAgent } from "./load-agent.ts";
-import type { JsonValue, LoadedAgent } from "./model.ts";
-import { formatProblem } from "./problem.ts";
 
 const fixtureDir = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
 

@@ -3,8 +3,20 @@
  * (inlined into one self-contained document). Returns the loaded agent or every problem found in
  * any of the files; it throws only on programming errors, never on a bad definition.
  */
+
 import { stat } from "node:fs/promises";
 import * as path from "node:path";
+import {
+  fail,
+  type LoadedAgent,
+  ok,
+  type Problem,
+  type Registry,
+  type Result,
+  type Step,
+  setEntry,
+  stepPath,
+} from "@climpt/model";
 import { checkAgentRegistry } from "./agent-registry-checks.ts";
 import {
   collectRefs,
@@ -14,11 +26,8 @@ import {
   type SchemaDocument,
 } from "./inline-schema-refs.ts";
 import { checkIntentEnum } from "./intent-enum-check.ts";
-import { setEntry } from "./json-value.ts";
-import type { LoadedAgent, Registry, Step } from "./model.ts";
 import { draftAgent } from "./normalize-agent.ts";
 import { draftRegistry } from "./normalize-registry.ts";
-import { fail, jsonPath, ok, type Problem, type Result } from "./problem.ts";
 import { readJsonFile } from "./read-json-file.ts";
 
 /** Schema files one agent may pull in through `$ref`s; more is a runaway, not a design. */
@@ -151,7 +160,7 @@ async function resolveOutputSchemas(
       root: agentDir,
       schemasDir,
       registryFile,
-      registryPath: jsonPath("$.steps", step.id),
+      registryPath: stepPath(step.id),
       stepId: step.id,
     });
     if (!schema.ok) {

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
+import type { AgentDefinition, Problem } from "@climpt/model";
 import { describe, expect, it } from "vitest";
-import type { AgentDefinition } from "./model.ts";
 import { DEFAULT_ALLOWED_TOOLS, normalizeAgent } from "./normalize-agent.ts";
-import type { Problem } from "./problem.ts";
 
 function fixture(path: string): unknown {
   return JSON.parse(readFileSync(new URL(`./fixtures/${path}`, import.meta.url), "utf8"));

@@ -3,6 +3,25 @@
  * is reported at once; the draft value behind a failed result is still complete (defaults fill
  * what was wrong), which lets `loadAgent` check the registry against it.
  */
+
+import {
+  type AgentDefinition,
+  type AgentLimits,
+  type AgentParameter,
+  type CommandBoundaryHook,
+  canonicalVerdictType,
+  fail,
+  type GithubIntegration,
+  isPlainObject,
+  type JsonValue,
+  jsonPath,
+  ok,
+  type Problem,
+  type Result,
+  setEntry,
+  VERDICT_TYPES,
+  type VerdictSpec,
+} from "@climpt/model";
 import type * as v from "valibot";
 import {
   agentCommonEntries,
@@ -31,18 +50,6 @@ import {
   report,
   reportNotObject,
 } from "./field-reader.ts";
-import { isPlainObject, setEntry } from "./json-value.ts";
-import type {
-  AgentDefinition,
-  AgentLimits,
-  AgentParameter,
-  CommandBoundaryHook,
-  GithubIntegration,
-  JsonValue,
-  VerdictSpec,
-} from "./model.ts";
-import { fail, jsonPath, ok, type Problem, type Result } from "./problem.ts";
-import { canonicalVerdictType, VERDICT_TYPES } from "./verdict-types.ts";
 
 export interface NormalizeAgentOptions {
   /** The file the definition came from; every problem names it. */

@@ -1,8 +1,7 @@
 import { readFileSync } from "node:fs";
+import type { Problem, Registry, Step } from "@climpt/model";
 import { describe, expect, it } from "vitest";
-import type { Registry, Step } from "./model.ts";
 import { normalizeRegistry } from "./normalize-registry.ts";
-import type { Problem } from "./problem.ts";
 import { detectRegistryDialect } from "./registry-dialect.ts";
 
 function fixture(path: string): unknown {

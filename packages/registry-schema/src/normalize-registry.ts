@@ -3,9 +3,41 @@
  * file is reported at once: each field is read on its own (a bad field is reported and
  * defaulted), then the whole registry is checked (registry-checks.ts).
  */
+import {
+  type CheckDefinition,
+  type CheckOnFail,
+  type CheckOnPass,
+  DEFAULT_PATH_TEMPLATE,
+  DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
+  type FailurePattern,
+  fail,
+  type GateIntent,
+  type HandoffField,
+  INTENT_ALIASES,
+  type IterationBounds,
+  inferStepKind,
+  isExtractorName,
+  isGateIntent,
+  isPlainObject,
+  jsonPath,
+  ok,
+  type Problem,
+  type PromptRef,
+  parseSuccessCondition,
+  type Registry,
+  type Result,
+  type Step,
+  type StepPermissions,
+  type StructuredGate,
+  setEntry,
+  stepPath,
+  type Transition,
+  type ValidationCondition,
+  type ValidationStep,
+  type ValidatorDefinition,
+} from "@climpt/model";
 import { toAgentRelativePath } from "./agent-relative-path.ts";
 import { durationToMs } from "./duration.ts";
-import { isExtractorName } from "./extractor-names.ts";
 import {
   describeValue,
   type Findings,
@@ -15,28 +47,6 @@ import {
   report,
   reportNotObject,
 } from "./field-reader.ts";
-import { type GateIntent, INTENT_ALIASES, inferStepKind, isGateIntent } from "./intents.ts";
-import { isPlainObject, setEntry } from "./json-value.ts";
-import {
-  type CheckDefinition,
-  type CheckOnFail,
-  type CheckOnPass,
-  DEFAULT_PATH_TEMPLATE,
-  DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
-  type FailurePattern,
-  type HandoffField,
-  type IterationBounds,
-  type PromptRef,
-  type Registry,
-  type Step,
-  type StepPermissions,
-  type StructuredGate,
-  type Transition,
-  type ValidationCondition,
-  type ValidationStep,
-  type ValidatorDefinition,
-} from "./model.ts";
-import { fail, jsonPath, ok, type Problem, type Result } from "./problem.ts";
 import { checkRegistry } from "./registry-checks.ts";
 import { detectRegistryDialect } from "./registry-dialect.ts";
 import {
@@ -59,7 +69,6 @@ import {
   validationStepSchema,
   validatorSchema,
 } from "./registry-file-schema.ts";
-import { parseSuccessCondition } from "./success-condition.ts";
 
 export interface NormalizeRegistryOptions {
   /** The file the registry came from; every problem names it. */
@@ -96,7 +105,7 @@ export function draftRegistry(
     report(
       findings,
       "SR-LOAD-006",
-      jsonPath("$.steps", detection.dialect === "gate" ? checkStep : gateStep),
+      stepPath(detection.dialect === "gate" ? checkStep : gateStep),
       `The registry mixes dialects: step "${checkStep}" uses the check dialect's "${checkKey}", step "${gateStep}" the gate dialect's "${gateKey}"; it is read as the ${detection.dialect} dialect and the other keys are ignored.`,
       "Write every step in one dialect: check (id, prompt, iterations, check, handoff) or gate (stepId, c2, c3, structuredGate, transitions).",
     );
@@ -157,7 +166,7 @@ export function draftRegistry(
     reportNotObject(findings, root.steps, "$.steps");
   } else {
     for (const [key, rawStep] of Object.entries(root.steps)) {
-      const at = jsonPath("$.steps", key);
+      const at = stepPath(key);
       if (!isPlainObject(rawStep)) {
         reportNotObject(findings, rawStep, at);
         // Kept so references to it still resolve; left out of `declared`, so not checked.

@@ -1,7 +1,7 @@
 import { readFile, realpath } from "node:fs/promises";
 import * as path from "node:path";
+import type { JsonValue } from "@climpt/model";
 import { isInside } from "./inline-schema-refs.ts";
-import type { JsonValue } from "./model.ts";
 
 /** Why a JSON file could not be used, with the SR-LOAD code that says so. */
 export interface JsonFileFailure {

@@ -3,11 +3,19 @@
  * steps, entry steps, the step-kind intent table, gate completeness, validators and failure
  * patterns. Run by `normalizeRegistry`; every problem names the registry file and a JSON path.
  */
+import {
+  canonicalVerdictType,
+  GATE_INTENTS,
+  isIntentAllowedForKind,
+  jsonPath,
+  type Registry,
+  STEP_KIND_INTENTS,
+  type Step,
+  stepPath,
+  type Transition,
+  VERDICT_TYPES,
+} from "@climpt/model";
 import { type Findings, report } from "./field-reader.ts";
-import { GATE_INTENTS, isIntentAllowedForKind, STEP_KIND_INTENTS } from "./intents.ts";
-import type { Registry, Step, Transition } from "./model.ts";
-import { jsonPath } from "./problem.ts";
-import { canonicalVerdictType, VERDICT_TYPES } from "./verdict-types.ts";
 
 export function checkRegistry(
   registry: Registry,
@@ -17,7 +25,7 @@ export function checkRegistry(
   checkEntry(registry, findings);
   const gated = registry.dialect === "gate" && Object.values(registry.steps).some((s) => s.gate);
   for (const step of Object.values(registry.steps)) {
-    const at = jsonPath("$.steps", step.id);
+    const at = stepPath(step.id);
     // `declared` holds the keys each step wrote; a step that was not even an object is absent
     // from it and was reported already, so checking it would only echo that problem.
     const keys = declared.get(step.id);

@@ -1,5 +1,4 @@
-import { isPlainObject } from "./json-value.ts";
-import type { RegistryDialect } from "./model.ts";
+import { isPlainObject, type RegistryDialect } from "@climpt/model";
 
 /** Step keys only the check dialect (seeds 000/002) uses. */
 export const CHECK_DIALECT_STEP_KEYS = ["id", "prompt", "check", "iterations", "handoff"] as const;

@@ -4,9 +4,10 @@
  * `steps_registry.schema.json` is generated from them. Every object is loose: real folders carry
  * extra keys (`type`, `$comment`, …) that are kept out of the model, never errors.
  */
+
+import { GATE_INTENTS } from "@climpt/model";
 import * as v from "valibot";
 import { durationSchema } from "./duration.ts";
-import { GATE_INTENTS } from "./intents.ts";
 import { jsonValueSchema } from "./json-value.ts";
 
 const text = (description: string) => v.pipe(v.string(), v.description(description));

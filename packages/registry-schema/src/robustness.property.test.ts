@@ -3,16 +3,17 @@
  * retyped or renamed, or arbitrary JSON), normalizing and loading never throw and never hang.
  * They return either a plain-JSON model or coded problems, each with a code and a message.
  */
+
 import { readFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import * as path from "node:path";
+import type { Problem, Result } from "@climpt/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { demoAgent, type Json, writeAgentFolder } from "./agent-folder.test-helper.ts";
 import { loadAgent } from "./load-agent.ts";
 import { normalizeAgent } from "./normalize-agent.ts";
 import { normalizeRegistry } from "./normalize-registry.ts";
-import type { Problem, Result } from "./problem.ts";
 
 const fixture = (name: string): Json =>
   JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), "utf8")) as Json;

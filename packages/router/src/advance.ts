@@ -3,10 +3,12 @@ import {
   DEFAULT_RUN_ITERATION_CAP,
   fail,
   ok,
+  problem,
   type Registry,
   type Result,
-} from "@climpt/registry-schema";
-import { contractViolation, problem, stepPath } from "./problems.ts";
+  stepPath,
+} from "@climpt/model";
+import { contractViolation } from "./problems.ts";
 import { lookup, type RouterState, withEntry } from "./router-state.ts";
 
 /**
@@ -57,8 +59,10 @@ export function advance(
       problem(
         "AGENT_MAX_ITERATIONS",
         `The run reached its iteration cap of ${options.cap}: iteration ${state.iteration} ran step "${state.stepId}" and the flow would continue at step "${target}".${mostExecuted(state)}`,
-        stepPath(state.stepId, "transitions"),
-        "If the flow is making progress, raise the cap (agent.json limits.maxIterations, or --max-iterations). If it loops, give the looping step's prompt and transitions a way out (for example handoff to a closure step).",
+        {
+          path: stepPath(state.stepId, "transitions"),
+          hint: "If the flow is making progress, raise the cap (agent.json limits.maxIterations, or --max-iterations). If it loops, give the looping step's prompt and transitions a way out (for example handoff to a closure step).",
+        },
       ),
     ]);
   }
@@ -112,8 +116,10 @@ export function skipIteration(state: RouterState, cap: number): Result<RouterSta
       problem(
         "AGENT_MAX_ITERATIONS",
         `The run reached its iteration cap of ${cap}: iteration ${state.iteration} ran step "${state.stepId}", which gave no output matching its schema, and the step would run again.${mostExecuted(state)}`,
-        stepPath(state.stepId),
-        "Make the step prompt say exactly which JSON object to return, or raise the cap (agent.json limits.maxIterations, or --max-iterations).",
+        {
+          path: stepPath(state.stepId),
+          hint: "Make the step prompt say exactly which JSON object to return, or raise the cap (agent.json limits.maxIterations, or --max-iterations).",
+        },
       ),
     ]);
   }

@@ -1,4 +1,4 @@
-import type { Registry, ValidationStep } from "@climpt/registry-schema";
+import type { Registry, ValidationStep } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
 import type { StepDecision } from "./route-decision.ts";

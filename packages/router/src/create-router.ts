@@ -1,4 +1,4 @@
-import type { Registry, Result } from "@climpt/registry-schema";
+import type { Registry, Result } from "@climpt/model";
 import { resolveIterationCap, skipIteration } from "./advance.ts";
 import { enterClosure } from "./enter-closure.ts";
 import {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { Registry, Step } from "@climpt/registry-schema";
+import type { Registry, Step } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { runFlow } from "./custom-runner.example.ts";
 import { seed000, seed003Linear } from "./test-registries.ts";

@@ -11,7 +11,7 @@ import {
   type Registry,
   type Result,
   type Step,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { createRouter, type RouteDecision, type Router, type RouterState } from "@climpt/router";
 
 /** One model call: the step's prompt, or (`check: true`) its check prompt. */

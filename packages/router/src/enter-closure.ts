@@ -1,4 +1,4 @@
-import type { Registry } from "@climpt/registry-schema";
+import type { Registry } from "@climpt/model";
 import type { StepDecision } from "./route-decision.ts";
 import { lookup, withEntry } from "./router-state.ts";
 

@@ -1,4 +1,4 @@
-export { DEFAULT_RUN_ITERATION_CAP } from "@climpt/registry-schema";
+export { DEFAULT_RUN_ITERATION_CAP } from "@climpt/model";
 export { createRouter, type Router, type RouterOptions } from "./create-router.ts";
 export { firstClosureStep } from "./enter-closure.ts";
 export { conditionText } from "./resolve-transition.ts";

@@ -1,15 +1,4 @@
-import { ClimptError, jsonPath, type Problem } from "@climpt/registry-schema";
-
-/** `$.steps["initial.issue"].transitions.next`-style paths into steps_registry.json. */
-export function stepPath(stepId: string, ...rest: string[]): string {
-  let path = jsonPath(jsonPath("$", "steps"), stepId);
-  for (const segment of rest) path = jsonPath(path, segment);
-  return path;
-}
-
-export function problem(code: string, message: string, path: string, hint: string): Problem {
-  return { code, severity: "error", message, path, hint };
-}
+import { ClimptError } from "@climpt/model";
 
 /**
  * A caller used the router out of order (e.g. `routeCheck` without `beforeCheck`): a bug in the

@@ -3,11 +3,12 @@ import {
   type GateIntent,
   type JsonValue,
   ok,
+  problem,
   type Result,
   type Step,
+  stepPath,
   type Transition,
-} from "@climpt/registry-schema";
-import { problem, stepPath } from "./problems.ts";
+} from "@climpt/model";
 import { lookup } from "./router-state.ts";
 
 /** Where a conditional transition reads its handoff key, in order. */
@@ -62,8 +63,10 @@ export function resolveTransition(
     problem(
       "SR-TRANS-014",
       `Step "${step.id}" emitted "${intent}" and its conditional transition found ${seen}, which matches none of targets ${JSON.stringify(Object.keys(transition.targets))} and there is no "default".`,
-      stepPath(step.id, "transitions", intent, "targets"),
-      `Add a "default" entry to transitions.${intent}.targets, or make the step hand off "${transition.condition}" (structuredGate.handoffFields) with one of the listed values.`,
+      {
+        path: stepPath(step.id, "transitions", intent, "targets"),
+        hint: `Add a "default" entry to transitions.${intent}.targets, or make the step hand off "${transition.condition}" (structuredGate.handoffFields) with one of the listed values.`,
+      },
     ),
   ]);
 }

@@ -1,6 +1,6 @@
-import { fail, jsonPath, ok, type Registry, type Result } from "@climpt/registry-schema";
+import { fail, jsonPath, ok, problem, type Registry, type Result } from "@climpt/model";
 import { advance } from "./advance.ts";
-import { contractViolation, problem } from "./problems.ts";
+import { contractViolation } from "./problems.ts";
 import type { StepDecision } from "./route-decision.ts";
 import { countOf, hasStep, lookup, type RouterState, withEntry } from "./router-state.ts";
 import { exceededMaxAttempts, findValidationStep } from "./validation-step.ts";
@@ -63,8 +63,10 @@ export function returnAfterFailedValidation(
       problem(
         "AGENT_VALIDATION_ABORT",
         `Validation of closure step "${closure}" failed ${attempt} times; onFailure.maxAttempts is ${maxAttempts}, so the run stops.`,
-        `${jsonPath(jsonPath("$", "validationSteps"), key)}.onFailure.maxAttempts`,
-        `Read the validator output in the journal and fix what it reports, or raise validationSteps[${JSON.stringify(key)}].onFailure.maxAttempts.`,
+        {
+          path: `${jsonPath(jsonPath("$", "validationSteps"), key)}.onFailure.maxAttempts`,
+          hint: `Read the validator output in the journal and fix what it reports, or raise validationSteps[${JSON.stringify(key)}].onFailure.maxAttempts.`,
+        },
       ),
     ]);
   }

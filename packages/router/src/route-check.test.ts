@@ -1,4 +1,4 @@
-import type { CheckDefinition, Problem, Registry } from "@climpt/registry-schema";
+import type { CheckDefinition, Problem, Registry } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
 import type { CheckVerdict } from "./route-check.ts";

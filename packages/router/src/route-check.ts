@@ -1,6 +1,6 @@
-import { fail, ok, type Registry, type Result } from "@climpt/registry-schema";
+import { fail, ok, problem, type Registry, type Result, stepPath } from "@climpt/model";
 import { advance } from "./advance.ts";
-import { contractViolation, problem, stepPath } from "./problems.ts";
+import { contractViolation } from "./problems.ts";
 import { currentStep } from "./route.ts";
 import type { BeforeCheckDecision, RouteDecision, StepVia } from "./route-decision.ts";
 import { hasStep, lookup, type RouterState, recordExecution } from "./router-state.ts";
@@ -89,8 +89,10 @@ export function routeCheck(
       problem(
         "SR-TRANS-018",
         `Step "${step.id}" has no check, so nothing says where the flow goes after it.`,
-        stepPath(step.id),
-        `Add "check": { "onPass": { "next": "<step id>" } } (or { "complete": true }) to step "${step.id}".`,
+        {
+          path: stepPath(step.id),
+          hint: `Add "check": { "onPass": { "next": "<step id>" } } (or { "complete": true }) to step "${step.id}".`,
+        },
       ),
     ]);
   }
@@ -122,8 +124,10 @@ export function routeCheck(
       problem(
         "AGENT_VALIDATION_ABORT",
         `Step "${step.id}" failed its check after ${base.visitExecutions} execution(s) (iterations.max ${step.iterations.max}) and declares no onFail.${why}`,
-        stepPath(step.id, "check", "onFail"),
-        `Add "onFail": { "retry": true, "maxRetries": N } or { "fallback": "<step id>" } to the check of step "${step.id}", or raise iterations.max.`,
+        {
+          path: stepPath(step.id, "check", "onFail"),
+          hint: `Add "onFail": { "retry": true, "maxRetries": N } or { "fallback": "<step id>" } to the check of step "${step.id}", or raise iterations.max.`,
+        },
       ),
     ]);
   }
@@ -134,8 +138,10 @@ export function routeCheck(
         problem(
           "AGENT_VALIDATION_ABORT",
           `Step "${step.id}" failed its check again after ${used} retr${used === 1 ? "y" : "ies"} (onFail.maxRetries ${onFail.maxRetries}).${why}`,
-          stepPath(step.id, "check", "onFail", "maxRetries"),
-          `Raise onFail.maxRetries (0 = unlimited, bounded by the run cap), add a fallback step, or make the step prompt satisfy the check at ${JSON.stringify(stepPath(step.id, "check", "prompt"))}.`,
+          {
+            path: stepPath(step.id, "check", "onFail", "maxRetries"),
+            hint: `Raise onFail.maxRetries (0 = unlimited, bounded by the run cap), add a fallback step, or make the step prompt satisfy the check at ${JSON.stringify(stepPath(step.id, "check", "prompt"))}.`,
+          },
         ),
       ]);
     }
@@ -162,8 +168,10 @@ function checkTargetProblem(
       problem(
         "SR-TRANS-001",
         `Step "${stepId}" check.${branch}.${field} names "${target}", which does not exist in the registry.`,
-        stepPath(stepId, "check", branch, field),
-        `Add step "${target}" to steps, or change check.${branch}.${field} to an existing step id.`,
+        {
+          path: stepPath(stepId, "check", branch, field),
+          hint: `Add step "${target}" to steps, or change check.${branch}.${field} to an existing step id.`,
+        },
       ),
     ]);
   }
@@ -172,8 +180,10 @@ function checkTargetProblem(
       problem(
         "SR-TRANS-012",
         `Step "${stepId}" check.${branch}.${field} names "${target}", a section step that never runs as a flow step.`,
-        stepPath(stepId, "check", branch, field),
-        "Point the check at a step that runs.",
+        {
+          path: stepPath(stepId, "check", branch, field),
+          hint: "Point the check at a step that runs.",
+        },
       ),
     ]);
   }

@@ -1,6 +1,6 @@
 // Type tests (vitest typecheck): the router's decision unions are closed, and narrowing on
 // `kind` gives each variant's own fields. A new variant or `via` value must update these.
-import type { Problem, Result } from "@climpt/registry-schema";
+import type { Problem, Result } from "@climpt/model";
 import { describe, expectTypeOf, it } from "vitest";
 import type { Router, RouterOptions } from "./create-router.ts";
 import type { ValidationRetryDecision } from "./return-after-validation.ts";

@@ -1,4 +1,4 @@
-import type { GateIntent, JsonValue } from "@climpt/registry-schema";
+import type { GateIntent, JsonValue } from "@climpt/model";
 import type { RouterState } from "./router-state.ts";
 
 /**

@@ -2,9 +2,10 @@
 // chain (and, for scale, a 10-step one). vitest compiles this file, since Node 20 cannot run
 // TypeScript itself. Prints p50 / p99 in µs measured per transition, then vitest's own table for
 // whole-chain walks.
+
 import { performance } from "node:perf_hooks";
 import { interpretGate } from "@climpt/gate-interpreter";
-import type { JsonValue, Registry, Step } from "@climpt/registry-schema";
+import type { JsonValue, Registry, Step } from "@climpt/model";
 import { bench, describe } from "vitest";
 import { createRouter } from "./create-router.ts";
 import { gateStep, registryOf } from "./test-registries.ts";

@@ -1,4 +1,4 @@
-import type { Problem, Registry, Result } from "@climpt/registry-schema";
+import type { Problem, Registry, Result } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter, type RouterOptions } from "./create-router.ts";
 import type { RouteDecision, RouteInput, RouteOptions } from "./route-decision.ts";

@@ -5,13 +5,15 @@ import {
   isIntentAllowedForKind,
   ok,
   type Problem,
+  problem,
   type Registry,
   type Result,
   STEP_KIND_INTENTS,
   type Step,
-} from "@climpt/registry-schema";
+  stepPath,
+} from "@climpt/model";
 import { advance } from "./advance.ts";
-import { contractViolation, list, problem, stepPath } from "./problems.ts";
+import { contractViolation, list } from "./problems.ts";
 import { type ConditionSources, resolveTransition } from "./resolve-transition.ts";
 import type { RouteDecision, RouteInput, RouteOptions, StepVia } from "./route-decision.ts";
 import {
@@ -30,8 +32,10 @@ export function currentStep(registry: Registry, state: RouterState): Result<Step
     problem(
       "SR-TRANS-017",
       `The router state is at step "${state.stepId}", which the registry does not define.`,
-      stepPath(state.stepId),
-      "Resume a run only with the registry it started with, or add the step back to steps_registry.json.",
+      {
+        path: stepPath(state.stepId),
+        hint: "Resume a run only with the registry it started with, or add the step back to steps_registry.json.",
+      },
     ),
   ]);
 }
@@ -42,8 +46,10 @@ function checkIntentAllowed(step: Step, intent: GateIntent): Problem | undefined
     return problem(
       "SR-TRANS-012",
       `Step "${step.id}" is a section step: a prompt fragment with no flow, so it cannot route "${intent}".`,
-      stepPath(step.id),
-      "Route to work, verification or closure steps only; section steps are injected into other prompts.",
+      {
+        path: stepPath(step.id),
+        hint: "Route to work, verification or closure steps only; section steps are injected into other prompts.",
+      },
     );
   }
   if (intent === "abort") return undefined;
@@ -55,18 +61,23 @@ function checkIntentAllowed(step: Step, intent: GateIntent): Problem | undefined
     return problem(
       "SR-INTENT-001",
       `Intent "${intent}" is not allowed for ${step.kind} step "${step.id}": ${step.kind} steps can emit ${list(STEP_KIND_INTENTS[step.kind])}.${closing}`,
-      stepPath(step.id, "structuredGate", "allowedIntents"),
-      intent === "closing"
-        ? `Hand over with "handoff" to a closure step (transitions.handoff.target: "closure.<domain>") and let that step emit "closing"; remove "closing" from this step's schema enum.`
-        : `Change the step's schema enum so the model answers one of ${list(STEP_KIND_INTENTS[step.kind])}, or move this decision to a step whose stepKind allows "${intent}".`,
+      {
+        path: stepPath(step.id, "structuredGate", "allowedIntents"),
+        hint:
+          intent === "closing"
+            ? `Hand over with "handoff" to a closure step (transitions.handoff.target: "closure.<domain>") and let that step emit "closing"; remove "closing" from this step's schema enum.`
+            : `Change the step's schema enum so the model answers one of ${list(STEP_KIND_INTENTS[step.kind])}, or move this decision to a step whose stepKind allows "${intent}".`,
+      },
     );
   }
   if (step.gate !== undefined && !step.gate.allowedIntents.includes(intent)) {
     return problem(
       "SR-INTENT-001",
       `Intent "${intent}" is not in structuredGate.allowedIntents ${list(step.gate.allowedIntents)} of step "${step.id}".`,
-      stepPath(step.id, "structuredGate", "allowedIntents"),
-      `Add "${intent}" to allowedIntents and transitions of step "${step.id}", or remove it from the step's schema enum.`,
+      {
+        path: stepPath(step.id, "structuredGate", "allowedIntents"),
+        hint: `Add "${intent}" to allowedIntents and transitions of step "${step.id}", or remove it from the step's schema enum.`,
+      },
     );
   }
   return undefined;
@@ -114,10 +125,13 @@ function targetProblem(
     return problem(
       TARGET_CODES[intent].nulled,
       `Step "${step.id}" has transitions.${intent}.target: null, but a null (terminal) target is only allowed for "closing" on a closure step.`,
-      path,
-      intent === "handoff"
-        ? `Set transitions.handoff.target to the closure step this work hands over to, e.g. "closure.${step.id.split(".").slice(1).join(".") || "issue"}".`
-        : `Set transitions.${intent}.target to an existing step id.`,
+      {
+        path: path,
+        hint:
+          intent === "handoff"
+            ? `Set transitions.handoff.target to the closure step this work hands over to, e.g. "closure.${step.id.split(".").slice(1).join(".") || "issue"}".`
+            : `Set transitions.${intent}.target to an existing step id.`,
+      },
     );
   }
   const where = fromModel
@@ -127,17 +141,18 @@ function targetProblem(
     return problem(
       TARGET_CODES[intent].missing,
       `Step "${step.id}" emitted "${intent}" to "${target}" (${where}), which does not exist in the registry.`,
-      path,
-      fromModel
-        ? `List the step ids the model may jump to in the step prompt and constrain "${step.gate?.targetField ?? "the target field"}" with an enum of them in the output schema.`
-        : `Add step "${target}" to steps, or change transitions.${intent} to an existing step.`,
+      {
+        path: path,
+        hint: fromModel
+          ? `List the step ids the model may jump to in the step prompt and constrain "${step.gate?.targetField ?? "the target field"}" with an enum of them in the output schema.`
+          : `Add step "${target}" to steps, or change transitions.${intent} to an existing step.`,
+      },
     );
   }
   return problem(
     "SR-TRANS-012",
     `Step "${step.id}" emitted "${intent}" to "${target}" (${where}), which is a section step: a prompt fragment that never runs as a flow step.`,
-    path,
-    "Point the transition at a work, verification or closure step.",
+    { path: path, hint: "Point the transition at a work, verification or closure step." },
   );
 }
 
@@ -148,29 +163,37 @@ function missingTransition(step: Step, intent: GateIntent): Problem {
       return problem(
         "SR-TRANS-004",
         `Step "${step.id}" emitted "handoff" but has no transitions.handoff.`,
-        path,
-        `Add "handoff": { "target": "closure.<domain>" } to the transitions of step "${step.id}".`,
+        {
+          path: path,
+          hint: `Add "handoff": { "target": "closure.<domain>" } to the transitions of step "${step.id}".`,
+        },
       );
     case "escalate":
       return problem(
         "SR-TRANS-007",
         `Step "${step.id}" emitted "escalate" but has no transitions.escalate: escalation only goes to a statically declared support step.`,
-        path,
-        `Add "escalate": { "target": "<verification support step>" } to the transitions of step "${step.id}".`,
+        {
+          path: path,
+          hint: `Add "escalate": { "target": "<verification support step>" } to the transitions of step "${step.id}".`,
+        },
       );
     case "jump":
       return problem(
         "SR-TRANS-011",
         `Step "${step.id}" emitted "jump" without a target: the interpretation carries none and the step has no transitions.jump.`,
-        stepPath(step.id, "structuredGate", "targetField"),
-        `Declare structuredGate.targetField (where the model writes the step id), or add "jump": { "target": "<step id>" } to the transitions.`,
+        {
+          path: stepPath(step.id, "structuredGate", "targetField"),
+          hint: `Declare structuredGate.targetField (where the model writes the step id), or add "jump": { "target": "<step id>" } to the transitions.`,
+        },
       );
     case "closing":
       return problem(
         "SR-TRANS-016",
         `Closure step "${step.id}" emitted "closing" but has no transitions.closing.`,
-        path,
-        `Add "closing": { "target": null } to the transitions of step "${step.id}".`,
+        {
+          path: path,
+          hint: `Add "closing": { "target": null } to the transitions of step "${step.id}".`,
+        },
       );
     default: {
       const continuation = step.id.startsWith("initial.")
@@ -179,8 +202,10 @@ function missingTransition(step: Step, intent: GateIntent): Problem {
       return problem(
         "SR-TRANS-003",
         `Step "${step.id}" emitted "${intent}" but has no transitions.${intent}${continuation}.`,
-        path,
-        `Add "${intent}": { "target": "<step id>" } to the transitions of step "${step.id}"${continuation ? `, or add step "continuation.${step.id.slice("initial.".length)}"` : ""}.`,
+        {
+          path: path,
+          hint: `Add "${intent}": { "target": "<step id>" } to the transitions of step "${step.id}"${continuation ? `, or add step "continuation.${step.id.slice("initial.".length)}"` : ""}.`,
+        },
       );
     }
   }
@@ -233,8 +258,10 @@ export function route(
       problem(
         "SR-INTENT-002",
         `Step "${step.id}" was routed with ${JSON.stringify(intent)}, which is not an intent.`,
-        stepPath(step.id, "structuredGate", "intentField"),
-        "Interpret the output with interpretGate (it maps aliases and refuses unknown values) before routing.",
+        {
+          path: stepPath(step.id, "structuredGate", "intentField"),
+          hint: "Interpret the output with interpretGate (it maps aliases and refuses unknown values) before routing.",
+        },
       ),
     ]);
   }
@@ -276,8 +303,10 @@ export function route(
       problem(
         "SR-TRANS-015",
         `Closure step "${step.id}" emitted "closing" with a transition to "${resolved.value}": closing ends the flow and starts the completion chain, it does not move to another step.`,
-        stepPath(step.id, "transitions", "closing"),
-        `Set transitions.closing to { "target": null }. To run another step first, route there with "repeat" and its target.`,
+        {
+          path: stepPath(step.id, "transitions", "closing"),
+          hint: `Set transitions.closing to { "target": null }. To run another step first, route there with "repeat" and its target.`,
+        },
       ),
     ]);
   }

@@ -1,4 +1,4 @@
-import { ClimptError, type GateIntent, type Registry } from "@climpt/registry-schema";
+import { ClimptError, type GateIntent, type Registry } from "@climpt/model";
 
 /**
  * Everything the router needs to remember between decisions, as plain JSON: a journal stores it

@@ -1,6 +1,7 @@
 // Property tests: on random well-formed registries (every allowed intent has an existing target,
 // at least one closure step) and random model answers, the router never names a step that does
 // not exist, never passes the iteration cap, and its state survives a JSON round trip unchanged.
+
 import type {
   CheckOnFail,
   CheckOnPass,
@@ -8,7 +9,7 @@ import type {
   Registry,
   Step,
   Transition,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";

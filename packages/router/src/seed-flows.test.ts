@@ -1,7 +1,8 @@
 // The example flows of seeds 000, 002 and 003, walked end to end: scripted model outputs go
 // through the real gate interpreter and the router, and each walk asserts the exact step order.
+
 import { extractHandoff, interpretGate, interpretStepCheck } from "@climpt/gate-interpreter";
-import type { JsonValue, Registry } from "@climpt/registry-schema";
+import type { JsonValue, Registry } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
 import type { RouterState } from "./router-state.ts";
@@ -47,7 +48,10 @@ function walkGate(
     const step = registry.steps[state.stepId];
     if (step === undefined) throw new Error(`no step ${state.stepId}`);
     const gate = interpretGate(step, output, { iteration: state.iteration });
-    if (!gate.ok) return { steps, end: "problem", code: gate.issues[0]?.code, state, handoff };
+    // A runner ends the run with the problem's run-level family when it has one.
+    const failure = gate.ok ? undefined : gate.issues[0];
+    if (!gate.ok)
+      return { steps, end: "problem", code: failure?.family ?? failure?.code, state, handoff };
     Object.assign(handoff, gate.value.handoff);
     const decision = router.route(state, gate.value, { handoff });
     if (!decision.ok) {

@@ -11,7 +11,7 @@ import {
   type StructuredGate,
   type Transitions,
   type ValidationStep,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 
 export interface GateStepSpec {
   readonly kind?: StepKind;

@@ -3,7 +3,7 @@ import {
   type Registry,
   type ValidationStep,
   type VerdictType,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { lookup } from "./router-state.ts";
 
 /**

@@ -1,7 +1,7 @@
+import type { LoadedAgent } from "@climpt/model";
 import {
   type AgentLocationOptions,
   findAgentDir as findAgentFolder,
-  type LoadedAgent,
   loadAgent,
 } from "@climpt/registry-schema";
 import { AgentDefinitionError } from "./runner-error.ts";

@@ -1,4 +1,4 @@
-import type { JsonSchema, Step } from "@climpt/registry-schema";
+import type { JsonSchema, Step } from "@climpt/model";
 
 /**
  * The output schema of a check-dialect check call (seed 000: `{result, message}`). `result` is a

@@ -1,5 +1,5 @@
 import { extractHandoff, interpretStepCheck } from "@climpt/gate-interpreter";
-import type { Step } from "@climpt/registry-schema";
+import type { Step } from "@climpt/model";
 import type { Toolbox } from "@climpt/tools";
 import { followDecision } from "./follow-decision.ts";
 import { runModelPhase } from "./model-phase.ts";

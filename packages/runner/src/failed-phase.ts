@@ -1,4 +1,4 @@
-import type { Step } from "@climpt/registry-schema";
+import type { Step } from "@climpt/model";
 import type { PhaseResult } from "./model-phase.ts";
 import type { RunContext } from "./run-context.ts";
 import { problemError } from "./run-errors.ts";

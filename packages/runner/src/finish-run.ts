@@ -1,5 +1,5 @@
 import { runBoundaryHook } from "@climpt/completion-chain";
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import type { RunContext } from "./run-context.ts";
 import { toJson } from "./run-errors.ts";
 import type { RunError, RunResult } from "./run-result.ts";

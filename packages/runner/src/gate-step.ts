@@ -1,5 +1,5 @@
 import { interpretGate } from "@climpt/gate-interpreter";
-import type { Step } from "@climpt/registry-schema";
+import type { Step } from "@climpt/model";
 import type { Toolbox } from "@climpt/tools";
 import { followDecision } from "./follow-decision.ts";
 import type { RunContext } from "./run-context.ts";

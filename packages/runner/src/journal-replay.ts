@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import type {
   ModelClient,
   ModelContentBlock,

@@ -1,4 +1,4 @@
-import type { AgentDefinition } from "@climpt/registry-schema";
+import type { AgentDefinition } from "@climpt/model";
 import { endJournalAtLineBoundary, JournalWriter, journalPath, readJournal } from "./journal.ts";
 import type { RunEvent } from "./run-event.ts";
 

@@ -10,7 +10,7 @@ import {
   writeSync,
 } from "node:fs";
 import nodePath from "node:path";
-import type { AgentDefinition } from "@climpt/registry-schema";
+import type { AgentDefinition } from "@climpt/model";
 import type { JournalSink } from "./journal-store.ts";
 import type { RunEvent } from "./run-event.ts";
 import { RunnerError } from "./runner-error.ts";

@@ -79,7 +79,7 @@ export function createMessagesStepExecutor(client: ModelClient): StepExecutor {
         });
         return { ok: true, output: result.output, text: result.text };
       } catch (error) {
-        const reason = error instanceof StepError ? error.reason : undefined;
+        const reason = StepError.isInstance(error) ? error.reason : undefined;
         if (reason === "schema-invalid" || reason === "output-missing") {
           return { ok: false, reason: "schema", error: errorOf(error, "FAILED_SCHEMA_RESOLUTION") };
         }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { resolveStepPrompt, type StepPrompt } from "@climpt/c3l-resolver";
-import type { JsonValue, Result, Step } from "@climpt/registry-schema";
+import type { JsonValue, Result, Step } from "@climpt/model";
 import { modelId, resolveModel } from "@climpt/sdk-adapter";
 import { createToolbox, type Toolbox } from "@climpt/tools";
 import { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";

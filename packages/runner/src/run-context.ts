@@ -9,7 +9,7 @@ import {
   createVerdictStrategy,
   type VerdictStrategy,
 } from "@climpt/completion-chain";
-import type { AgentDefinition, JsonValue, LoadedAgent, Registry } from "@climpt/registry-schema";
+import type { AgentDefinition, JsonValue, LoadedAgent, Registry } from "@climpt/model";
 import { createRouter, type Router } from "@climpt/router";
 import type { JournalSink } from "./journal-store.ts";
 import { createMessagesStepExecutor } from "./messages-step-executor.ts";

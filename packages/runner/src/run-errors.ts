@@ -1,4 +1,4 @@
-import { ClimptError, formatProblem, type JsonValue, type Problem } from "@climpt/registry-schema";
+import { ClimptError, formatProblem, type JsonValue, type Problem } from "@climpt/model";
 import type { RunError } from "./run-result.ts";
 
 /**
@@ -35,9 +35,16 @@ export function problemError(problems: readonly Problem[]): RunError {
   // The first problem's code, file, path and hint are the error's own fields; further problems
   // (rare: a prompt with several missing variables) are appended whole so none is lost.
   const rest = problems.slice(1).map((problem) => formatProblem(problem));
+  // A problem with a run-level family (the gate's) fails the run with the family; its specific
+  // code leads the message as a clause ("SR-INTENT-007: step …"), as the run result has a single
+  // code field.
+  const message =
+    first?.family === undefined
+      ? first?.message
+      : `${first.code}: ${first.message.charAt(0).toLowerCase()}${first.message.slice(1)}`;
   return {
-    code: first?.code ?? "FAILED_STEP_ROUTING",
-    message: [first?.message ?? "The step could not be routed.", ...rest].join("\n"),
+    code: first?.family ?? first?.code ?? "FAILED_STEP_ROUTING",
+    message: [message ?? "The step could not be routed.", ...rest].join("\n"),
     ...(first?.file === undefined ? {} : { file: first.file }),
     ...(first?.path === undefined ? {} : { path: first.path }),
     ...(first?.hint === undefined ? {} : { hint: first.hint }),

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
 import type { RunError, RunResult, RunUsage } from "./run-result.ts";

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import type { ModelClient, PriceTable } from "@climpt/sdk-adapter";
 import type { RunEvent } from "./run-event.ts";
 import type { StepExecutor } from "./step-executor.ts";

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 
 /** One step execution, as the run result and seed 000's programmatic API report it. */
 export interface HistoryEntry {

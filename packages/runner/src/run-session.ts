@@ -1,4 +1,4 @@
-import type { LoadedAgent } from "@climpt/registry-schema";
+import type { LoadedAgent } from "@climpt/model";
 import { budgetError } from "./budgets.ts";
 import { checkDialectStep } from "./check-step.ts";
 import { afterFailedPhase } from "./failed-phase.ts";

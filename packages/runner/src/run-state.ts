@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import type { RouterState } from "@climpt/router";
 import type { HistoryEntry } from "./run-result.ts";
 import type { PendingRetry, StepEnd } from "./step-end.ts";

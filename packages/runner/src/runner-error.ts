@@ -1,12 +1,29 @@
-import { ClimptError, type ClimptErrorOptions, type Problem } from "@climpt/registry-schema";
+import {
+  ClimptError,
+  type ClimptErrorOptions,
+  errorMarker,
+  hasErrorMarker,
+  markError,
+  type Problem,
+} from "@climpt/model";
+
+const runnerErrorMarker = errorMarker("RunnerError");
 
 /** An error of the runner itself (journal, arguments, worktree): a `ClimptError` with a code. */
 export class RunnerError extends ClimptError {
   constructor(options: ClimptErrorOptions) {
     super(options);
+    markError(this, runnerErrorMarker);
     this.name = "RunnerError";
   }
+
+  /** Whether `error` is a RunnerError, from any copy of this package. */
+  static override isInstance(error: unknown): error is RunnerError {
+    return hasErrorMarker(error, runnerErrorMarker);
+  }
 }
+
+const agentDefinitionErrorMarker = errorMarker("AgentDefinitionError");
 
 /**
  * An agent definition that does not load: every problem at once. The CLI prints each with
@@ -27,7 +44,13 @@ export class AgentDefinitionError extends ClimptError {
       ...(options.file === undefined ? {} : { file: options.file }),
       ...((options.hint ?? first?.hint) ? { hint: options.hint ?? first?.hint } : {}),
     });
+    markError(this, agentDefinitionErrorMarker);
     this.name = "AgentDefinitionError";
     this.problems = problems;
+  }
+
+  /** Whether `error` is an AgentDefinitionError, from any copy of this package. */
+  static override isInstance(error: unknown): error is AgentDefinitionError {
+    return hasErrorMarker(error, agentDefinitionErrorMarker);
   }
 }

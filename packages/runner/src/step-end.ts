@@ -1,4 +1,4 @@
-import type { JsonValue, Step } from "@climpt/registry-schema";
+import type { JsonValue, Step } from "@climpt/model";
 import type { RouterState } from "@climpt/router";
 import type { HistoryEntry, RunUsage } from "./run-result.ts";
 

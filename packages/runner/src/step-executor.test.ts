@@ -4,7 +4,7 @@
 // command, and the tool call goes through the real toolbox.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { readJournal } from "./journal.ts";

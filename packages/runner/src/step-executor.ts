@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from "@climpt/registry-schema";
+import type { JsonSchema, JsonValue } from "@climpt/model";
 import type { ToolCall, ToolExecutor, ToolResult } from "@climpt/sdk-adapter";
 import type { RecordedReply } from "./journal-replay.ts";
 import type { RunError } from "./run-result.ts";

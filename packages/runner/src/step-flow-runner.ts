@@ -1,4 +1,4 @@
-import type { LoadedAgent } from "@climpt/registry-schema";
+import type { LoadedAgent } from "@climpt/model";
 import type { RunEvent } from "./run-event.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import type { RunResult } from "./run-result.ts";

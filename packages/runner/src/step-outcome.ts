@@ -1,5 +1,5 @@
 import type { BoundaryRequest } from "@climpt/completion-chain";
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import { continuesMidStep } from "./run-errors.ts";
 import type { RunError, RunUsage } from "./run-result.ts";
 import type { RunState } from "./run-state.ts";

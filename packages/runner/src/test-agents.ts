@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { GateIntent, JsonValue } from "@climpt/registry-schema";
+import type { GateIntent, JsonValue } from "@climpt/model";
 
 export interface TestStep {
   readonly kind?: "work" | "verification" | "closure";

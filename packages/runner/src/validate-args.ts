@@ -5,7 +5,7 @@ import {
   ok,
   type Problem,
   type Result,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 
 /**
  * Checks run arguments against the agent's parameter declarations (channel 1): every required

@@ -1,4 +1,4 @@
-import type { Step } from "@climpt/registry-schema";
+import type { Step } from "@climpt/model";
 import type { RunContext } from "./run-context.ts";
 import { toJson } from "./run-errors.ts";
 import type { CheckResult } from "./step-end.ts";

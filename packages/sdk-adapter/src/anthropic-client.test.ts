@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { ToolCall } from "@climpt/model";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AnthropicClientOptions, createAnthropicClient } from "./anthropic-client.ts";
@@ -17,7 +18,7 @@ import {
 } from "./errors.ts";
 import { costOf } from "./prices.ts";
 import { captureLogger, FAKE_KEY, INTENT_SCHEMA } from "./test-helpers.ts";
-import type { ModelRequest, ToolCall } from "./types.ts";
+import type { ModelRequest } from "./types.ts";
 
 let fake: FakeAnthropic;
 

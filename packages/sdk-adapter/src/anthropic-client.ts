@@ -1,4 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
+import type { ToolCall } from "@climpt/model";
 import { type ErrorContext, isBrokenStream, mapSdkError } from "./map-sdk-error.ts";
 import { modelId } from "./models.ts";
 import { costOf, mergePrices, type PriceTable } from "./prices.ts";
@@ -10,7 +11,7 @@ import {
   toParams,
   usageOf,
 } from "./to-wire.ts";
-import type { ModelClient, ModelRequest, ModelResponse, ToolCall } from "./types.ts";
+import type { ModelClient, ModelRequest, ModelResponse } from "./types.ts";
 
 /** The SDK's logger shape: four methods taking anything. */
 export interface SdkLogger {

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { appendFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { JsonValue } from "@climpt/registry-schema";
+import { isRecord, type JsonValue } from "@climpt/model";
 import { CassetteError, SDK_ADAPTER_CODES } from "./errors.ts";
 import { fingerprint, requestIdentity } from "./fingerprint.ts";
 import { modelId } from "./models.ts";
@@ -68,10 +68,6 @@ export function createRecordingClient(
       return response;
     },
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** Read and check a cassette; a bad line is an error naming the file and line. */

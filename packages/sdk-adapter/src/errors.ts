@@ -1,4 +1,4 @@
-import { ClimptError, type JsonValue } from "@climpt/registry-schema";
+import { ClimptError, errorMarker, hasErrorMarker, type JsonValue, markError } from "@climpt/model";
 import type { ConversationMessage, Usage } from "./types.ts";
 
 /** Every code this package throws. The README lists them with their fixes. */
@@ -56,6 +56,8 @@ export interface ModelErrorOptions {
   readonly retryable: boolean;
 }
 
+const modelErrorMarker = errorMarker("ModelError");
+
 /**
  * A model call that failed: the API said no, or never answered. The SDK has already retried
  * transient failures (`maxRetries`) by the time one of these is thrown.
@@ -75,6 +77,7 @@ export class ModelError extends ClimptError {
       ...(options.hint === undefined ? {} : { hint: options.hint }),
       ...(options.cause === undefined ? {} : { cause: options.cause }),
     });
+    markError(this, modelErrorMarker);
     this.name = "ModelError";
     this.kind = options.kind;
     this.status = options.status;
@@ -82,47 +85,94 @@ export class ModelError extends ClimptError {
     this.retryable = options.retryable;
     this.step = undefined;
   }
+
+  /** Whether `error` is a ModelError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelError {
+    return hasErrorMarker(error, modelErrorMarker);
+  }
 }
 
 type SubclassOptions = Omit<ModelErrorOptions, "kind" | "code" | "retryable">;
 
+const modelAuthErrorMarker = errorMarker("ModelAuthError");
+
 export class ModelAuthError extends ModelError {
   constructor(options: SubclassOptions) {
     super({ ...options, kind: "auth", code: SDK_ADAPTER_CODES.auth, retryable: false });
+    markError(this, modelAuthErrorMarker);
     this.name = "ModelAuthError";
   }
+
+  /** Whether `error` is a ModelAuthError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelAuthError {
+    return hasErrorMarker(error, modelAuthErrorMarker);
+  }
 }
+
+const modelRateLimitErrorMarker = errorMarker("ModelRateLimitError");
 
 export class ModelRateLimitError extends ModelError {
   /** What the API asked to wait, when it said (`retry-after-ms` / `retry-after`). */
   readonly retryAfterMs: number | undefined;
   constructor(options: SubclassOptions & { readonly retryAfterMs?: number }) {
     super({ ...options, kind: "rate-limit", code: SDK_ADAPTER_CODES.rateLimit, retryable: true });
+    markError(this, modelRateLimitErrorMarker);
     this.name = "ModelRateLimitError";
     this.retryAfterMs = options.retryAfterMs;
   }
+
+  /** Whether `error` is a ModelRateLimitError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelRateLimitError {
+    return hasErrorMarker(error, modelRateLimitErrorMarker);
+  }
 }
+
+const modelOverloadedErrorMarker = errorMarker("ModelOverloadedError");
 
 export class ModelOverloadedError extends ModelError {
   constructor(options: SubclassOptions) {
     super({ ...options, kind: "overloaded", code: SDK_ADAPTER_CODES.overloaded, retryable: true });
+    markError(this, modelOverloadedErrorMarker);
     this.name = "ModelOverloadedError";
   }
+
+  /** Whether `error` is a ModelOverloadedError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelOverloadedError {
+    return hasErrorMarker(error, modelOverloadedErrorMarker);
+  }
 }
+
+const modelTimeoutErrorMarker = errorMarker("ModelTimeoutError");
 
 export class ModelTimeoutError extends ModelError {
   constructor(options: SubclassOptions) {
     super({ ...options, kind: "timeout", code: SDK_ADAPTER_CODES.timeout, retryable: true });
+    markError(this, modelTimeoutErrorMarker);
     this.name = "ModelTimeoutError";
   }
+
+  /** Whether `error` is a ModelTimeoutError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelTimeoutError {
+    return hasErrorMarker(error, modelTimeoutErrorMarker);
+  }
 }
+
+const modelConnectionErrorMarker = errorMarker("ModelConnectionError");
 
 export class ModelConnectionError extends ModelError {
   constructor(options: SubclassOptions) {
     super({ ...options, kind: "connection", code: SDK_ADAPTER_CODES.connection, retryable: true });
+    markError(this, modelConnectionErrorMarker);
     this.name = "ModelConnectionError";
   }
+
+  /** Whether `error` is a ModelConnectionError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelConnectionError {
+    return hasErrorMarker(error, modelConnectionErrorMarker);
+  }
 }
+
+const modelBadRequestErrorMarker = errorMarker("ModelBadRequestError");
 
 export class ModelBadRequestError extends ModelError {
   constructor(options: SubclassOptions) {
@@ -132,16 +182,32 @@ export class ModelBadRequestError extends ModelError {
       code: SDK_ADAPTER_CODES.badRequest,
       retryable: false,
     });
+    markError(this, modelBadRequestErrorMarker);
     this.name = "ModelBadRequestError";
   }
+
+  /** Whether `error` is a ModelBadRequestError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelBadRequestError {
+    return hasErrorMarker(error, modelBadRequestErrorMarker);
+  }
 }
+
+const modelServerErrorMarker = errorMarker("ModelServerError");
 
 export class ModelServerError extends ModelError {
   constructor(options: SubclassOptions) {
     super({ ...options, kind: "server", code: SDK_ADAPTER_CODES.server, retryable: true });
+    markError(this, modelServerErrorMarker);
     this.name = "ModelServerError";
   }
+
+  /** Whether `error` is a ModelServerError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelServerError {
+    return hasErrorMarker(error, modelServerErrorMarker);
+  }
 }
+
+const modelResponseErrorMarker = errorMarker("ModelResponseError");
 
 export class ModelResponseError extends ModelError {
   constructor(options: SubclassOptions) {
@@ -151,14 +217,28 @@ export class ModelResponseError extends ModelError {
       code: SDK_ADAPTER_CODES.malformedResponse,
       retryable: true,
     });
+    markError(this, modelResponseErrorMarker);
     this.name = "ModelResponseError";
   }
+
+  /** Whether `error` is a ModelResponseError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelResponseError {
+    return hasErrorMarker(error, modelResponseErrorMarker);
+  }
 }
+
+const modelAbortedErrorMarker = errorMarker("ModelAbortedError");
 
 export class ModelAbortedError extends ModelError {
   constructor(options: SubclassOptions) {
     super({ ...options, kind: "aborted", code: SDK_ADAPTER_CODES.aborted, retryable: false });
+    markError(this, modelAbortedErrorMarker);
     this.name = "ModelAbortedError";
+  }
+
+  /** Whether `error` is a ModelAbortedError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is ModelAbortedError {
+    return hasErrorMarker(error, modelAbortedErrorMarker);
   }
 }
 
@@ -197,6 +277,8 @@ export interface StepErrorOptions {
   readonly step: StepProgress;
 }
 
+const stepErrorMarker = errorMarker("StepError");
+
 /** A step whose model conversation ended without a usable structured output. */
 export class StepError extends ClimptError {
   readonly reason: StepFailureReason;
@@ -212,6 +294,7 @@ export class StepError extends ClimptError {
       ...(options.hint === undefined ? {} : { hint: options.hint }),
       ...(options.cause === undefined ? {} : { cause: options.cause }),
     });
+    markError(this, stepErrorMarker);
     this.name = "StepError";
     this.reason = options.reason;
     this.validationErrors = options.validationErrors ?? [];
@@ -219,7 +302,14 @@ export class StepError extends ClimptError {
     this.lastOutput = options.lastOutput;
     this.step = options.step;
   }
+
+  /** Whether `error` is a StepError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is StepError {
+    return hasErrorMarker(error, stepErrorMarker);
+  }
 }
+
+const cassetteErrorMarker = errorMarker("CassetteError");
 
 /** A replay that cannot serve a request, or a cassette that cannot be read. */
 export class CassetteError extends ClimptError {
@@ -231,6 +321,12 @@ export class CassetteError extends ClimptError {
     readonly cause?: unknown;
   }) {
     super(options);
+    markError(this, cassetteErrorMarker);
     this.name = "CassetteError";
+  }
+
+  /** Whether `error` is a CassetteError (or a subclass of it), from any copy of this package. */
+  static override isInstance(error: unknown): error is CassetteError {
+    return hasErrorMarker(error, cassetteErrorMarker);
   }
 }

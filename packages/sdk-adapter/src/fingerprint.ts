@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import { modelId } from "./models.ts";
 import type { ModelRequest } from "./types.ts";
 

@@ -1,3 +1,6 @@
+// The tool contract is @climpt/model's; re-exported because a model client is where callers
+// meet it.
+export type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "@climpt/model";
 export {
   type AnthropicClientOptions,
   createAnthropicClient,
@@ -68,10 +71,6 @@ export {
   type ModelRequest,
   type ModelResponse,
   type StopReason,
-  type ToolCall,
-  type ToolDefinition,
-  type ToolExecutor,
-  type ToolResult,
   type Usage,
   type UserContentBlock,
   ZERO_USAGE,

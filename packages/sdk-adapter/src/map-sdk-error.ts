@@ -83,7 +83,7 @@ function attemptsText(context: ErrorContext): string {
  * in with any user-info removed.
  */
 export function mapSdkError(error: unknown, context: ErrorContext): ModelError {
-  if (error instanceof ModelError) return error;
+  if (ModelError.isInstance(error)) return error;
   const model = context.model;
 
   if (context.callerAborted) {

@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from "@climpt/registry-schema";
+import type { JsonSchema, JsonValue, ToolCall, ToolExecutor, ToolResult } from "@climpt/model";
 import { ModelError, StepError, type StepFailureReason, type StepProgress } from "./errors.ts";
 import { modelId } from "./models.ts";
 import { type OutputCandidate, outputCandidates, type SalvageKind } from "./salvage.ts";
@@ -9,9 +9,6 @@ import {
   type ModelClient,
   type ModelResponse,
   type StopReason,
-  type ToolCall,
-  type ToolExecutor,
-  type ToolResult,
   type Usage,
   type UserContentBlock,
   ZERO_USAGE,
@@ -260,7 +257,7 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
         ...(options.onTextDelta === undefined ? {} : { onTextDelta: options.onTextDelta }),
       });
     } catch (error) {
-      if (error instanceof ModelError) error.step = progress();
+      if (ModelError.isInstance(error)) error.step = progress();
       throw error;
     }
     usage = addUsage(usage, response.usage);

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 
 /** How a near miss was turned into a structured output (DESIGN §4.5.16). */
 export type SalvageKind = "fence" | "prose" | "output-wrapper" | "stringified";

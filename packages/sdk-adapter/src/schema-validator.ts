@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from "@climpt/registry-schema";
+import type { JsonSchema, JsonValue } from "@climpt/model";
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2019 } from "ajv/dist/2019.js";
 import { Ajv2020 } from "ajv/dist/2020.js";

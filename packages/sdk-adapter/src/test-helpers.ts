@@ -1,6 +1,5 @@
 // Shared by the tests of this package (not exported from the package).
-import type { JsonSchema } from "@climpt/registry-schema";
-import type { ToolCall, ToolExecutor, ToolResult } from "./types.ts";
+import type { JsonSchema, ToolCall, ToolExecutor, ToolResult } from "@climpt/model";
 
 /** Recognisable, so a test can grep every artifact for it. */
 export const FAKE_KEY = "sk-ant-api03-RECOGNISABLE-FAKE-KEY-0123456789";

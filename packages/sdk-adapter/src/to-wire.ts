@@ -3,14 +3,8 @@
  * Messages API's field names, and the place that sets the prompt-cache breakpoints.
  */
 import type Anthropic from "@anthropic-ai/sdk";
-import type { JsonObject, JsonValue } from "@climpt/registry-schema";
-import type {
-  ConversationMessage,
-  ModelContentBlock,
-  ModelRequest,
-  ToolCall,
-  Usage,
-} from "./types.ts";
+import type { JsonObject, JsonValue, ToolCall } from "@climpt/model";
+import type { ConversationMessage, ModelContentBlock, ModelRequest, Usage } from "./types.ts";
 
 type Params = Anthropic.Messages.MessageCreateParamsNonStreaming;
 

@@ -2,33 +2,7 @@
  * The model-facing contract of climpt: what a step sends to a model and what comes back, in
  * climpt's own types, so record / replay and other clients need no SDK types.
  */
-import type { JsonObject, JsonSchema, JsonValue } from "@climpt/registry-schema";
-
-// ---------------------------------------------------------------------------------------------
-// The tool executor contract. The tools package implements it structurally, without depending on
-// this package: keep these four shapes exactly as they are.
-
-export interface ToolDefinition {
-  name: string;
-  description: string;
-  inputSchema: JsonSchema;
-}
-
-export interface ToolCall {
-  id: string;
-  name: string;
-  input: JsonValue;
-}
-
-export interface ToolResult {
-  content: string;
-  isError: boolean;
-}
-
-export interface ToolExecutor {
-  readonly definitions: readonly ToolDefinition[];
-  execute(call: ToolCall, signal?: AbortSignal): Promise<ToolResult>;
-}
+import type { JsonObject, JsonSchema, JsonValue, ToolCall, ToolDefinition } from "@climpt/model";
 
 // ---------------------------------------------------------------------------------------------
 // Conversation

@@ -20,6 +20,16 @@ export {
   reply,
   type ToolUseSpec,
 } from "./replies.ts";
+export {
+  type InstalledPackage,
+  installPackedPackages,
+  type ScratchInstall,
+  type ScratchInstallOptions,
+  WORKSPACE_ROOT,
+  type WorkspacePackage,
+  workspacePackages,
+  workspacePackagesNamed,
+} from "./scratch-install.ts";
 export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.ts";
 export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
 export { type PromptAccounting, PromptCache, pseudoTokens } from "./token-count.ts";

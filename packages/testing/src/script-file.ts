@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { isRecord } from "@climpt/model";
 import type { FakeReply } from "./replies.ts";
 
 /**
@@ -16,10 +17,6 @@ export interface FakeScript {
 }
 
 const KINDS = new Set(["message", "error", "hang", "cut-stream", "malformed"]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 function checkReply(value: unknown, where: string): FakeReply {
   if (!isRecord(value) || typeof value.kind !== "string" || !KINDS.has(value.kind)) {

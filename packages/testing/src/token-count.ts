@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isRecord } from "@climpt/model";
 
 /**
  * A deterministic stand-in for the tokenizer: one token per four bytes of JSON, at least one.
@@ -19,10 +20,6 @@ interface Segment {
   readonly bytes: number;
   readonly hash: string;
   readonly breakpoint: boolean;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The segment without its cache_control marker: moving a breakpoint must not change the prefix. */

@@ -3,10 +3,7 @@
  * them with the same 400 `invalid_request_error`, so an adapter bug fails a test instead of passing
  * against a server that accepts anything.
  */
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+import { isRecord } from "@climpt/model";
 
 function blocksOf(message: Record<string, unknown>): Record<string, unknown>[] {
   return Array.isArray(message.content) ? message.content.filter(isRecord) : [];

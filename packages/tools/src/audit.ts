@@ -4,7 +4,8 @@ import {
   type PermissionMode,
   type Problem,
   type StepKind,
-} from "@climpt/registry-schema";
+  stepPath,
+} from "@climpt/model";
 import { TOOL_CODES } from "./codes.ts";
 import { canTouchGithub, canWriteFiles, resolveToolPolicy, unknownToolNames } from "./policy.ts";
 import { FILE_TOOL_NAMES, isToolName, type ToolName } from "./tool-names.ts";
@@ -54,10 +55,7 @@ export function auditPolicy(loaded: LoadedAgent): PolicyAudit {
     if (step.kind === "section") continue;
     const policy = resolveToolPolicy(agent, step);
     const stepList = step.permissions.allowedTools ?? [];
-    const listPath = jsonPath(
-      jsonPath(jsonPath(jsonPath("$", "steps"), step.id), "permissions"),
-      "allowedTools",
-    );
+    const listPath = jsonPath(stepPath(step.id, "permissions"), "allowedTools");
     const stepIgnored = unknownToolNames(stepList);
     for (const name of stepIgnored) {
       problems.push(

@@ -1,4 +1,4 @@
-import type { ClosureAction } from "@climpt/registry-schema";
+import type { ClosureAction } from "@climpt/model";
 
 /**
  * A GitHub action the model asked for in a closure step, deferred to the boundary hook. The hook

@@ -1,7 +1,6 @@
-import type { JsonSchema, JsonValue } from "@climpt/registry-schema";
+import type { JsonSchema, JsonValue, ToolResult } from "@climpt/model";
 import type { BoundaryRequestLog } from "./boundary-request.ts";
 import type { WorkingRoot } from "./confine-path.ts";
-import type { ToolResult } from "./contract.ts";
 import type { ToolName } from "./tool-names.ts";
 
 /** What a tool needs from the toolbox that runs it. */

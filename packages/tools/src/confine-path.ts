@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { ClimptError } from "@climpt/registry-schema";
+import { ClimptError } from "@climpt/model";
 import { TOOL_CODES } from "./codes.ts";
 
 /** The working directory as given and as its real path (symbolic links resolved). */

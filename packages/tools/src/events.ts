@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 
 /** A call the policy let through, before it runs. */
 export interface ToolCallEvent {

@@ -1,3 +1,6 @@
+// The tool contract is @climpt/model's (shared with @climpt/sdk-adapter); re-exported because
+// the tools implement it.
+export type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "@climpt/model";
 export {
   auditPolicy,
   formatPolicyAudit,
@@ -11,7 +14,6 @@ export {
 } from "./boundary-command.ts";
 export { type BoundaryRequest, describeBoundaryRequest } from "./boundary-request.ts";
 export { TOOL_CODES, type ToolCode } from "./codes.ts";
-export type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "./contract.ts";
 export type { ToolCallEvent, ToolEvent, ToolRefusedEvent, ToolResultEvent } from "./events.ts";
 export { resolveToolPolicy, type ToolPolicy, type ToolRefusal } from "./policy.ts";
 export {

@@ -1,4 +1,4 @@
-import type { PermissionMode, StepKind } from "@climpt/registry-schema";
+import type { PermissionMode, StepKind } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { resolveToolPolicy } from "./policy.ts";
 import { agentDefinition, step, toolboxFor, useTempDirs } from "./test-support.ts";

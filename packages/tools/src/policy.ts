@@ -1,4 +1,4 @@
-import type { AgentDefinition, PermissionMode, Step, StepKind } from "@climpt/registry-schema";
+import type { AgentDefinition, PermissionMode, Step, StepKind } from "@climpt/model";
 import { TOOL_CODES } from "./codes.ts";
 import {
   isGithubToolName,

@@ -1,4 +1,5 @@
 /** Builders shared by this package's tests (not exported from the package). */
+
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -10,9 +11,9 @@ import type {
   Step,
   StepKind,
   StepPermissions,
-} from "@climpt/registry-schema";
+  ToolResult,
+} from "@climpt/model";
 import { afterEach } from "vitest";
-import type { ToolResult } from "./contract.ts";
 import type { ToolEvent } from "./events.ts";
 import { createToolbox, type Toolbox, type ToolboxOptions } from "./toolbox.ts";
 

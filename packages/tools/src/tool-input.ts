@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from "@climpt/registry-schema";
+import type { JsonSchema, JsonValue } from "@climpt/model";
 
 /**
  * A tool's input, declared once: the JSON Schema the model sees and the check its calls go

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import type { ToolExecutor } from "@climpt/model";
 import { describe, expect, it } from "vitest";
-import type { ToolExecutor } from "./contract.ts";
 import { agentDefinition, step, toolboxFor, useTempDirs } from "./test-support.ts";
 import { createToolbox } from "./toolbox.ts";
 

@@ -1,9 +1,15 @@
-import type { AgentDefinition, Step } from "@climpt/registry-schema";
+import type {
+  AgentDefinition,
+  Step,
+  ToolCall,
+  ToolDefinition,
+  ToolExecutor,
+  ToolResult,
+} from "@climpt/model";
 import { type BoundaryRequest, BoundaryRequestLog } from "./boundary-request.ts";
 import type { BuiltinTool, PreparedCall, ToolContext } from "./builtin-tool.ts";
 import { TOOL_CODES } from "./codes.ts";
 import { workingRoot } from "./confine-path.ts";
-import type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "./contract.ts";
 import type { ToolEvent } from "./events.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
 import { isToolName, type ToolName } from "./tool-names.ts";

@@ -28,10 +28,3 @@ export const VALIDATOR_CODES = {
 } as const;
 
 export type ValidatorCode = (typeof VALIDATOR_CODES)[keyof typeof VALIDATOR_CODES];
-
-/** A coded failure carried in a result: what went wrong and how to fix it. */
-export interface ValidatorError {
-  readonly code: ValidatorCode;
-  readonly message: string;
-  readonly hint?: string;
-}

@@ -1,4 +1,4 @@
-import { isExtractorName, type JsonValue } from "@climpt/registry-schema";
+import { isExtractorName, type JsonValue } from "@climpt/model";
 import { VALIDATOR_CODES } from "./codes.ts";
 import { EXTRACTORS } from "./extractors/registry.ts";
 import type { ExtractorInput } from "./extractors/types.ts";

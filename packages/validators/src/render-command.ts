@@ -1,5 +1,5 @@
-import type { JsonValue } from "@climpt/registry-schema";
-import { VALIDATOR_CODES, type ValidatorError } from "./codes.ts";
+import { type JsonValue, type Problem, problem } from "@climpt/model";
+import { VALIDATOR_CODES } from "./codes.ts";
 
 /**
  * One shell word that `sh` reads back as exactly `value`: single quotes, inside which nothing is
@@ -42,7 +42,7 @@ function shellWords(value: JsonValue): string | undefined {
 
 export type RenderResult =
   | { readonly ok: true; readonly command: string }
-  | { readonly ok: false; readonly command: string; readonly errors: readonly ValidatorError[] };
+  | { readonly ok: false; readonly command: string; readonly errors: readonly Problem[] };
 
 /**
  * Fills `${param}` placeholders with shell-quoted params: a string, number or boolean becomes one
@@ -55,7 +55,7 @@ export function renderCommand(
   params: Readonly<Record<string, JsonValue | undefined>> = {},
   validatorId?: string,
 ): RenderResult {
-  const errors: ValidatorError[] = [];
+  const errors: Problem[] = [];
   const reported = new Set<string>();
   const where = validatorId === undefined ? "" : ` of validator "${validatorId}"`;
   const command = template.replace(PLACEHOLDER, (whole, escaped: string, name: string) => {
@@ -64,11 +64,15 @@ export function renderCommand(
     if (value === undefined) {
       if (!reported.has(name)) {
         reported.add(name);
-        errors.push({
-          code: VALIDATOR_CODES.missingParam,
-          message: `The command${where} uses \${${name}} but no param "${name}" was given.`,
-          hint: `Pass "${name}" in the validation condition's params or the agent parameters; for a shell variable write $${name} or $\${${name}}.`,
-        });
+        errors.push(
+          problem(
+            VALIDATOR_CODES.missingParam,
+            `The command${where} uses \${${name}} but no param "${name}" was given.`,
+            {
+              hint: `Pass "${name}" in the validation condition's params or the agent parameters; for a shell variable write $${name} or $\${${name}}.`,
+            },
+          ),
+        );
       }
       return whole;
     }
@@ -76,11 +80,13 @@ export function renderCommand(
     if (words === undefined) {
       if (reported.has(name)) return whole;
       reported.add(name);
-      errors.push({
-        code: VALIDATOR_CODES.unquotableParam,
-        message: `Param "${name}"${where} is ${value === null ? "null" : "an object or a nested array"}, which cannot become shell words.`,
-        hint: "Give a string, a number, a boolean, or an array of those.",
-      });
+      errors.push(
+        problem(
+          VALIDATOR_CODES.unquotableParam,
+          `Param "${name}"${where} is ${value === null ? "null" : "an object or a nested array"}, which cannot become shell words.`,
+          { hint: "Give a string, a number, a boolean, or an array of those." },
+        ),
+      );
       return whole;
     }
     return words;

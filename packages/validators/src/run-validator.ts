@@ -4,10 +4,12 @@ import {
   DEFAULT_VALIDATOR_TIMEOUT_MS,
   isExtractorName,
   type JsonValue,
+  type Problem,
+  problem,
   type ValidatorDefinition,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { execa } from "execa";
-import { VALIDATOR_CODES, type ValidatorError } from "./codes.ts";
+import { VALIDATOR_CODES } from "./codes.ts";
 import { type ExtractionProblem, extractParams } from "./extract-params.ts";
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from "./output-capture.ts";
 import { renderCommand } from "./render-command.ts";
@@ -54,7 +56,7 @@ export interface ValidatorResult {
   readonly failurePattern: string;
   /** Param name → extracted value, from the validator's `extractParams`. */
   readonly extracted: Record<string, JsonValue>;
-  readonly error?: ValidatorError;
+  readonly error?: Problem;
   /** Extractors that failed; their params are `null` in `extracted`. */
   readonly extractionProblems?: readonly ExtractionProblem[];
 }
@@ -120,7 +122,7 @@ export async function runValidator(
 ): Promise<ValidatorResult> {
   const started = performance.now();
   const base = { id: def.id, failurePattern: def.failurePattern };
-  const notRun = (command: string, error: ValidatorError): ValidatorResult => ({
+  const notRun = (command: string, error: Problem): ValidatorResult => ({
     ...base,
     command,
     passed: false,
@@ -138,37 +140,44 @@ export async function runValidator(
   const unknown = Object.entries(def.extractParams).filter(([, name]) => !isExtractorName(name));
   if (unknown.length > 0) {
     const list = unknown.map(([param, name]) => `${param}: "${name}"`).join(", ");
-    return notRun(def.command, {
-      code: VALIDATOR_CODES.unknownExtractor,
-      message: `Validator "${def.id}" names unknown extractors in extractParams (${list}).`,
-      hint: "Use one of the extractor names listed in the @climpt/validators README.",
-    });
+    return notRun(
+      def.command,
+      problem(
+        VALIDATOR_CODES.unknownExtractor,
+        `Validator "${def.id}" names unknown extractors in extractParams (${list}).`,
+        { hint: "Use one of the extractor names listed in the @climpt/validators README." },
+      ),
+    );
   }
 
   const rendered = renderCommand(def.command, options.params, def.id);
   if (!rendered.ok) {
     const [first] = rendered.errors;
-    return notRun(def.command, {
-      code: (first as ValidatorError).code,
-      message: rendered.errors.map((error) => error.message).join(" "),
-      ...(first?.hint === undefined ? {} : { hint: first.hint }),
-    });
+    return notRun(
+      def.command,
+      problem((first as Problem).code, rendered.errors.map((error) => error.message).join(" "), {
+        hint: first?.hint,
+      }),
+    );
   }
   const command = rendered.command;
 
   const badCwd = await directoryProblem(options.cwd);
   if (badCwd !== undefined) {
-    return notRun(command, {
-      code: VALIDATOR_CODES.spawnFailed,
-      message: `Validator "${def.id}" cannot run: the working directory ${badCwd}.`,
-      hint: "Run validators in the run's existing working directory.",
-    });
+    return notRun(
+      command,
+      problem(
+        VALIDATOR_CODES.spawnFailed,
+        `Validator "${def.id}" cannot run: the working directory ${badCwd}.`,
+        { hint: "Run validators in the run's existing working directory." },
+      ),
+    );
   }
   if (options.signal?.aborted) {
-    return notRun(command, {
-      code: VALIDATOR_CODES.aborted,
-      message: `Validator "${def.id}" was not run: the run was aborted.`,
-    });
+    return notRun(
+      command,
+      problem(VALIDATOR_CODES.aborted, `Validator "${def.id}" was not run: the run was aborted.`),
+    );
   }
 
   // The validator's own timeout is the most specific; the caller's is a run-wide default.
@@ -259,11 +268,14 @@ export async function runValidator(
     const cause = (result as { cause?: unknown }).cause as NodeJS.ErrnoException | undefined;
     const denied = cause?.code === "EACCES" || cause?.code === "EPERM";
     return {
-      ...notRun(command, {
-        code: denied ? VALIDATOR_CODES.notExecutable : VALIDATOR_CODES.spawnFailed,
-        message: `Validator "${def.id}" could not start sh: ${result.shortMessage ?? "unknown error"}.`,
-        hint: "Check that sh is on PATH and the working directory is readable.",
-      }),
+      ...notRun(
+        command,
+        problem(
+          denied ? VALIDATOR_CODES.notExecutable : VALIDATOR_CODES.spawnFailed,
+          `Validator "${def.id}" could not start sh: ${result.shortMessage ?? "unknown error"}.`,
+          { hint: "Check that sh is on PATH and the working directory is readable." },
+        ),
+      ),
       ...outputs,
     };
   }
@@ -275,36 +287,36 @@ export async function runValidator(
     timedOut,
   });
   const passed = verdict.ok && verdict.passed && !aborted;
-  let error: ValidatorError | undefined;
+  let error: Problem | undefined;
   let recoverable = true;
   if (!verdict.ok) {
     error = verdict.error;
     recoverable = false;
   } else if (aborted) {
-    error = {
-      code: VALIDATOR_CODES.aborted,
-      message: `Validator "${def.id}" was stopped: the run was aborted.`,
-    };
+    error = problem(
+      VALIDATOR_CODES.aborted,
+      `Validator "${def.id}" was stopped: the run was aborted.`,
+    );
     recoverable = false;
   } else if (timedOut) {
-    error = {
-      code: VALIDATOR_CODES.timedOut,
-      message: `Validator "${def.id}" ran longer than ${timeoutMs} ms; its process group was stopped.`,
-      hint: "Make the command faster, or raise the validator's timeoutMs.",
-    };
+    error = problem(
+      VALIDATOR_CODES.timedOut,
+      `Validator "${def.id}" ran longer than ${timeoutMs} ms; its process group was stopped.`,
+      { hint: "Make the command faster, or raise the validator's timeoutMs." },
+    );
   } else if (!passed && exitCode === 127) {
-    error = {
-      code: VALIDATOR_CODES.commandNotFound,
-      message: `Validator "${def.id}": command not found (exit 127) running \`${command}\`.`,
-      hint: "Install the tool or fix the command; retrying the agent cannot fix this.",
-    };
+    error = problem(
+      VALIDATOR_CODES.commandNotFound,
+      `Validator "${def.id}": command not found (exit 127) running \`${command}\`.`,
+      { hint: "Install the tool or fix the command; retrying the agent cannot fix this." },
+    );
     recoverable = false;
   } else if (!passed && exitCode === 126) {
-    error = {
-      code: VALIDATOR_CODES.notExecutable,
-      message: `Validator "${def.id}": the command could not be executed (exit 126, e.g. permission denied) running \`${command}\`.`,
-      hint: "Check the file's execute permission and the command path.",
-    };
+    error = problem(
+      VALIDATOR_CODES.notExecutable,
+      `Validator "${def.id}": the command could not be executed (exit 126, e.g. permission denied) running \`${command}\`.`,
+      { hint: "Check the file's execute permission and the command path." },
+    );
     recoverable = false;
   }
 

@@ -1,4 +1,4 @@
-import type { JsonValue, ValidatorDefinition } from "@climpt/registry-schema";
+import type { JsonValue, ValidatorDefinition } from "@climpt/model";
 import { type RunValidatorOptions, runValidator, type ValidatorResult } from "./run-validator.ts";
 
 /** A validator with params of its own (a validation condition's `params`), merged over the run's. */

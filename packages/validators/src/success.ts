@@ -1,6 +1,6 @@
-import type { SuccessCondition } from "@climpt/registry-schema";
+import { type Problem, problem, type SuccessCondition } from "@climpt/model";
 import { stripAnsi } from "./ansi.ts";
-import { VALIDATOR_CODES, type ValidatorError } from "./codes.ts";
+import { VALIDATOR_CODES } from "./codes.ts";
 
 /** What a finished command left behind, as `successWhen` sees it. */
 export interface CommandOutcome {
@@ -13,7 +13,7 @@ export interface CommandOutcome {
 
 export type SuccessVerdict =
   | { readonly ok: true; readonly passed: boolean }
-  | { readonly ok: false; readonly error: ValidatorError };
+  | { readonly ok: false; readonly error: Problem };
 
 /**
  * Decides pass or fail. A command that timed out or was killed by a signal never passes: its
@@ -55,11 +55,13 @@ export function evaluateSuccess(
       } catch (error) {
         return {
           ok: false,
-          error: {
-            code: VALIDATOR_CODES.invalidPattern,
-            message: `successWhen "matches:${condition.pattern}" is not a valid regular expression: ${(error as Error).message}.`,
-            hint: 'Write a JavaScript regular expression after "matches:", e.g. "matches:^ok$".',
-          },
+          error: problem(
+            VALIDATOR_CODES.invalidPattern,
+            `successWhen "matches:${condition.pattern}" is not a valid regular expression: ${(error as Error).message}.`,
+            {
+              hint: 'Write a JavaScript regular expression after "matches:", e.g. "matches:^ok$".',
+            },
+          ),
         };
       }
       return { ok: true, passed: pattern.test(combinedOutput(outcome)) };

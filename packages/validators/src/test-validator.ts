@@ -1,5 +1,5 @@
 // Test helper (not exported from the package): a ValidatorDefinition as the loader would build it.
-import { parseSuccessCondition, type ValidatorDefinition } from "@climpt/registry-schema";
+import { parseSuccessCondition, type ValidatorDefinition } from "@climpt/model";
 
 export function validator(
   command: string,

@@ -1,4 +1,4 @@
-import type { AgentParameter, JsonValue, Problem } from "@climpt/registry-schema";
+import type { AgentParameter, JsonValue, Problem } from "@climpt/model";
 import { CLI_CODES } from "../cli-codes.ts";
 import { closestMatch } from "./edit-distance.ts";
 import type { FlagKind, FlagSpec, FlagValue } from "./flag-spec.ts";

@@ -1,4 +1,4 @@
-import type { AgentParameter } from "@climpt/registry-schema";
+import type { AgentParameter } from "@climpt/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CLI_CODES } from "../cli-codes.ts";

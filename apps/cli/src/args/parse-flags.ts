@@ -1,4 +1,4 @@
-import type { Problem } from "@climpt/registry-schema";
+import type { Problem } from "@climpt/model";
 import { CLI_CODES } from "../cli-codes.ts";
 import { closestMatch } from "./edit-distance.ts";
 import { type FlagSpec, type FlagValue, flagUsage } from "./flag-spec.ts";

@@ -1,5 +1,5 @@
 import * as path from "node:path";
-import type { Problem } from "@climpt/registry-schema";
+import type { Problem } from "@climpt/model";
 import { type ParsedFlags, parseFlags } from "../args/parse-flags.ts";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";

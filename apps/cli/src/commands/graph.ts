@@ -1,4 +1,4 @@
-import { toDot, toMermaid } from "@climpt/registry-schema";
+import { toDot, toMermaid } from "@climpt/flow";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Command } from "./command.ts";

@@ -1,4 +1,5 @@
-import { type LoadedAgent, loadAgent } from "@climpt/registry-schema";
+import type { LoadedAgent } from "@climpt/model";
+import { loadAgent } from "@climpt/registry-schema";
 import type { ParsedFlags } from "../args/parse-flags.ts";
 import type { CliIo } from "../cli-io.ts";
 import { locateAgent } from "../locate-agent.ts";

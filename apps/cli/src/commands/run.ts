@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import type { LoadedAgent, Problem } from "@climpt/registry-schema";
+import type { LoadedAgent, Problem } from "@climpt/model";
 import type { RunOptions, RunResult } from "@climpt/runner";
 import { collectAgentArgs, parameterFlagSpecs } from "../args/agent-flags.ts";
 import type { FlagSpec } from "../args/flag-spec.ts";

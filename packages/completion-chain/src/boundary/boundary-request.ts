@@ -1,4 +1,4 @@
-import type { ClosureAction, JsonValue } from "@climpt/registry-schema";
+import type { ClosureAction, JsonValue } from "@climpt/model";
 
 /**
  * A boundary action the closure step asked for through a tool. Tools never act on GitHub

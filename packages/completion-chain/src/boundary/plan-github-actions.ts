@@ -1,5 +1,11 @@
-import type { AgentDefinition, ClosureAction, JsonValue } from "@climpt/registry-schema";
-import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
+import {
+  type AgentDefinition,
+  type ClosureAction,
+  type JsonValue,
+  type Problem,
+  problem,
+} from "@climpt/model";
+import { COMPLETION_CODES } from "../codes.ts";
 import { asRecord, type BoundaryRequest, isClosureAction, stringList } from "./boundary-request.ts";
 
 export interface PlanGithubActionsInput {
@@ -26,7 +32,7 @@ export interface PlannedIssueAction {
 
 export interface GithubPlan {
   readonly actions: readonly PlannedIssueAction[];
-  readonly problems: readonly CompletionError[];
+  readonly problems: readonly Problem[];
 }
 
 interface Draft {
@@ -54,7 +60,7 @@ interface Draft {
 export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
   const { agent } = input;
   if (!agent.github.enabled) return { actions: [], problems: [] };
-  const problems: CompletionError[] = [];
+  const problems: Problem[] = [];
   const output = asRecord(input.closureOutput);
   const outputIssue = asRecord(output?.issue);
   const defaultIssue = issueText(outputIssue?.number) ?? issueText(input.params.issue);
@@ -96,11 +102,11 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
       problems.push(
         request.issue === undefined
           ? noIssue(`boundary request ${index} (${request.action})`)
-          : {
-              code: COMPLETION_CODES.hookBadRequest,
-              message: `Boundary request ${index} names issue ${JSON.stringify(request.issue)}, which is not a positive issue number.`,
-              hint: "Request the action for a numeric issue, e.g. 123.",
-            },
+          : problem(
+              COMPLETION_CODES.hookBadRequest,
+              `Boundary request ${index} names issue ${JSON.stringify(request.issue)}, which is not a positive issue number.`,
+              { hint: "Request the action for a numeric issue, e.g. 123." },
+            ),
       );
       continue;
     }
@@ -120,11 +126,15 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
   for (const [issue, draft] of drafts) {
     const bad = [...draft.add, ...draft.remove].filter((label) => label.trim() === "");
     if (bad.length > 0) {
-      problems.push({
-        code: COMPLETION_CODES.hookBadRequest,
-        message: `An empty label was requested for issue #${issue}.`,
-        hint: "Remove empty strings from github.labels.completion and the closure output's issue.labels.",
-      });
+      problems.push(
+        problem(
+          COMPLETION_CODES.hookBadRequest,
+          `An empty label was requested for issue #${issue}.`,
+          {
+            hint: "Remove empty strings from github.labels.completion and the closure output's issue.labels.",
+          },
+        ),
+      );
       continue;
     }
     const add = unique(draft.add);
@@ -150,12 +160,14 @@ export function issueText(value: JsonValue | undefined): string | undefined {
   return undefined;
 }
 
-function noIssue(what: string): CompletionError {
-  return {
-    code: COMPLETION_CODES.hookNoIssue,
-    message: `GitHub integration is enabled but no issue is known for ${what}, so no GitHub action was taken.`,
-    hint: "Pass --issue <number>, return issue.number in the closure output, or disable github integration.",
-  };
+function noIssue(what: string): Problem {
+  return problem(
+    COMPLETION_CODES.hookNoIssue,
+    `GitHub integration is enabled but no issue is known for ${what}, so no GitHub action was taken.`,
+    {
+      hint: "Pass --issue <number>, return issue.number in the closure output, or disable github integration.",
+    },
+  );
 }
 
 function unique(values: readonly string[]): string[] {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgentPromptSource } from "@climpt/c3l-resolver";
-import type { AgentDefinition, JsonValue } from "@climpt/registry-schema";
+import type { AgentDefinition, JsonValue } from "@climpt/model";
 import { afterAll, describe, expect, it } from "vitest";
 import { createExecaCommandRunner } from "../command-runner.ts";
 import { runCompletionChain } from "../run-completion-chain.ts";

@@ -5,8 +5,10 @@ import {
   type AgentDefinition,
   DEFAULT_VALIDATOR_TIMEOUT_MS,
   type JsonValue,
-} from "@climpt/registry-schema";
-import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
+  type Problem,
+  problem,
+} from "@climpt/model";
+import { COMPLETION_CODES } from "../codes.ts";
 import { type CommandRunner, createExecaCommandRunner } from "../command-runner.ts";
 import { asRecord, type BoundaryRequest } from "./boundary-request.ts";
 import { issueText, type PlannedIssueAction, planGithubActions } from "./plan-github-actions.ts";
@@ -44,7 +46,7 @@ export interface BoundaryHookResult {
   readonly ok: boolean;
   readonly actions: readonly BoundaryAction[];
   /** Why something was not done or failed, with codes (`AC-HOOK-*`). */
-  readonly problems: readonly CompletionError[];
+  readonly problems: readonly Problem[];
 }
 
 // One result per run id, for the life of the process: the hook's side effects (closing an
@@ -76,7 +78,7 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
     boundaryRequests: input.boundaryRequests,
     runId: input.runId,
   });
-  const problems: CompletionError[] = [...plan.problems];
+  const problems: Problem[] = [...plan.problems];
   const actions: BoundaryAction[] = [];
   const run = async (
     kind: BoundaryAction["kind"],
@@ -181,19 +183,21 @@ export function githubCommands(planned: PlannedIssueAction): string[][] {
   return commands;
 }
 
-function commandFailed(action: BoundaryAction): CompletionError {
+function commandFailed(action: BoundaryAction): Problem {
   const what =
     action.kind === "command"
       ? "The boundary command hook"
       : `\`${action.command.slice(0, 3).join(" ")}\``;
   const why = action.timedOut === true ? "timed out" : `exited ${action.exitCode}`;
   const output = `${action.stderr}\n${action.stdout}`.trim().slice(0, 500);
-  return {
-    code: COMPLETION_CODES.hookCommandFailed,
-    message: `${what}${action.issue === undefined ? "" : ` for issue #${action.issue}`} ${why}${output === "" ? "." : `: ${output}`}`,
-    hint:
-      action.kind === "command"
-        ? "Fix the command in agent.json (boundaryHook.command); it runs once, after validated completion."
-        : "Check that gh is installed and authenticated (gh auth status) and that the issue exists.",
-  };
+  return problem(
+    COMPLETION_CODES.hookCommandFailed,
+    `${what}${action.issue === undefined ? "" : ` for issue #${action.issue}`} ${why}${output === "" ? "." : `: ${output}`}`,
+    {
+      hint:
+        action.kind === "command"
+          ? "Fix the command in agent.json (boundaryHook.command); it runs once, after validated completion."
+          : "Check that gh is installed and authenticated (gh auth status) and that the issue exists.",
+    },
+  );
 }

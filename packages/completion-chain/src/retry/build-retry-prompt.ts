@@ -9,12 +9,12 @@ import {
   formatProblem,
   type JsonValue,
   type Problem,
+  problem,
   type Registry,
   type Step,
   type ValidationStep,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import type { ValidatorResult } from "@climpt/validators";
-import type { CompletionError } from "../codes.ts";
 import type { VerdictDecision } from "../verdict/types.ts";
 import { capText } from "./cap-text.ts";
 import {
@@ -62,7 +62,7 @@ export interface VerdictRetryInput extends Common {
 
 export type RetryPromptOutcome =
   | { readonly ok: true; readonly prompt: RetryPrompt }
-  | { readonly ok: false; readonly error: CompletionError };
+  | { readonly ok: false; readonly error: Problem };
 
 /**
  * The retry prompt for a failed validator (seed 003 §14.6/§14.8.3), first that exists:
@@ -226,13 +226,13 @@ async function firstPrompt(
   return undefined;
 }
 
-function promptError(issues: readonly Problem[]): CompletionError {
+function promptError(issues: readonly Problem[]): Problem {
   const first = issues.find((issue) => !NOT_FOUND.has(issue.code)) ?? issues[0];
-  return {
-    code: first?.code ?? "PR-C3L-004",
-    message: `The retry prompt could not be built: ${issues.map(formatProblem).join(" | ")}`,
-    ...(first?.hint === undefined ? {} : { hint: first.hint }),
-  };
+  return problem(
+    first?.code ?? "PR-C3L-004",
+    `The retry prompt could not be built: ${issues.map(formatProblem).join(" | ")}`,
+    { hint: first?.hint },
+  );
 }
 
 function validatorParams(

@@ -1,4 +1,4 @@
-import type { FailurePattern, JsonValue } from "@climpt/registry-schema";
+import type { FailurePattern, JsonValue } from "@climpt/model";
 import type { ValidatorResult } from "@climpt/validators";
 import type { VerdictDecision } from "../verdict/types.ts";
 import { capText } from "./cap-text.ts";

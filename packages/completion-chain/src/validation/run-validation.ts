@@ -1,7 +1,13 @@
-import type { JsonValue, Registry, ValidatorDefinition } from "@climpt/registry-schema";
+import {
+  type JsonValue,
+  type Problem,
+  problem,
+  type Registry,
+  type ValidatorDefinition,
+} from "@climpt/model";
 import type { FoundValidationStep } from "@climpt/router";
 import { runValidator, type ValidatorResult } from "@climpt/validators";
-import { COMPLETION_CODES, type CompletionError } from "../codes.ts";
+import { COMPLETION_CODES } from "../codes.ts";
 import type { ValidationSummary } from "./validation-summary.ts";
 
 export interface RunValidationInput {
@@ -19,7 +25,7 @@ export interface RunValidationInput {
 
 export type RunValidationOutcome =
   | { readonly ok: true; readonly summary: ValidationSummary }
-  | { readonly ok: false; readonly error: CompletionError; readonly summary: ValidationSummary };
+  | { readonly ok: false; readonly error: Problem; readonly summary: ValidationSummary };
 
 /**
  * Stage 2: runs the entry's validators one after another in declared order. Every validator
@@ -47,14 +53,16 @@ export async function runValidation(input: RunValidationInput): Promise<RunValid
       return {
         ok: false,
         summary: { ...base, results: [], allPassed: false, passed: false, skipped: false },
-        error: {
-          code: COMPLETION_CODES.unknownValidator,
-          message: `validationSteps["${entry.id}"].validationConditions[${index}] names validator "${condition.validator}", which the registry does not define.`,
-          hint:
-            known.length === 0
-              ? "Add it under the registry's `validators`."
-              : `Define it under \`validators\` or use one of: ${known.join(", ")}.`,
-        },
+        error: problem(
+          COMPLETION_CODES.unknownValidator,
+          `validationSteps["${entry.id}"].validationConditions[${index}] names validator "${condition.validator}", which the registry does not define.`,
+          {
+            hint:
+              known.length === 0
+                ? "Add it under the registry's `validators`."
+                : `Define it under \`validators\` or use one of: ${known.join(", ")}.`,
+          },
+        ),
       };
     }
     runs.push(
@@ -95,34 +103,36 @@ export async function runValidation(input: RunValidationInput): Promise<RunValid
  * The abort a validator that cannot run at all causes (`recoverable: false`): a retry of the
  * agent cannot install a missing tool or fix a permission.
  */
-export function unrecoverableError(result: ValidatorResult): CompletionError {
+export function unrecoverableError(result: ValidatorResult): Problem {
   const detail =
     result.error === undefined ? "" : ` (${result.error.code}: ${result.error.message})`;
   if (result.error?.code === "SR-VALID-107") {
-    return {
-      code: COMPLETION_CODES.chainAborted,
-      message: `The completion chain was stopped while validator "${result.id}" ran \`${result.command}\`: the run was aborted.`,
-    };
+    return problem(
+      COMPLETION_CODES.chainAborted,
+      `The completion chain was stopped while validator "${result.id}" ran \`${result.command}\`: the run was aborted.`,
+    );
   }
   if (result.exitCode === 127 || result.error?.code === "SR-VALID-103") {
-    return {
-      code: COMPLETION_CODES.commandNotFound,
-      message: `Validator "${result.id}" cannot run: command not found (exit 127) running \`${result.command}\`.${stderrLine(result)}`,
-      hint: "Install the program or fix the validator's command in the registry; retrying the agent cannot fix this.",
-    };
+    return problem(
+      COMPLETION_CODES.commandNotFound,
+      `Validator "${result.id}" cannot run: command not found (exit 127) running \`${result.command}\`.${stderrLine(result)}`,
+      {
+        hint: "Install the program or fix the validator's command in the registry; retrying the agent cannot fix this.",
+      },
+    );
   }
   if (result.exitCode === 126 || result.error?.code === "SR-VALID-104") {
-    return {
-      code: COMPLETION_CODES.commandNotExecutable,
-      message: `Validator "${result.id}" cannot run: permission denied or not executable (exit ${result.exitCode ?? "none"}) running \`${result.command}\`.${stderrLine(result)}`,
-      hint: "Check the program's execute permission and path.",
-    };
+    return problem(
+      COMPLETION_CODES.commandNotExecutable,
+      `Validator "${result.id}" cannot run: permission denied or not executable (exit ${result.exitCode ?? "none"}) running \`${result.command}\`.${stderrLine(result)}`,
+      { hint: "Check the program's execute permission and path." },
+    );
   }
-  return {
-    code: COMPLETION_CODES.validatorBroken,
-    message: `Validator "${result.id}" cannot run \`${result.command}\`${detail}.`,
-    hint: result.error?.hint ?? "Fix the validator's definition in the registry.",
-  };
+  return problem(
+    COMPLETION_CODES.validatorBroken,
+    `Validator "${result.id}" cannot run \`${result.command}\`${detail}.`,
+    { hint: result.error?.hint ?? "Fix the validator's definition in the registry." },
+  );
 }
 
 function stderrLine(result: ValidatorResult): string {

@@ -1,4 +1,4 @@
-import type { ValidationOnFailure } from "@climpt/registry-schema";
+import type { ValidationOnFailure } from "@climpt/model";
 import type { ValidationLookup } from "@climpt/router";
 import type { ValidatorResult } from "@climpt/validators";
 

@@ -5,7 +5,7 @@ import {
   VERDICT_TYPES,
   type VerdictSpec,
   type VerdictType,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { issueText } from "../boundary/plan-github-actions.ts";
 import { COMPLETION_CODES } from "../codes.ts";
 import { createExecaCommandRunner } from "../command-runner.ts";

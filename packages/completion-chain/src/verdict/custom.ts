@@ -1,7 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
 import { pathToFileURL } from "node:url";
-import { ClimptError, type VerdictSpec } from "@climpt/registry-schema";
+import { ClimptError, type VerdictSpec } from "@climpt/model";
 import { COMPLETION_CODES } from "../codes.ts";
 import type { VerdictDeps, VerdictStrategy } from "./types.ts";
 

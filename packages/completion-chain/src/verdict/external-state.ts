@@ -1,4 +1,4 @@
-import { type AgentDefinition, ClimptError, type JsonValue } from "@climpt/registry-schema";
+import { type AgentDefinition, ClimptError, type JsonValue } from "@climpt/model";
 import {
   asRecord,
   type BoundaryRequest,

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 import { IterationTracker } from "./iteration-tracker.ts";
 import type {
   AfterIterationAnswer,

@@ -1,4 +1,4 @@
-import type { AgentDefinition, JsonValue, StepKind } from "@climpt/registry-schema";
+import type { AgentDefinition, JsonValue, StepKind } from "@climpt/model";
 import type { BoundaryRequest } from "../boundary/boundary-request.ts";
 import type { CommandRunner } from "../command-runner.ts";
 import type { ValidationSummary } from "../validation/validation-summary.ts";

@@ -1,4 +1,4 @@
-import { ClimptError, type JsonValue, type VerdictSpec } from "@climpt/registry-schema";
+import { ClimptError, type JsonValue, type VerdictSpec } from "@climpt/model";
 import { COMPLETION_CODES } from "../codes.ts";
 
 /** Reads and checks a verdict's `config` values; a wrong value throws `AC-VERDICT-003`. */

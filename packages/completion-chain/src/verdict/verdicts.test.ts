@@ -6,7 +6,7 @@ import {
   VERDICT_TYPE_CAMEL_NAMES,
   VERDICT_TYPES,
   type VerdictSpec,
-} from "@climpt/registry-schema";
+} from "@climpt/model";
 import { afterAll, describe, expect, it } from "vitest";
 import type { CommandRunner } from "../command-runner.ts";
 import { createExecaCommandRunner } from "../command-runner.ts";

@@ -1,4 +1,4 @@
-import { EXTRACTOR_NAMES } from "@climpt/registry-schema";
+import { EXTRACTOR_NAMES } from "@climpt/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EXTRACTORS } from "./registry.ts";

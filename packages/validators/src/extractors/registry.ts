@@ -1,4 +1,4 @@
-import type { ExtractorName, JsonValue } from "@climpt/registry-schema";
+import type { ExtractorName, JsonValue } from "@climpt/model";
 import { parseBranchName, parseRemoteStatus } from "./branch.ts";
 import { generateDiff } from "./diff.ts";
 import { extractFiles } from "./extract-files.ts";

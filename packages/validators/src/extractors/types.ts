@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/registry-schema";
+import type { JsonValue } from "@climpt/model";
 
 /** What an extractor sees: the validator's finished command and where it ran. */
 export interface ExtractorInput {

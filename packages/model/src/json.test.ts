@@ -1,0 +1,37 @@
+import { describe, expect, it } from "vitest";
+import { isJsonObject, isJsonValue, isPlainObject, isRecord, setEntry } from "./json.ts";
+
+describe("JSON guards", () => {
+  it("isRecord: an object that is not null and not an array", () => {
+    expect(isRecord({})).toBe(true);
+    expect(isRecord(new Map())).toBe(true);
+    expect(isRecord([])).toBe(false);
+    expect(isRecord(null)).toBe(false);
+    expect(isRecord("x")).toBe(false);
+  });
+
+  it("isPlainObject: only what JSON.parse builds", () => {
+    expect(isPlainObject(JSON.parse('{"a":1}'))).toBe(true);
+    expect(isPlainObject(Object.create(null))).toBe(true);
+    expect(isPlainObject(new Map())).toBe(false);
+    expect(isPlainObject(new Date())).toBe(false);
+  });
+
+  it("isJsonValue: finite numbers, no functions, no cycles", () => {
+    expect(isJsonValue({ a: [1, "b", null, true, { c: 2 }] })).toBe(true);
+    expect(isJsonValue(Number.NaN)).toBe(false);
+    expect(isJsonValue({ f: () => 1 })).toBe(false);
+    expect(isJsonValue(undefined)).toBe(false);
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    expect(isJsonValue(cyclic)).toBe(false);
+    expect(isJsonObject([1])).toBe(false);
+  });
+
+  it("setEntry keeps __proto__ as data", () => {
+    const record: Record<string, number> = {};
+    setEntry(record, "__proto__", 1);
+    expect(Object.hasOwn(record, "__proto__")).toBe(true);
+    expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+  });
+});

@@ -1,0 +1,62 @@
+/**
+ * JSON as data: the types every package passes around (outputs, handoff values, schemas) and the
+ * guards that tell plain JSON from anything else.
+ */
+export type JsonPrimitive = string | number | boolean | null;
+export type JsonValue = JsonPrimitive | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+/** A JSON Schema document or subschema. Kept as plain JSON. */
+export type JsonSchema = JsonObject;
+
+/**
+ * Whether a value is an object with string keys: not null, not an array. Says nothing about its
+ * prototype or its values; use `isPlainObject` or `isJsonObject` when that matters.
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A record whose prototype is `Object.prototype` or null: what `JSON.parse` builds. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (!isRecord(value)) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** Whether a value is plain JSON data: what `JSON.parse` can produce, nothing else. */
+export function isJsonValue(value: unknown, depth = 0): value is JsonValue {
+  // A depth cap keeps a hostile programmatic value (or a cyclic object) from overflowing the stack.
+  if (depth > 256) return false;
+  if (value === null) return true;
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return Number.isFinite(value);
+    case "object":
+      if (Array.isArray(value)) return value.every((item) => isJsonValue(item, depth + 1));
+      if (!isPlainObject(value)) return false;
+      return Object.values(value).every((item) => isJsonValue(item, depth + 1));
+    default:
+      return false;
+  }
+}
+
+export function isJsonObject(value: unknown): value is JsonObject {
+  return isPlainObject(value) && isJsonValue(value);
+}
+
+/**
+ * Sets `record[key]` as an own data property. Plain assignment would treat a key such as
+ * `__proto__` (legal in JSON, and JSON.parse keeps it as data) as the prototype setter.
+ */
+export function setEntry<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+}

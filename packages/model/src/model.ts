@@ -1,0 +1,354 @@
+/**
+ * The normalized model: what every other package sees. Both registry dialects (the check dialect
+ * with `s_<hash>` ids and `check` blocks; the gate dialect with `structuredGate` and
+ * `transitions`) and both agent.json shapes (flat, and nested under `runner.*`) load into these
+ * types, so the router, the completion chain and the runner never see a dialect.
+ *
+ * Everything here is plain JSON-compatible data (no classes, no functions, no Maps) so a loaded
+ * agent can be journaled, diffed and sent across a worker boundary unchanged.
+ */
+import type { GateIntent, StepKind } from "./intents.ts";
+import type { JsonSchema, JsonValue } from "./json.ts";
+import type { VerdictType } from "./verdict-types.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Prompts
+
+/** A C3L prompt reference: `<c1>/<c2>/<c3>/f_<edition>[_<adaptation>].md` through pathTemplate. */
+export interface C3lPromptRef {
+  readonly kind: "c3l";
+  readonly c1: string;
+  readonly c2: string;
+  readonly c3: string;
+  /** Defaults to `default` when the definition omits it. */
+  readonly edition: string;
+  readonly adaptation?: string;
+}
+
+/** A prompt file named by path, relative to the registry's prompt base folder. */
+export interface PathPromptRef {
+  readonly kind: "path";
+  readonly path: string;
+}
+
+export type PromptRef = C3lPromptRef | PathPromptRef;
+
+// ---------------------------------------------------------------------------------------------
+// Gate and transitions (gate dialect)
+
+export interface StructuredGate {
+  /** Intents this step may emit; a subset of the step kind's table. */
+  readonly allowedIntents: readonly GateIntent[];
+  /** JSON pointer (`#/...`) into the step's output schema, to the intent enum. */
+  readonly intentSchemaRef: string;
+  /** Dot path (array indices allowed: `a.b[0].c` or `a.b.0.c`) to the intent in the output. */
+  readonly intentField: string;
+  /** Dot path to the target step id of a `jump`. */
+  readonly targetField?: string;
+  /** Dot paths of output fields carried forward as handoff. */
+  readonly handoffFields: readonly string[];
+  readonly targetMode?: "explicit" | "dynamic" | "conditional";
+  /** Default true: an uninterpretable intent stops the run. */
+  readonly failFast: boolean;
+  /** Used only when failFast is false. */
+  readonly fallbackIntent?: GateIntent;
+}
+
+/** `{ "target": "x" }`, or `{ "target": null }` which is terminal (closing only). */
+export interface TargetTransition {
+  readonly kind: "target";
+  readonly target: string | null;
+}
+
+/**
+ * `{ "condition": "status", "targets": { "ready": "a", "default": "b" } }`: `condition` names a
+ * handoff key; its value (booleans as "true"/"false") selects a target, else `default`.
+ */
+export interface ConditionalTransition {
+  readonly kind: "conditional";
+  readonly condition: string;
+  readonly targets: Readonly<Record<string, string>>;
+}
+
+export type Transition = TargetTransition | ConditionalTransition;
+
+export type Transitions = Readonly<Partial<Record<GateIntent, Transition>>>;
+
+// ---------------------------------------------------------------------------------------------
+// Check (check dialect)
+
+export type CheckOnPass =
+  | { readonly kind: "next"; readonly target: string }
+  | { readonly kind: "complete" };
+
+export type CheckOnFail =
+  /** Run the same step again; `maxRetries` 0 means unlimited (still bounded by the run cap). */
+  | { readonly kind: "retry"; readonly maxRetries: number }
+  | { readonly kind: "fallback"; readonly target: string };
+
+export interface CheckDefinition {
+  /**
+   * The check prompt, run as its own model call returning `{result, message}`. Without one, the
+   * step's own output carries `result` (when responseFormat names it) or the check passes.
+   */
+  readonly prompt?: PromptRef;
+  /** Field name → description, as written (`{"result": "ok|ng", "message": "string"}`). */
+  readonly responseFormat?: Readonly<Record<string, string>>;
+  readonly onPass: CheckOnPass;
+  /** Absent when the definition declares none: a failed check then ends the run with a code. */
+  readonly onFail?: CheckOnFail;
+}
+
+export interface IterationBounds {
+  /** Minimum executions of the step prompt before its check runs (default 1). */
+  readonly min: number;
+  /** Maximum executions of the step prompt (default 1). */
+  readonly max: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Handoff
+
+/**
+ * One value a step hands forward. `key` is the short name used in `uv-<step>_<key>`; `path` is
+ * where it is read from in the step's output (the key itself for the check dialect's top-level
+ * fields, a dot path for gate `handoffFields`).
+ */
+export interface HandoffField {
+  readonly key: string;
+  readonly path: string;
+  readonly description?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps
+
+export type PermissionMode = "default" | "plan" | "acceptEdits" | "bypassPermissions";
+
+export interface StepPermissions {
+  /** When set, narrows the agent's allowedTools for this step. */
+  readonly allowedTools?: readonly string[];
+  readonly permissionMode?: PermissionMode;
+}
+
+export interface OutputSchemaRef {
+  /** File name relative to the registry's schemas folder. */
+  readonly file: string;
+  /** JSON pointer (`#/definitions/x`) or a bare name looked up in definitions, $defs, top level. */
+  readonly schema: string;
+}
+
+export interface Step {
+  readonly id: string;
+  readonly name?: string;
+  readonly description?: string;
+  readonly kind: StepKind;
+  /** Whether `kind` was written in the definition or inferred from c2 / the id prefix. */
+  readonly kindSource: "declared" | "inferred";
+  readonly prompt: PromptRef;
+  /** Built-in template key used when the prompt file is missing. */
+  readonly fallbackKey?: string;
+  /** UV variables the prompt declares it needs (channel 1 names or runtime names). */
+  readonly uvVariables: readonly string[];
+  readonly usesStdin: boolean;
+  readonly outputSchemaRef?: OutputSchemaRef;
+  /**
+   * The step's output schema, resolved by `loadAgent` into one self-contained document (every
+   * `$ref` inlined). Undefined before loading from disk, or when the step declares none.
+   */
+  readonly outputSchema?: JsonSchema;
+  readonly gate?: StructuredGate;
+  readonly transitions: Transitions;
+  readonly check?: CheckDefinition;
+  readonly iterations: IterationBounds;
+  readonly handoff: readonly HandoffField[];
+  /** `opus` | `sonnet` | `haiku` or a full model id. */
+  readonly model?: string;
+  readonly permissions: StepPermissions;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation and failure patterns
+
+export type SuccessCondition =
+  | { readonly kind: "empty" }
+  | { readonly kind: "exitCode"; readonly code: number }
+  | { readonly kind: "contains"; readonly text: string }
+  | { readonly kind: "matches"; readonly pattern: string };
+
+export interface ValidatorDefinition {
+  readonly id: string;
+  readonly type: "command";
+  readonly description?: string;
+  /** Shell command run with `sh -c` in the run's working directory; `${param}` placeholders. */
+  readonly command: string;
+  /** As written, e.g. `exitCode:0`. */
+  readonly successWhen: string;
+  readonly success: SuccessCondition;
+  readonly failurePattern: string;
+  /** Param name → extractor name (a name from `EXTRACTOR_NAMES`). */
+  readonly extractParams: Readonly<Record<string, string>>;
+  /** Default 5 minutes when absent. */
+  readonly timeoutMs?: number;
+}
+
+export interface FailurePattern {
+  readonly id: string;
+  readonly description: string;
+  readonly edition: string;
+  readonly adaptation?: string;
+  readonly params: readonly string[];
+}
+
+export interface ValidationCondition {
+  readonly validator: string;
+  readonly params?: Readonly<Record<string, JsonValue>>;
+}
+
+export interface ValidationOnFailure {
+  readonly action: "retry" | "abort" | "skip";
+  readonly maxAttempts?: number;
+}
+
+export interface ValidationStep {
+  /** The key in `validationSteps` (a closure step id, or a verdict type's closure id). */
+  readonly id: string;
+  readonly stepId: string;
+  readonly name?: string;
+  /** c2/c3 of the retry prompts (usually `retry` / the domain). */
+  readonly c2?: string;
+  readonly c3?: string;
+  readonly conditions: readonly ValidationCondition[];
+  readonly onFailure: ValidationOnFailure;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registry
+
+export type RegistryDialect = "check" | "gate";
+
+export interface Registry {
+  readonly dialect: RegistryDialect;
+  readonly agentId?: string;
+  readonly version: string;
+  /** Registry-level c1 (gate dialect); `steps` when absent. */
+  readonly c1: string;
+  /** Prompt base folder, relative to the agent folder (`basePath`/`userPromptsBase`, default `prompts`). */
+  readonly promptsBase: string;
+  /** Schema folder, relative to the agent folder (`schemasBase`, default `schemas`). */
+  readonly schemasBase: string;
+  readonly pathTemplate: string;
+  readonly pathTemplateNoAdaptation: string;
+  readonly entryStep?: string;
+  /** Verdict type (any spelling, as written) → entry step id. */
+  readonly entryStepMapping: Readonly<Record<string, string>>;
+  readonly failurePatterns: Readonly<Record<string, FailurePattern>>;
+  readonly validators: Readonly<Record<string, ValidatorDefinition>>;
+  readonly validationSteps: Readonly<Record<string, ValidationStep>>;
+  /** In declaration order. */
+  readonly steps: Readonly<Record<string, Step>>;
+}
+
+export const DEFAULT_PATH_TEMPLATE = "{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md";
+export const DEFAULT_PATH_TEMPLATE_NO_ADAPTATION = "{c1}/{c2}/{c3}/f_{edition}.md";
+export const DEFAULT_RUN_ITERATION_CAP = 100;
+export const DEFAULT_VALIDATOR_TIMEOUT_MS = 5 * 60 * 1000;
+
+// ---------------------------------------------------------------------------------------------
+// Agent definition
+
+export type ParameterType = "string" | "number" | "boolean";
+
+export interface AgentParameter {
+  readonly name: string;
+  readonly type: ParameterType;
+  readonly description?: string;
+  readonly required: boolean;
+  readonly default?: string | number | boolean;
+  /** The CLI flag, `--issue`; derived from the name in kebab case when not declared. */
+  readonly cli: string;
+}
+
+export interface VerdictSpec {
+  readonly type: VerdictType;
+  /** The spelling the definition used, for messages. */
+  readonly declaredType: string;
+  /**
+   * Strategy settings, by type: `maxIterations` (count:iteration), `completionKeyword`
+   * (detect:keyword), `signalType` + `requiredFields` (detect:structured), `maxChecks`
+   * (count:check), `issue`/`repo`/`targetState` (poll:state), `operator` + `conditions`
+   * (meta:composite), `handlerPath` (meta:custom). Unknown keys are kept.
+   */
+  readonly config: Readonly<Record<string, JsonValue>>;
+  /** Children of a composite verdict, normalized the same way. */
+  readonly conditions?: readonly VerdictSpec[];
+}
+
+export type ClosureAction = "close" | "label-only" | "label-and-close";
+
+export interface GithubIntegration {
+  readonly enabled: boolean;
+  readonly labels: {
+    readonly requirements?: string;
+    readonly inProgress?: string;
+    readonly blocked?: string;
+    readonly completion?: { readonly add: readonly string[]; readonly remove: readonly string[] };
+  };
+  readonly defaultClosureAction: ClosureAction;
+}
+
+/** A generic command boundary hook: runs once after validated completion. */
+export interface CommandBoundaryHook {
+  readonly command: string;
+  readonly timeoutMs?: number;
+}
+
+export interface AgentLimits {
+  /** Run-wide iteration cap; DEFAULT_RUN_ITERATION_CAP when absent. */
+  readonly maxIterations?: number;
+  readonly maxTokens?: number;
+  readonly maxCostUsd?: number;
+  readonly maxWallClockMs?: number;
+  /** Per model call timeout. */
+  readonly callTimeoutMs?: number;
+  /** Tool-loop turns per step. */
+  readonly maxTurnsPerStep?: number;
+}
+
+export interface AgentDefinition {
+  /** agent.json `name` (or `agentId`); must match the agent folder's name. */
+  readonly name: string;
+  readonly displayName?: string;
+  readonly description?: string;
+  readonly version?: string;
+  /** Which agent.json shape the file used. */
+  readonly shape: "flat" | "nested";
+  readonly parameters: Readonly<Record<string, AgentParameter>>;
+  /** Relative to the agent folder. Default `prompts/system.md`. */
+  readonly systemPromptPath: string;
+  /** Relative to the agent folder. Default `steps_registry.json`. */
+  readonly registryPath: string;
+  readonly fallbackDir?: string;
+  readonly verdict: VerdictSpec;
+  readonly defaultModel?: string;
+  readonly allowedTools: readonly string[];
+  readonly permissionMode: PermissionMode;
+  readonly github: GithubIntegration;
+  readonly boundaryHook?: CommandBoundaryHook;
+  readonly worktree: { readonly enabled: boolean; readonly root?: string };
+  readonly logging: {
+    readonly directory: string;
+    readonly format: "jsonl";
+    readonly maxFiles?: number;
+  };
+  readonly limits: AgentLimits;
+}
+
+/** What `loadAgent` returns: the agent, its registry with every output schema resolved, and where they came from. */
+export interface LoadedAgent {
+  /** Absolute path of the agent folder. */
+  readonly dir: string;
+  readonly agent: AgentDefinition;
+  readonly registry: Registry;
+  readonly files: { readonly agent: string; readonly registry: string };
+}

@@ -1,0 +1,32 @@
+/**
+ * The tool contract between a model client and the tools it offers the model. The model client
+ * (@climpt/sdk-adapter) calls a `ToolExecutor`; the built-in tools (@climpt/tools) are one. Both
+ * take these shapes from here, so neither depends on the other and they cannot drift apart.
+ */
+import type { JsonSchema, JsonValue } from "./json.ts";
+
+/** One tool as the model sees it. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+}
+
+/** A `tool_use` block from the model. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  input: JsonValue;
+}
+
+/** What goes back to the model as the `tool_result` block. */
+export interface ToolResult {
+  content: string;
+  isError: boolean;
+}
+
+/** Runs the model's tool calls; `definitions` are the tools offered in the request. */
+export interface ToolExecutor {
+  readonly definitions: readonly ToolDefinition[];
+  execute(call: ToolCall, signal?: AbortSignal): Promise<ToolResult>;
+}
