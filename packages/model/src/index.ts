@@ -72,6 +72,7 @@ export {
 } from "./model.ts";
 export {
   fail,
+  formatCode,
   formatProblem,
   jsonPath,
   ok,

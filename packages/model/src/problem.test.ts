@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatProblem, jsonPath, problem, stepPath } from "./problem.ts";
+import { formatCode, formatProblem, jsonPath, problem, stepPath } from "./problem.ts";
 
 describe("problem()", () => {
   it("is an error unless told, and leaves out what is undefined", () => {
@@ -26,6 +26,10 @@ describe("formatProblem", () => {
         problem("SR-INTENT-007", "no intent", { family: "FAILED_STEP_ROUTING", path: "$.s" }),
       ),
     ).toBe("SR-INTENT-007 (FAILED_STEP_ROUTING) at $.s: no intent");
+    expect(formatCode({ code: "AC-STEP-001", family: "FAILED_SCHEMA_RESOLUTION" })).toBe(
+      "AC-STEP-001 (FAILED_SCHEMA_RESOLUTION)",
+    );
+    expect(formatCode({ code: "AGENT_MAX_ITERATIONS" })).toBe("AGENT_MAX_ITERATIONS");
   });
 });
 

@@ -67,9 +67,17 @@ export function fail<I = Problem>(
   return { ok: false, issues };
 }
 
+/**
+ * The code as a user reads it: the specific code, then the family when there is one
+ * (`SR-INTENT-007 (FAILED_STEP_ROUTING)`), so both can be searched for in the catalogue.
+ */
+export function formatCode(problem: Pick<Problem, "code" | "family">): string {
+  return problem.family === undefined ? problem.code : `${problem.code} (${problem.family})`;
+}
+
 /** One line per problem: `CODE (FAMILY) file at path: message Fix: hint`. */
 export function formatProblem(problem: Problem): string {
-  const code = problem.family === undefined ? problem.code : `${problem.code} (${problem.family})`;
+  const code = formatCode(problem);
   const where = [problem.file, problem.path ? `at ${problem.path}` : undefined]
     .filter((part): part is string => part !== undefined && part !== "")
     .join(" ");

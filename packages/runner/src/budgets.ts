@@ -1,3 +1,4 @@
+import { problem } from "@climpt/model";
 import type { RunContext } from "./run-context.ts";
 import type { RunError } from "./run-result.ts";
 
@@ -13,18 +14,18 @@ export function budgetError(ctx: RunContext): RunError | undefined {
   const maxCost = ctx.budgets?.maxCostUsd ?? ctx.agent.limits.maxCostUsd;
   const hint = `Raise the budget and continue with \`climpt run ${ctx.agent.name} --resume ${ctx.runId}\`.`;
   if (maxTokens !== undefined && tokens >= maxTokens) {
-    return {
-      code: "AGENT_BUDGET_EXCEEDED",
-      message: `The token budget is spent: ${tokens} tokens used, budget ${maxTokens}.`,
-      hint,
-    };
+    return problem(
+      "AGENT_BUDGET_EXCEEDED",
+      `The token budget is spent: ${tokens} tokens used, budget ${maxTokens}.`,
+      { hint },
+    );
   }
   if (maxCost !== undefined && totals.costUsd >= maxCost) {
-    return {
-      code: "AGENT_BUDGET_EXCEEDED",
-      message: `The cost budget is spent: $${totals.costUsd.toFixed(4)} used, budget $${maxCost}.`,
-      hint,
-    };
+    return problem(
+      "AGENT_BUDGET_EXCEEDED",
+      `The cost budget is spent: $${totals.costUsd.toFixed(4)} used, budget $${maxCost}.`,
+      { hint },
+    );
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
-import type { Step } from "@climpt/model";
+import { problem, type Step } from "@climpt/model";
 import type { PhaseResult } from "./model-phase.ts";
 import type { RunContext } from "./run-context.ts";
-import { problemError } from "./run-errors.ts";
+import { inFamily, problemError } from "./run-errors.ts";
 import type { RunState } from "./run-state.ts";
 import { stepEnd, unanswered } from "./step-end.ts";
 import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
@@ -35,11 +35,18 @@ export function afterFailedPhase(
     consecutiveSchemaFailures: consecutive,
   });
   if (consecutive >= SCHEMA_FAILURES_THAT_END_THE_RUN) {
-    const error = {
-      code: "FAILED_SCHEMA_RESOLUTION",
-      message: `Step "${step.id}" failed to produce output matching its schema twice in a row. Last: ${failure.error.message}`,
-      hint: "Make the prompt say exactly which JSON object to return, or loosen the step's output schema.",
-    };
+    // The run-level code is the family; the last failure's code (AC-STEP-001 no JSON in the
+    // reply, AC-STEP-002 JSON that does not match the schema) stays the specific one.
+    const error = inFamily(
+      problem(
+        failure.error.code,
+        `Step "${step.id}" failed to produce output matching its schema twice in a row. Last: ${failure.error.message}`,
+        {
+          hint: "Make the prompt say exactly which JSON object to return, or loosen the step's output schema.",
+        },
+      ),
+      "FAILED_SCHEMA_RESOLUTION",
+    );
     return endAtStep(state, nothing, error, totals, { ran: true, transition: "error" });
   }
   const next = ctx.router.skipIteration(state.routerState);

@@ -1,5 +1,5 @@
 import { runBoundaryHook } from "@climpt/completion-chain";
-import type { JsonValue } from "@climpt/model";
+import { formatCode, type JsonValue, problem } from "@climpt/model";
 import type { RunContext } from "./run-context.ts";
 import { toJson } from "./run-errors.ts";
 import type { RunError, RunResult } from "./run-result.ts";
@@ -41,11 +41,11 @@ export async function runBoundary(
   // poll:state: the hook's close is what puts the issue into its target state; check it did.
   const confirmed = await ctx.verdict.confirmAfterBoundary({ signal: ctx.signal });
   if (confirmed.done) return undefined;
-  return {
-    code: "AGENT_VERDICT_UNCONFIRMED",
-    message: `The boundary hook ran, but the verdict is not met afterwards: ${confirmed.reason}`,
-    hint: "Read the boundary_hook event in the journal for the commands' output.",
-  };
+  return problem(
+    "AGENT_VERDICT_UNCONFIRMED",
+    `The boundary hook ran, but the verdict is not met afterwards: ${confirmed.reason}`,
+    { hint: "Read the boundary_hook event in the journal for the commands' output." },
+  );
 }
 
 /**
@@ -78,7 +78,7 @@ export async function finishRun(
     finalStepId: ending.finalStepId ?? state.routerState.stepId,
     completionReason: success
       ? (ending.completionReason ?? "completed")
-      : `${error.code}: ${error.message}`,
+      : `${formatCode(error)}: ${error.message}`,
     iterations:
       state.history.length === 0 ? 0 : Math.max(...state.history.map((entry) => entry.iteration)),
     ...(error === undefined ? {} : { error }),

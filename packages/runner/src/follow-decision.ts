@@ -1,3 +1,4 @@
+import { problem } from "@climpt/model";
 import type { RouteDecision } from "@climpt/router";
 import type { Toolbox } from "@climpt/tools";
 import { completionPhase } from "./completion-phase.ts";
@@ -63,10 +64,10 @@ export async function followDecision(
       return endAtStep(
         state,
         finished.interpreted,
-        {
-          code: "AGENT_ABORTED",
-          message: `Step "${step.id}" chose abort: ${decision.reason || "no reason given"}.`,
-        },
+        problem(
+          "AGENT_ABORTED",
+          `Step "${step.id}" chose abort: ${decision.reason || "no reason given"}.`,
+        ),
         ctx.usage.totals,
         { ran: true, transition: "abort" },
       );

@@ -6,7 +6,7 @@ import {
   type ToolExecutor,
 } from "@climpt/sdk-adapter";
 import { JournalModelReplay, JournalToolReplay } from "./journal-replay.ts";
-import { errorOf } from "./run-errors.ts";
+import { errorOf, inFamily } from "./run-errors.ts";
 import type { StepExecutionRequest, StepExecutionResult, StepExecutor } from "./step-executor.ts";
 
 /**
@@ -81,7 +81,11 @@ export function createMessagesStepExecutor(client: ModelClient): StepExecutor {
       } catch (error) {
         const reason = StepError.isInstance(error) ? error.reason : undefined;
         if (reason === "schema-invalid" || reason === "output-missing") {
-          return { ok: false, reason: "schema", error: errorOf(error, "FAILED_SCHEMA_RESOLUTION") };
+          const schemaError = inFamily(
+            errorOf(error, "FAILED_SCHEMA_RESOLUTION"),
+            "FAILED_SCHEMA_RESOLUTION",
+          );
+          return { ok: false, reason: "schema", error: schemaError };
         }
         return { ok: false, reason: "failed", error: errorOf(error, "AGENT_STEP_FAILED") };
       }

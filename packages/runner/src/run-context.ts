@@ -9,7 +9,13 @@ import {
   createVerdictStrategy,
   type VerdictStrategy,
 } from "@climpt/completion-chain";
-import type { AgentDefinition, JsonValue, LoadedAgent, Registry } from "@climpt/model";
+import {
+  type AgentDefinition,
+  type JsonValue,
+  type LoadedAgent,
+  problem,
+  type Registry,
+} from "@climpt/model";
 import { createRouter, type Router } from "@climpt/router";
 import type { JournalSink } from "./journal-store.ts";
 import { createMessagesStepExecutor } from "./messages-step-executor.ts";
@@ -94,18 +100,17 @@ function stoppedError(inputs: SessionInputs, runId: string): RunError | undefine
   const agent = inputs.loaded.agent.name;
   switch (inputs.stop.reason) {
     case "signal":
-      return {
-        code: "AGENT_INTERRUPTED",
-        message:
-          "The run was interrupted (signal). Its journal is complete up to the last finished step.",
-        hint: `Continue it with \`climpt run ${agent} --resume ${runId}\`.`,
-      };
+      return problem(
+        "AGENT_INTERRUPTED",
+        "The run was interrupted (signal). Its journal is complete up to the last finished step.",
+        { hint: `Continue it with \`climpt run ${agent} --resume ${runId}\`.` },
+      );
     case "wallclock":
-      return {
-        code: "AGENT_BUDGET_EXCEEDED",
-        message: `The wall-clock budget of ${inputs.runOptions.budgets?.maxWallClockMs} ms ran out.`,
-        hint: `Raise --max-time and continue with \`climpt run ${agent} --resume ${runId}\`.`,
-      };
+      return problem(
+        "AGENT_BUDGET_EXCEEDED",
+        `The wall-clock budget of ${inputs.runOptions.budgets?.maxWallClockMs} ms ran out.`,
+        { hint: `Raise --max-time and continue with \`climpt run ${agent} --resume ${runId}\`.` },
+      );
     default:
       return undefined;
   }

@@ -1,4 +1,4 @@
-import { ClimptError, formatProblem, type JsonValue, type Problem } from "@climpt/model";
+import { ClimptError, formatProblem, type JsonValue, type Problem, problem } from "@climpt/model";
 import type { RunError } from "./run-result.ts";
 
 /**
@@ -15,39 +15,39 @@ export function continuesMidStep(code: string | undefined): boolean {
   );
 }
 
-/** A thrown error as the run's error: a `ClimptError`'s own fields, else `fallbackCode`. */
+/**
+ * A thrown error as the run's error: a `ClimptError` as its own problem (its specific code, and
+ * its family when it has one), anything else as `fallbackCode` with the error's message.
+ */
 export function errorOf(error: unknown, fallbackCode: string): RunError {
-  if (ClimptError.isInstance(error)) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.file === undefined ? {} : { file: error.file }),
-      ...(error.path === undefined ? {} : { path: error.path }),
-      ...(error.hint === undefined ? {} : { hint: error.hint }),
-    };
-  }
-  return { code: fallbackCode, message: error instanceof Error ? error.message : String(error) };
+  if (ClimptError.isInstance(error)) return error.toProblem();
+  return problem(fallbackCode, error instanceof Error ? error.message : String(error));
 }
 
-/** Coded problems (a gate, a route, a prompt) as the run's error. */
+/**
+ * `error` as a member of the run-level `family` (e.g. an `AC-STEP-001` schema failure of
+ * `FAILED_SCHEMA_RESOLUTION`). A family the error already names is kept, and a code that is the
+ * family itself gets none: `family` is only ever a group other than `code`.
+ */
+export function inFamily(error: RunError, family: string): RunError {
+  if (error.family !== undefined || error.code === family) return error;
+  return { ...error, family };
+}
+
+/**
+ * Coded problems (a gate, a route, a prompt) as the run's error: the first problem as it is (the
+ * gate's carry their run-level family, `GATE_INTERPRETATION_ERROR` or `FAILED_STEP_ROUTING`).
+ * Further problems (rare: a prompt with several missing variables) are appended to the message
+ * whole, so none is lost.
+ */
 export function problemError(problems: readonly Problem[]): RunError {
-  const first = problems[0];
-  // The first problem's code, file, path and hint are the error's own fields; further problems
-  // (rare: a prompt with several missing variables) are appended whole so none is lost.
-  const rest = problems.slice(1).map((problem) => formatProblem(problem));
-  // A problem with a run-level family (the gate's) fails the run with the family; its specific
-  // code leads the message as a clause ("SR-INTENT-007: step …"), as the run result has a single
-  // code field.
-  const message =
-    first?.family === undefined
-      ? first?.message
-      : `${first.code}: ${first.message.charAt(0).toLowerCase()}${first.message.slice(1)}`;
+  const [first, ...others] = problems;
+  if (first === undefined) return problem("FAILED_STEP_ROUTING", "The step could not be routed.");
+  const rest = others.map((other) => formatProblem(other));
   return {
-    code: first?.family ?? first?.code ?? "FAILED_STEP_ROUTING",
-    message: [message ?? "The step could not be routed.", ...rest].join("\n"),
-    ...(first?.file === undefined ? {} : { file: first.file }),
-    ...(first?.path === undefined ? {} : { path: first.path }),
-    ...(first?.hint === undefined ? {} : { hint: first.hint }),
+    ...first,
+    severity: "error",
+    message: [first.message, ...rest].join("\n"),
   };
 }
 

@@ -183,13 +183,22 @@ describe("flows", () => {
   });
 
   it("schema fail-fast: two steps in a row without valid output end with FAILED_SCHEMA_RESOLUTION", async () => {
+    // The run-level code is the error's family; its code is the last failure's own (no JSON).
     const prose = {
       kind: "message" as const,
       content: [{ type: "text" as const, text: "I am done." }],
     };
     // Each failed step is two calls: the answer and the one repair turn.
-    const { result, fake } = await runAgent(linear, [prose, prose, prose, prose]);
-    expect(result.error?.code).toBe("FAILED_SCHEMA_RESOLUTION");
+    const { result, events, fake } = await runAgent(linear, [prose, prose, prose, prose]);
+    expect(result.error).toMatchObject({ code: "AC-STEP-001", family: "FAILED_SCHEMA_RESOLUTION" });
+    // Each failed attempt's step_failed event (the first only spent its iteration) is coded the
+    // same way.
+    const failed = events.filter((event) => event.type === "step_failed");
+    const attempt = { code: "AC-STEP-001", family: "FAILED_SCHEMA_RESOLUTION" };
+    expect(failed.map((event) => event.error)).toEqual([
+      expect.objectContaining(attempt),
+      expect.objectContaining(attempt),
+    ]);
     expect(fake.messageRequests()).toHaveLength(4);
     expect(result.state.history.map((entry) => entry.transition)).toEqual([
       "schema-failure",
@@ -239,7 +248,8 @@ describe("flows", () => {
       },
     ]);
     expect(result.success).toBe(false);
-    expect(result.error?.code).toBe("FAILED_STEP_ROUTING");
+    // The run-level code is the error's family; its code is the gate's specific one.
+    expect(result.error).toMatchObject({ code: "SR-INTENT-007", family: "FAILED_STEP_ROUTING" });
   });
 
   it("a step that ran and failed appears in the history whichever step ran before it", async () => {

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/model";
+import type { JsonValue, Problem } from "@climpt/model";
 
 /** One step execution, as the run result and seed 000's programmatic API report it. */
 export interface HistoryEntry {
@@ -23,13 +23,14 @@ export interface RunUsage {
   readonly costUsd: number;
 }
 
-export interface RunError {
-  readonly code: string;
-  readonly message: string;
-  readonly file?: string;
-  readonly path?: string;
-  readonly hint?: string;
-}
+/**
+ * Why a run failed: the one `Problem` shape every coded failure has (docs/design.md#errors).
+ * `code` is the specific code (`SR-INTENT-007`, `AC-STEP-001`, `AGENT_MAX_ITERATIONS`); `family`
+ * is the run-level code it belongs to when that is another one (`FAILED_STEP_ROUTING`,
+ * `GATE_INTERPRETATION_ERROR`, `FAILED_SCHEMA_RESOLUTION`). A caller that routes on the
+ * run-level outcome reads `family ?? code`.
+ */
+export type RunError = Problem;
 
 /** What a boundary hook did, as reported in the result (a failed hook is never swallowed). */
 export interface BoundaryReport {

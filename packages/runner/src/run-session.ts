@@ -1,4 +1,4 @@
-import type { LoadedAgent } from "@climpt/model";
+import { type LoadedAgent, problem } from "@climpt/model";
 import { budgetError } from "./budgets.ts";
 import { checkDialectStep } from "./check-step.ts";
 import { afterFailedPhase } from "./failed-phase.ts";
@@ -111,7 +111,7 @@ export class RunSession {
     const { stepId, iteration } = state.routerState;
     const step = ctx.registry.steps[stepId];
     if (step === undefined) {
-      return endRun({ code: "FAILED_STEP_ROUTING", message: `Step "${stepId}" does not exist.` });
+      return endRun(problem("FAILED_STEP_ROUTING", `Step "${stepId}" does not exist.`));
     }
     // A resumed run serves the interrupted step's recorded replies once, to that step only.
     const replay =

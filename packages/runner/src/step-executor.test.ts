@@ -4,7 +4,7 @@
 // command, and the tool call goes through the real toolbox.
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { JsonValue } from "@climpt/model";
+import { type JsonValue, problem } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { readJournal } from "./journal.ts";
@@ -136,7 +136,7 @@ describe("a StepExecutor other than the Messages API", () => {
       async () => ({
         ok: false,
         reason: "schema",
-        error: { code: "FAILED_SCHEMA_RESOLUTION", message: "no JSON came back" },
+        error: problem("FAILED_SCHEMA_RESOLUTION", "no JSON came back"),
       }),
       answer("next"),
       answer("handoff"),
@@ -173,7 +173,7 @@ describe("a StepExecutor other than the Messages API", () => {
         return {
           ok: false,
           reason: "failed",
-          error: { code: "AC-MODEL-005", message: "overloaded" },
+          error: problem("AC-MODEL-005", "overloaded"),
         };
       },
     ]);

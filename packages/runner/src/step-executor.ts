@@ -20,7 +20,8 @@ import type { RunError } from "./run-result.ts";
  * - honour `signal`: stop the phase promptly when it aborts (a stop or the wall-clock budget);
  * - return expected failures as data: `schema` when no output matching `outputSchema` came back
  *   (the runner spends the iteration and runs the step again), `failed` for anything else, with
- *   a coded `RunError` (`AC-MODEL-*` for API failures keeps the journal resumable mid-step);
+ *   a coded `RunError`, a @climpt/model `Problem` built with `problem()` (`AC-MODEL-*` for API
+ *   failures keeps the journal resumable mid-step);
  * - with `replay`, serve the recorded replies and tool results first, in order, and say so
  *   (`replayed: true`), so a resumed step repeats no completed call. An executor that cannot
  *   replay ignores it; the step then runs live from its start.

@@ -1,3 +1,4 @@
+import { formatCode } from "@climpt/model";
 import { type Attributes, context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { RunEvent, RunStartEvent } from "./run-event.ts";
 
@@ -121,7 +122,7 @@ export class RunTelemetry {
         if (!result.success) {
           this.runSpan?.setStatus({
             code: SpanStatusCode.ERROR,
-            message: result.error?.code ?? "failed",
+            message: result.error === undefined ? "failed" : formatCode(result.error),
           });
         }
         this.runSpan?.end();

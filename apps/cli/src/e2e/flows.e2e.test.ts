@@ -35,7 +35,7 @@ async function runJson(cwd: string, args: readonly string[]) {
     success: boolean;
     iterations: number;
     finalStepId: string | null;
-    error?: { code: string; message: string };
+    error?: { code: string; family?: string; message: string };
     resumable: boolean;
     state: {
       history: {
@@ -154,9 +154,11 @@ describe("fail-fast and limits", () => {
     fake.setHandler(() => reply.json({ stepId: "initial.work", note: "not the schema" }));
     const { code, result, stderr } = await runJson(cwd, ["my-agent", "--task", "x"]);
     expect(code).toBe(1);
-    expect(result.error?.code).toBe("FAILED_SCHEMA_RESOLUTION");
+    // The run-level code is the error's family; its code is the last attempt's own (JSON that
+    // does not match the schema).
+    expect(result.error).toMatchObject({ code: "AC-STEP-002", family: "FAILED_SCHEMA_RESOLUTION" });
     expect(result.finalStepId === null || result.finalStepId === "initial.work").toBe(true);
-    expect(stderr).toContain("✗ failed FAILED_SCHEMA_RESOLUTION");
+    expect(stderr).toContain("✗ failed AC-STEP-002 (FAILED_SCHEMA_RESOLUTION)");
     // One repair turn per attempt, two attempts: four calls, then stop.
     expect(fake.messageRequests()).toHaveLength(4);
   });
@@ -186,8 +188,10 @@ describe("fail-fast and limits", () => {
     );
     const { code, result, stderr } = await runJson(cwd, ["loose", "--task", "x"]);
     expect(code, stderr).toBe(1);
-    expect(result.error?.code).toBe("FAILED_STEP_ROUTING");
-    expect(result.error?.message).toContain('step "continuation.work" returned no intent');
+    // The run-level code is the error's family; its code is the gate's specific one.
+    expect(result.error).toMatchObject({ code: "SR-INTENT-007", family: "FAILED_STEP_ROUTING" });
+    expect(result.error?.message).toContain('Step "continuation.work" returned no intent');
+    expect(stderr).toContain("✗ failed SR-INTENT-007 (FAILED_STEP_ROUTING)");
     // Fail-fast: no further model call after the step without an intent.
     expect(fake.messageRequests()).toHaveLength(2);
   });

@@ -72,6 +72,7 @@ describe("ProgressDisplay without a terminal (logs, CI)", () => {
         success: false,
         error: {
           code: "AGENT_INTERRUPTED",
+          severity: "error",
           message: "The run was stopped (SIGINT).",
           hint: "Continue it with --resume.",
         },
@@ -84,6 +85,26 @@ describe("ProgressDisplay without a terminal (logs, CI)", () => {
     expect(text).toContain("  Fix: Continue it with --resume.");
     expect(text).toContain("  Resume: climpt run fix-bug --resume 20261122T000000Z-abc123");
     expect(text).not.toContain("\x1b");
+  });
+
+  it("names the run-level family after the specific code of a failed run", () => {
+    const { out, progress } = display(false);
+    progress.finish(
+      scriptedResult({
+        success: false,
+        error: {
+          code: "SR-INTENT-007",
+          family: "FAILED_STEP_ROUTING",
+          severity: "error",
+          message: 'Step "continuation.work" returned no intent at "next_action.action".',
+          path: '$.steps["continuation.work"].structuredGate.intentField',
+        },
+        iterations: 2,
+      }),
+    );
+    expect(out.output()).toContain(
+      '✗ failed SR-INTENT-007 (FAILED_STEP_ROUTING): Step "continuation.work" returned no intent',
+    );
   });
 
   it("prints the summary once, whether run_end or the returned result comes first", () => {

@@ -1,3 +1,4 @@
+import { formatCode } from "@climpt/model";
 import type { RunEvent, RunResult, RunUsage } from "@climpt/runner";
 import type { TerminalSink } from "../cli-io.ts";
 import {
@@ -180,7 +181,7 @@ export class ProgressDisplay {
       case "step_failed":
         this.line(
           s.red(
-            `  ✗ ${event.error.code}: ${oneLine(event.error.message, 200)}${event.consecutiveSchemaFailures > 0 ? ` (${event.consecutiveSchemaFailures} in a row)` : ""}`,
+            `  ✗ ${formatCode(event.error)}: ${oneLine(event.error.message, 200)}${event.consecutiveSchemaFailures > 0 ? ` (${event.consecutiveSchemaFailures} in a row)` : ""}`,
           ),
         );
         break;
@@ -279,7 +280,7 @@ export class ProgressDisplay {
     } else {
       const error = result.error;
       lines.push(
-        `${s.red("✗ failed")} ${error ? `${s.bold(error.code)}: ${error.message}` : oneLine(result.completionReason, 200)}`,
+        `${s.red("✗ failed")} ${error ? `${s.bold(formatCode(error))}: ${error.message}` : oneLine(result.completionReason, 200)}`,
       );
       if (error?.file !== undefined)
         lines.push(`  in ${error.file}${error.path ? ` at ${error.path}` : ""}`);
