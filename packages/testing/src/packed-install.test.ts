@@ -43,7 +43,7 @@ describe("installing the pure packages from their tarballs", () => {
   it("ships packages that work without the monorepo: a gate reading and a route", async () => {
     const stdout = await install.runModule(`
       import { interpretGate } from "@climpt/gate-interpreter";
-      import { createRouterState, route } from "@climpt/router";
+      import { createRouter } from "@climpt/router";
       import { formatProblem } from "@climpt/model";
       const gate = {
         allowedIntents: ["next"], intentSchemaRef: "#/properties/action", intentField: "action",
@@ -64,9 +64,10 @@ describe("installing the pure packages from their tarballs", () => {
           "closure.b": step("closure.b", "closure", ["closing"], { closing: { kind: "target", target: null } }),
         },
       };
-      const state = createRouterState(registry, "initial.a");
+      const router = createRouter(registry, { iterationCap: 10 });
+      const state = router.start("initial.a");
       const read = interpretGate(registry.steps["initial.a"], { action: "continue", plan: "p" }, { iteration: 1 });
-      const decision = route(registry, state, read.value, { handoff: read.value.handoff });
+      const decision = router.route(state, read.value, { handoff: read.value.handoff });
       const refused = interpretGate(registry.steps["initial.a"], { action: "done" }, { iteration: 1 });
       console.log(JSON.stringify({
         intent: read.value.intent, handoff: read.value.handoff,
