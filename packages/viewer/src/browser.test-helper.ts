@@ -14,9 +14,9 @@ export const SCREENSHOTS = path.resolve(import.meta.dirname, "..", "test-output"
  * user-data-dir), and every background service that could reach the network switched off.
  * Closing the returned context closes the browser.
  */
-export function launchChromium(): Promise<BrowserContext> {
+export async function launchChromium(): Promise<BrowserContext> {
   const profile = mkdtempSync(path.join(tmpdir(), "climpt-viewer-chromium-"));
-  return chromium.launchPersistentContext(profile, {
+  const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     viewport: { width: 1500, height: 1700 },
     args: [
@@ -29,6 +29,9 @@ export function launchChromium(): Promise<BrowserContext> {
       "--no-first-run",
     ],
   });
+  // Waits for the page are hang detectors, like the tests' own limit, not speed checks.
+  context.setDefaultTimeout(120_000);
+  return context;
 }
 
 /** Every URL the page asks for, from the moment this is called. */
@@ -49,3 +52,9 @@ export function screenshotPath(name: string): string {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return path.join(SCREENSHOTS, name);
 }
+
+/**
+ * How long `expect.poll` waits for the page to show something: a hang detector, not a speed
+ * check (vitest's default of one second fails on a busy machine).
+ */
+export const UNTIL = { timeout: 120_000, interval: 50 } as const;

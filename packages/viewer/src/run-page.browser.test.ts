@@ -10,6 +10,7 @@ import {
   recordPageErrors,
   recordRequests,
   screenshotPath,
+  UNTIL,
 } from "./browser.test-helper.ts";
 import { runLongRun } from "./long-run.test-helper.ts";
 import { runDemo, runNeverCommits } from "./runs.test-helper.ts";
@@ -69,7 +70,7 @@ describe("the page of a real run of the demo", () => {
 
     // The runs list: the demo run, completed, with its agent and iterations.
     const row = page.locator(`#runs [data-run-id="${demo.runId}"]`);
-    await expect.poll(() => row.textContent()).toContain("completed");
+    await expect.poll(() => row.textContent(), UNTIL).toContain("completed");
     expect(await row.textContent()).toContain("fix-bug");
     expect(await page.locator("#run-head h2").textContent()).toBe(demo.runId);
     await page.locator("#runs").screenshot({ path: screenshotPath("runs-list.png") });
@@ -153,11 +154,11 @@ describe("the page of a real run of the demo", () => {
     const { page, errors } = await open(pageFile);
     await page.selectOption('[data-filter="status"]', "failed");
     const rows = page.locator("#runs .runs-rows .run-row");
-    await expect.poll(() => rows.count()).toBe(1);
+    await expect.poll(() => rows.count(), UNTIL).toBe(1);
     expect(await rows.first().textContent()).toContain("AGENT_VALIDATION_ABORT");
     await rows.first().click();
 
-    await expect.poll(() => page.locator("#run-head h2").textContent()).toBe(failed.runId);
+    await expect.poll(() => page.locator("#run-head h2").textContent(), UNTIL).toBe(failed.runId);
     expect(await page.locator("#run-status").textContent()).toBe("failed");
     expect(await page.locator("#run-head").textContent()).toContain("onFailure.maxAttempts is 3");
     const closure = page.locator('#flow [data-node="s:closure.fix"]');
@@ -202,7 +203,10 @@ describe("a 1,000-step run", () => {
       list.scrollTop = list.scrollHeight;
     });
     await expect
-      .poll(() => page.locator("#timeline .span-row", { hasText: "[1000] closure.done" }).count())
+      .poll(
+        () => page.locator("#timeline .span-row", { hasText: "[1000] closure.done" }).count(),
+        UNTIL,
+      )
       .toBe(1);
     await page.locator("#timeline .span-row", { hasText: "[999] initial.work" }).click();
     expect(await page.locator("#step-panel h2").textContent()).toBe("[999] initial.work");
