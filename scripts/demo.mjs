@@ -55,7 +55,10 @@ if (!json) {
   // The run just made is the newest journal in the agent's logging folder (run ids sort by time):
   // fix-bug logs under tmp/climpt/logs/, code-improver under the runner's default tmp/logs/agents/.
   const journals = [];
-  for (const logs of [["tmp", "climpt", "logs"], ["tmp", "logs", "agents"]]) {
+  for (const logs of [
+    ["tmp", "climpt", "logs"],
+    ["tmp", "logs", "agents"],
+  ]) {
     try {
       const dir = path.join(repo, ...logs, agent);
       journals.push(...readdirSync(dir).filter((name) => name.endsWith(".jsonl")));
