@@ -169,6 +169,8 @@ function boot(): void {
 
   const live = data.mode === "live" ? connectLive(state, liveBadge, () => render()) : null;
   render();
+  // For the first-paint benchmark: the moment the whole run is on the page.
+  performance.mark("climpt-view-rendered");
   if (state.selectedRunId !== null) live?.follow(state.selectedRunId);
   else live?.follow(null);
 }
