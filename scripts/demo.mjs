@@ -2,8 +2,10 @@
 // sample repository, offline, by replaying its recorded cassette through the real CLI. The agent
 // analyses the failing tests, fixes src/slugify.js, verifies, is refused once by the git-clean
 // validator (it forgot to commit), commits on the retry prompt, and completes.
+// It ends by printing the `climpt view` command that turns the run's journal into a page.
 //   node scripts/demo.mjs [--json] [--agent code-improver]
 import { execFileSync, spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import { makeSampleRepo, ROOT } from "./sample-repo.mjs";
 
@@ -48,5 +50,30 @@ if (!json && run.status === 0) {
   process.stderr.write(
     `  tests:       ${tests.stdout.match(/# pass \d+/)?.[0]}, ${tests.stdout.match(/# fail \d+/)?.[0]}\n`,
   );
+}
+if (!json) {
+  // The run just made is the newest journal in the agent's logging folder (run ids sort by time):
+  // fix-bug logs under tmp/climpt/logs/, code-improver under the runner's default tmp/logs/agents/.
+  const journals = [];
+  for (const logs of [
+    ["tmp", "climpt", "logs"],
+    ["tmp", "logs", "agents"],
+  ]) {
+    try {
+      const dir = path.join(repo, ...logs, agent);
+      journals.push(...readdirSync(dir).filter((name) => name.endsWith(".jsonl")));
+    } catch {
+      // This example does not log there.
+    }
+  }
+  const latest = journals.sort().at(-1);
+  if (latest !== undefined) {
+    const runId = latest.slice(0, -".jsonl".length);
+    process.stderr.write(
+      `\nSee the run (its flow, a waterfall of every step and call, each step's prompt and output):\n` +
+        `  pnpm climpt view ${runId} --cwd ${repo} --out ${path.join(repo, "run.html")}\n` +
+        `  then open ${path.join(repo, "run.html")} in a browser, or follow runs live with: pnpm climpt view --serve --cwd ${repo}\n`,
+    );
+  }
 }
 process.exit(run.status ?? 1);

@@ -11,6 +11,7 @@ import { listCommand } from "./commands/list.ts";
 import { runCommand } from "./commands/run.ts";
 import { schemaCommand } from "./commands/schema.ts";
 import { validateCommand } from "./commands/validate.ts";
+import { viewCommand } from "./commands/view.ts";
 import { EXIT } from "./exit-codes.ts";
 import { formatCommandHelp, formatMainHelp } from "./help.ts";
 import { CLI_VERSION } from "./version.ts";
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   initCommand,
   schemaCommand,
   auditCommand,
+  viewCommand,
 ];
 
 /**

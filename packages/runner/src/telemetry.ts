@@ -1,11 +1,28 @@
 import { formatCode } from "@climpt/model";
-import { type Attributes, context, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { Usage } from "@climpt/sdk-adapter";
+import {
+  type Attributes,
+  context,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import type { RunEvent, RunStartEvent } from "./run-event.ts";
 
 const TRACER_NAME = "@climpt/runner";
 
+/** The model provider, as the GenAI semantic conventions name it. */
+const PROVIDER = "anthropic";
+
+/**
+ * Attributes on every span of a run: the GenAI conventions' agent name and conversation id (one
+ * run is one conversation history, so a collector groups its spans), and climpt's own.
+ */
 function commonAttributes(start: RunStartEvent): Attributes {
   return {
+    "gen_ai.agent.name": start.agent,
+    "gen_ai.conversation.id": start.runId,
     "climpt.agent": start.agent,
     "climpt.run_id": start.runId,
     "climpt.registry.version": start.registryVersion,
@@ -13,16 +30,40 @@ function commonAttributes(start: RunStartEvent): Attributes {
 }
 
 /**
- * Turns the run's events into OpenTelemetry spans: run → step → model call, plus one span per
- * validator. It uses only @opentelemetry/api, so it costs nothing until the user registers an SDK
- * (the API's default tracer is a no-op). Spans carry the step id, the prompt file and the
- * registry version, so a trace viewer can tell which prompt produced which call.
+ * Token counts as the GenAI conventions define them: `input_tokens` counts every input token,
+ * the ones read from and written to the prompt cache included (the API reports those apart).
+ */
+function usageAttributes(usage: Usage): Attributes {
+  return {
+    "gen_ai.usage.input_tokens":
+      usage.inputTokens + usage.cacheReadInputTokens + usage.cacheCreationInputTokens,
+    "gen_ai.usage.output_tokens": usage.outputTokens,
+    "gen_ai.usage.cache_read.input_tokens": usage.cacheReadInputTokens,
+    "gen_ai.usage.cache_creation.input_tokens": usage.cacheCreationInputTokens,
+  };
+}
+
+/**
+ * Turns the run's events into OpenTelemetry spans that follow the GenAI semantic conventions, so
+ * a user's own collector shows a run the way `climpt view` does:
+ *
+ *   invoke_agent <agent>            the run (gen_ai.operation.name invoke_agent)
+ *     step <step id>                one step execution (a fresh conversation)
+ *       chat <model>                each model call (CLIENT; usage, finish reason)
+ *       execute_tool <tool>         each tool call (gen_ai.tool.*)
+ *       climpt.validator            each validator of a closure step
+ *
+ * It uses only @opentelemetry/api, so it costs nothing until the user registers an SDK (the
+ * API's default tracer is a no-op). Spans also carry climpt's own attributes: the step id, the
+ * prompt file and the registry version, so a trace viewer can tell which prompt produced which call.
  */
 export class RunTelemetry {
   private readonly tracer = trace.getTracer(TRACER_NAME);
   private runSpan: Span | undefined;
   private stepSpan: Span | undefined;
   private readonly callSpans = new Map<string, Span>();
+  private readonly toolSpans = new Map<string, { readonly span: Span; readonly name: string }>();
+  private stepUsage = { input: 0, output: 0 };
   private common: Attributes = {};
 
   /**
@@ -37,21 +78,26 @@ export class RunTelemetry {
     switch (event.type) {
       case "run_start":
         this.common = commonAttributes(event);
-        this.runSpan = this.tracer.startSpan("climpt.run", { attributes: this.common });
+        this.runSpan = this.startRunSpan(event.agent, {});
         break;
       case "run_resume":
-        this.runSpan ??= this.tracer.startSpan("climpt.run", {
-          attributes: { ...this.common, "climpt.run_id": event.runId, "climpt.resumed": true },
+        this.runSpan ??= this.startRunSpan(String(this.common["gen_ai.agent.name"] ?? "agent"), {
+          "gen_ai.conversation.id": event.runId,
+          "climpt.run_id": event.runId,
+          "climpt.resumed": true,
         });
         break;
       case "step_start":
         if (event.phase === "step") {
-          this.stepSpan?.end();
-          this.stepSpan = this.childSpan("climpt.step", {
+          this.endStep();
+          this.stepUsage = { input: 0, output: 0 };
+          this.stepSpan = this.childSpan(`step ${event.stepId}`, {
+            "gen_ai.request.model": event.model,
             "climpt.step.id": event.stepId,
             "climpt.step.kind": event.stepKind,
             "climpt.iteration": event.iteration,
             "climpt.model": event.model,
+            "climpt.retry": event.retry,
           });
         }
         break;
@@ -64,26 +110,84 @@ export class RunTelemetry {
       case "model_request":
         this.callSpans.set(
           `${event.iteration}:${event.phase}:${event.call}`,
-          this.childSpan("climpt.model_call", {
-            "climpt.step.id": event.stepId,
-            "climpt.model": event.model,
-            "climpt.call": event.call,
-            "climpt.repair": event.repair,
-          }),
+          this.childSpan(
+            `chat ${event.model}`,
+            {
+              "gen_ai.operation.name": "chat",
+              "gen_ai.provider.name": PROVIDER,
+              "gen_ai.request.model": event.model,
+              "climpt.step.id": event.stepId,
+              "climpt.model": event.model,
+              "climpt.call": event.call,
+              "climpt.phase": event.phase,
+              "climpt.repair": event.repair,
+            },
+            undefined,
+            SpanKind.CLIENT,
+          ),
         );
         break;
       case "model_response": {
         const key = `${event.iteration}:${event.phase}:${event.call}`;
         const span = this.callSpans.get(key);
+        const usage = usageAttributes(event.usage);
         span?.setAttributes({
+          ...usage,
+          "gen_ai.response.model": event.model,
+          "gen_ai.response.finish_reasons": event.stopReason === null ? [] : [event.stopReason],
           "climpt.usage.input_tokens": event.usage.inputTokens,
           "climpt.usage.output_tokens": event.usage.outputTokens,
           "climpt.usage.cache_read_input_tokens": event.usage.cacheReadInputTokens,
           "climpt.cost_usd": event.costUsd,
           "climpt.stop_reason": event.stopReason ?? "",
+          ...(event.requestId === null ? {} : { "climpt.request_id": event.requestId }),
+          ...(event.replayed === true ? { "climpt.replayed": true } : {}),
         });
         span?.end();
         this.callSpans.delete(key);
+        if (event.replayed !== true) {
+          this.stepUsage.input += Number(usage["gen_ai.usage.input_tokens"]);
+          this.stepUsage.output += event.usage.outputTokens;
+        }
+        break;
+      }
+      case "tool_call":
+        this.toolSpans.set(event.call.id, {
+          name: event.call.name,
+          span: this.childSpan(`execute_tool ${event.call.name}`, {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.name": event.call.name,
+            "gen_ai.tool.call.id": event.call.id,
+            "gen_ai.tool.type": "function",
+            "climpt.step.id": event.stepId,
+          }),
+        });
+        break;
+      case "tool_refused": {
+        // The policy refused the call the model just made: its span ends as an error.
+        const open = [...this.toolSpans.values()]
+          .reverse()
+          .find((tool) => tool.name === event.tool);
+        open?.span.setAttributes({
+          "error.type": "tool_refused",
+          "climpt.tool.refused": event.reason,
+        });
+        break;
+      }
+      case "tool_result": {
+        const open = this.toolSpans.get(event.call.id);
+        if (open === undefined) break;
+        this.toolSpans.delete(event.call.id);
+        if (event.result.isError) {
+          open.span.setAttribute("error.type", "tool_error");
+          open.span.setStatus({
+            code: SpanStatusCode.ERROR,
+            message: "the tool returned an error",
+          });
+        }
+        if (event.replayed === true) open.span.setAttribute("climpt.replayed", true);
+        if (event.interrupted === true) open.span.setAttribute("climpt.interrupted", true);
+        open.span.end();
         break;
       }
       case "validator": {
@@ -105,24 +209,27 @@ export class RunTelemetry {
       }
       case "step_end":
         this.stepSpan?.setAttribute("climpt.transition", event.history.transition);
-        this.stepSpan?.end();
-        this.stepSpan = undefined;
+        this.endStep();
         break;
       case "run_end": {
         for (const span of this.callSpans.values()) span.end();
         this.callSpans.clear();
-        this.stepSpan?.end();
-        this.stepSpan = undefined;
+        this.endStep();
         const result = event.result;
         this.runSpan?.setAttributes({
+          ...usageAttributes(result.usage),
           "climpt.success": result.success,
           "climpt.iterations": result.iterations,
           "climpt.cost_usd": result.usage.costUsd,
         });
         if (!result.success) {
+          // error.type is a low-cardinality class of error, so it carries the run-level code
+          // (family); the status message keeps the specific code beside it.
+          const error = result.error;
+          this.runSpan?.setAttribute("error.type", error ? (error.family ?? error.code) : "failed");
           this.runSpan?.setStatus({
             code: SpanStatusCode.ERROR,
-            message: result.error === undefined ? "failed" : formatCode(result.error),
+            message: error === undefined ? "failed" : formatCode(error),
           });
         }
         this.runSpan?.end();
@@ -134,13 +241,43 @@ export class RunTelemetry {
     }
   }
 
-  private childSpan(name: string, attributes: Attributes, startTime?: number): Span {
+  private startRunSpan(agent: string, extra: Attributes): Span {
+    return this.tracer.startSpan(`invoke_agent ${agent}`, {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        "gen_ai.operation.name": "invoke_agent",
+        "gen_ai.provider.name": PROVIDER,
+        ...this.common,
+        ...extra,
+      },
+    });
+  }
+
+  /** Ends the step span (and any tool span a stop left open) with the step's token usage. */
+  private endStep(): void {
+    for (const tool of this.toolSpans.values()) tool.span.end();
+    this.toolSpans.clear();
+    this.stepSpan?.setAttributes({
+      "gen_ai.usage.input_tokens": this.stepUsage.input,
+      "gen_ai.usage.output_tokens": this.stepUsage.output,
+    });
+    this.stepSpan?.end();
+    this.stepSpan = undefined;
+  }
+
+  private childSpan(
+    name: string,
+    attributes: Attributes,
+    startTime?: number,
+    kind: SpanKind = SpanKind.INTERNAL,
+  ): Span {
     const parent = this.stepSpan ?? this.runSpan;
     const parentContext =
       parent === undefined ? undefined : trace.setSpan(context.active(), parent);
     return this.tracer.startSpan(
       name,
       {
+        kind,
         attributes: { ...this.common, ...attributes },
         ...(startTime === undefined ? {} : { startTime }),
       },

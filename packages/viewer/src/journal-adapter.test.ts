@@ -1,0 +1,137 @@
+import { readFileSync } from "node:fs";
+import { beforeAll, describe, expect, it } from "vitest";
+import { handoffDiff } from "./client/handoff-diff.ts";
+import { adaptJournal, summarizeJournal } from "./journal-adapter.ts";
+import { parseJournalLines } from "./journal-lines.ts";
+import { loadDeclaredFlow } from "./registry-flow.ts";
+import { FIX_BUG, runDemo } from "./runs.test-helper.ts";
+import type { DeclaredFlow, RunDetail } from "./view-model.ts";
+
+let events: unknown[];
+let declared: DeclaredFlow;
+let detail: RunDetail;
+
+beforeAll(async () => {
+  const demo = await runDemo();
+  events = parseJournalLines(readFileSync(demo.journalPath, "utf8")).events;
+  const flow = await loadDeclaredFlow(FIX_BUG);
+  if (!flow.ok) throw new Error(flow.reason);
+  declared = flow.flow;
+  detail = adaptJournal(events, declared, "fallback-id");
+});
+
+describe("adaptJournal on the demo's journal", () => {
+  it("summarises the run as the runs list shows it", () => {
+    expect(detail.summary).toMatchObject({
+      agent: "fix-bug",
+      status: "completed",
+      errorCode: null,
+      iterations: 7,
+      args: { issue: 1 },
+      resumes: 0,
+    });
+    expect(detail.summary.tokens.input).toBeGreaterThan(0);
+    expect(detail.summary.tokens.cacheRead).toBeGreaterThan(0);
+    expect(detail.summary.costUsd).toBeGreaterThan(0);
+    expect(detail.summary.runId).not.toBe("fallback-id");
+  });
+
+  it("keeps one step view per iteration with its prompt, output, tools, validators and retry prompt", () => {
+    expect(
+      detail.steps.map((step) => `${step.iteration}:${step.stepId}${step.retry ? " (retry)" : ""}`),
+    ).toEqual([
+      "1:initial.analyze",
+      "2:continuation.implement",
+      "3:verification.verify",
+      "4:closure.fix",
+      "5:continuation.implement (retry)",
+      "6:verification.verify",
+      "7:closure.fix",
+    ]);
+    const closeOut = detail.steps[3];
+    expect(
+      closeOut?.validators.map((validator) => `${validator.name}:${validator.passed}`),
+    ).toEqual(["git-clean:false", "tests:true"]);
+    expect(closeOut?.verdict).toMatchObject({ outcome: "retry", failurePattern: "git-dirty" });
+    expect(closeOut?.retryPrompt).toContain("The close-out was refused");
+    expect(detail.steps[4]?.promptSource).toBe("retry");
+    expect(detail.steps[0]?.toolCalls.map((call) => call.name)).toEqual(["Bash", "Read"]);
+    expect(detail.steps[0]?.intent).toBe("next");
+    // Step tokens add up to the run's.
+    const input = detail.steps.reduce((sum, step) => sum + step.tokens.input, 0);
+    expect(input).toBe(detail.summary.tokens.input);
+  });
+
+  it("counts every move on the declared flow, the validation retry included", () => {
+    const edge = (from: string, to: string) =>
+      detail.flow.edges.find((candidate) => candidate.from === from && candidate.to === to);
+    expect(edge("s:initial.analyze", "s:continuation.implement")?.taken).toBe(1);
+    expect(edge("s:continuation.implement", "s:verification.verify")?.taken).toBe(2);
+    expect(edge("s:closure.fix", "g:closure.fix")?.taken).toBe(2);
+    expect(edge("g:closure.fix", "s:continuation.implement")).toMatchObject({
+      taken: 1,
+      retry: true,
+    });
+    expect(edge("g:closure.fix", "end")?.taken).toBe(1);
+    // Declared but never taken: the repeat edges.
+    expect(edge("s:closure.fix", "s:continuation.implement")).toMatchObject({
+      taken: 0,
+      label: "repeat",
+    });
+    expect(detail.flow.edges.some((candidate) => candidate.undeclared)).toBe(false);
+    expect(detail.flow.failedKey).toBeNull();
+  });
+
+  it("draws the path from the journal alone when the agent's registry is gone", () => {
+    const alone = adaptJournal(events, null, "x");
+    expect(alone.flow.source).toBe("journal");
+    expect(alone.flow.nodes.map((node) => node.key)).toEqual([
+      "start",
+      "s:initial.analyze",
+      "s:continuation.implement",
+      "s:verification.verify",
+      "s:closure.fix",
+      "end",
+    ]);
+    expect(alone.flow.edges.every((edge) => edge.taken > 0)).toBe(true);
+  });
+
+  it("shows the handoff a step received and what it changed", () => {
+    const changes = handoffDiff(detail.steps, 4);
+    expect(
+      changes.find((change) => change.path === "continuation.implement.description"),
+    ).toMatchObject({
+      kind: "changed",
+    });
+    expect(changes.find((change) => change.path === "initial.analyze.cause")?.kind).toBe("same");
+    expect(handoffDiff(detail.steps, 0).every((change) => change.kind === "added")).toBe(true);
+  });
+});
+
+describe("a journal this viewer did not expect", () => {
+  it("skips unknown events and wrongly typed fields and says so, never throwing", () => {
+    const odd = [
+      ...events.slice(0, 10),
+      { type: "from_the_future", runId: "r", time: "2026-11-24T00:00:00Z", seq: 99 },
+      { type: "model_response", iteration: "one", usage: "lots", content: 7 },
+      { type: "tool_result", call: null, result: 5 },
+      { type: "step_end", iteration: 1, stepId: "initial.analyze", history: null, handoff: [1, 2] },
+      ["not", "an", "event"],
+    ];
+    const result = adaptJournal(odd, declared, "x");
+    expect(result.notices.join("\n")).toContain("from_the_future");
+    expect(result.summary.status).toBe("unfinished");
+    expect(result.steps[0]?.stepId).toBe("initial.analyze");
+  });
+
+  it("reads a torn or edited line as skipped, and an unfinished run as running at its last step", () => {
+    // A line cut in half in the middle (an edit) and at the end (a crash while writing).
+    const lines = events.slice(0, 20).map((event) => JSON.stringify(event));
+    lines.splice(5, 0, '{"type": "gate", "cut');
+    const parsed = parseJournalLines(`${lines.join("\n")}\n{"type":"step_st`);
+    expect(parsed.skippedLines).toEqual([6, 22]);
+    const summary = summarizeJournal(parsed.events, "fallback");
+    expect(summary.status).toBe("unfinished");
+    expect(summary.currentStepId).toBe("continuation.implement");
+  });
+});

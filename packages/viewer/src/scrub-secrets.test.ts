@@ -1,0 +1,142 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { renderPage } from "./render-page.ts";
+import { renderRunsPage } from "./runs-page.ts";
+import { createScrubber, scrubDeep } from "./scrub-secrets.ts";
+import type { PageData } from "./view-model.ts";
+
+describe("createScrubber", () => {
+  const scrub = createScrubber({
+    ANTHROPIC_API_KEY: "sk-ant-api03-very-secret-value-0123456789",
+    DEPLOY_TOKEN: "tok_1234567890abcdef",
+    HOME: "/home/someone",
+    SHORT_SECRET: "abc",
+  });
+
+  it("replaces the values of secret-named variables wherever they appear", () => {
+    expect(scrub("deploying with tok_1234567890abcdef now")).toBe(
+      "deploying with [redacted: DEPLOY_TOKEN] now",
+    );
+    expect(scrub("home is /home/someone")).toBe("home is /home/someone");
+    expect(scrub("abc")).toBe("abc");
+  });
+
+  it("replaces text shaped like a credential, whoever wrote it", () => {
+    const text = [
+      "ANTHROPIC_API_KEY=sk-ant-api03-other-key-not-in-env-999999",
+      "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+      "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.signature",
+      "aws AKIAIOSFODNN7EXAMPLE",
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----",
+    ].join("\n");
+    const scrubbed = scrub(text);
+    for (const secret of [
+      "sk-ant-api03-other",
+      "ghp_abc",
+      "eyJhbGci",
+      "AKIAIOSFODNN7EXAMPLE",
+      "b3BlbnNzaC1rZXk",
+    ]) {
+      expect(scrubbed).not.toContain(secret);
+    }
+    expect(scrubbed).toContain("GITHUB_TOKEN=[redacted]");
+    expect(scrubbed).toContain("Bearer [redacted]");
+  });
+
+  it("reaches every string of an event, keys included", () => {
+    const event = {
+      type: "tool_result",
+      result: { content: ["x", { deep: "tok_1234567890abcdef" }] },
+    };
+    expect(JSON.stringify(scrubDeep(event, scrub))).not.toContain("tok_1234567890abcdef");
+  });
+});
+
+describe("renderPage", () => {
+  it("embeds journal text that looks like markup as data, never as markup", () => {
+    const data: PageData = {
+      mode: "file",
+      generatedAt: "2026-11-24T00:00:00.000Z",
+      runs: [],
+      sources: {
+        r: {
+          runId: "r",
+          events: [{ type: "notice", message: "</script><script>alert(1)</script>\u2028" }],
+          declaredFlow: null,
+          notices: [],
+        },
+      },
+      selectedRunId: null,
+    };
+    const html = renderPage(data);
+    expect(html.match(/<\/script>/g)).toHaveLength(2);
+    expect(html).toContain("\\u003c/script>\\u003cscript>alert(1)");
+    expect(html).toContain("connect-src 'none'");
+    expect(html).not.toMatch(/<(?:link|img|iframe)\b|\bsrc="http|@import|url\(http/);
+  });
+});
+
+describe("renderRunsPage", () => {
+  it("shows no secret from the journal or the environment's secret-named variables", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "climpt-viewer-secret-"));
+    const journal = path.join(dir, "20261124T000000Z-abcdef.jsonl");
+    const time = "2026-11-24T00:00:00.000Z";
+    const lines = [
+      {
+        type: "run_start",
+        runId: "20261124T000000Z-abcdef",
+        time,
+        seq: 1,
+        agent: "a",
+        agentDir: dir,
+        args: { token: "ghp_abcdefghijklmnopqrstuvwxyz0123456789" },
+      },
+      {
+        type: "step_start",
+        runId: "r",
+        time,
+        seq: 2,
+        iteration: 1,
+        stepId: "initial.a",
+        stepKind: "work",
+        model: "m",
+        phase: "step",
+        retry: false,
+      },
+      {
+        type: "tool_call",
+        runId: "r",
+        time,
+        seq: 3,
+        iteration: 1,
+        stepId: "initial.a",
+        call: { id: "t1", name: "Bash", input: { command: "env" } },
+      },
+      {
+        type: "tool_result",
+        runId: "r",
+        time,
+        seq: 4,
+        iteration: 1,
+        stepId: "initial.a",
+        call: { id: "t1", name: "Bash", input: { command: "env" } },
+        result: {
+          content: "MY_SERVICE_PASSWORD=hunter2-hunter2\nother=my-deploy-credential-value",
+          isError: false,
+        },
+        durationMs: 3,
+      },
+    ];
+    writeFileSync(journal, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const html = await renderRunsPage({
+      journals: [journal],
+      env: { DEPLOY_CREDENTIAL: "my-deploy-credential-value" },
+    });
+    for (const secret of ["ghp_abcdef", "hunter2-hunter2", "my-deploy-credential-value"])
+      expect(html).not.toContain(secret);
+    expect(html).toContain("MY_SERVICE_PASSWORD=[redacted]");
+    expect(html).toContain("[redacted: DEPLOY_CREDENTIAL]");
+  });
+});
