@@ -26,6 +26,7 @@ describe("adaptJournal on the demo's journal", () => {
       agent: "fix-bug",
       status: "completed",
       errorCode: null,
+      errorFamily: null,
       iterations: 7,
       args: { issue: 1 },
       resumes: 0,
@@ -105,6 +106,33 @@ describe("adaptJournal on the demo's journal", () => {
     });
     expect(changes.find((change) => change.path === "initial.analyze.cause")?.kind).toBe("same");
     expect(handoffDiff(detail.steps, 0).every((change) => change.kind === "added")).toBe(true);
+  });
+});
+
+describe("a failed run's error", () => {
+  it("keeps the specific code and the run-level family the runner reports", () => {
+    // The runner's RunError is one Problem: `code` is specific, `family` the run-level group.
+    const failedEnd = {
+      type: "run_end",
+      time: "2026-11-24T00:00:00Z",
+      result: {
+        success: false,
+        iterations: 2,
+        error: {
+          code: "SR-INTENT-007",
+          family: "GATE_INTERPRETATION_ERROR",
+          severity: "error",
+          message: "step initial.analyze: the intent is not one the step allows",
+        },
+      },
+    };
+    const summary = summarizeJournal([...events.slice(0, 20), failedEnd], "x");
+    expect(summary).toMatchObject({
+      status: "failed",
+      errorCode: "SR-INTENT-007",
+      errorFamily: "GATE_INTERPRETATION_ERROR",
+      errorMessage: "step initial.analyze: the intent is not one the step allows",
+    });
   });
 });
 

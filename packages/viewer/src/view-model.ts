@@ -24,7 +24,13 @@ export interface RunSummary {
   /** The run's parameters (issue number, topic, …), secrets scrubbed. */
   readonly args: Readonly<Record<string, ViewJson>>;
   readonly status: RunStatus;
+  /** A failed run's specific error code (`SR-INTENT-007`, `AGENT_VALIDATION_ABORT`). */
   readonly errorCode: string | null;
+  /**
+   * The run-level code the specific one belongs to (`GATE_INTERPRETATION_ERROR`), when it has
+   * one. A run's outcome is `errorFamily ?? errorCode`.
+   */
+  readonly errorFamily: string | null;
   readonly errorMessage: string | null;
   readonly iterations: number;
   readonly tokens: TokenCounts;

@@ -137,7 +137,13 @@ function boot(): void {
         h("span", { class: `badge status-${summary.status}`, id: "run-status" }, summary.status),
         summary.errorCode === null
           ? null
-          : h("span", { class: "chip chip-error" }, summary.errorCode),
+          : h(
+              "span",
+              { class: "chip chip-error" },
+              summary.errorFamily === null
+                ? summary.errorCode
+                : `${summary.errorCode} (${summary.errorFamily})`,
+            ),
       ),
       summary.errorMessage === null ? null : h("p", { class: "error-text" }, summary.errorMessage),
       h(

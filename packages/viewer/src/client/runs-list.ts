@@ -24,8 +24,11 @@ export interface RunsList {
 }
 
 function statusText(run: RunSummary): string {
-  if (run.status === "failed")
-    return run.errorCode === null ? "failed" : `failed · ${run.errorCode}`;
+  if (run.status === "failed") {
+    // The list shows the run-level outcome; the run's own page shows the specific code beside it.
+    const outcome = run.errorFamily ?? run.errorCode;
+    return outcome === null ? "failed" : `failed · ${outcome}`;
+  }
   if (run.status === "unfinished")
     return run.currentStepId === null ? "running" : `running · ${run.currentStepId}`;
   return run.resumes > 0 ? `completed (resumed ×${run.resumes})` : "completed";
