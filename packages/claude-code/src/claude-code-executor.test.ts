@@ -48,13 +48,13 @@ describe("a work step through Claude Code", () => {
   it("reads and edits files, runs a command, and returns the structured output", async () => {
     const cwd = tempDir();
     mkdirSync(path.join(cwd, "src"));
-    writeFileSync(path.join(cwd, "src", "greet.js"), "export const greet = (n) => `Hello ${m}`;\n");
+    writeFileSync(path.join(cwd, "src", "greet.js"), 'export const greet = (n) => "Hello " + m;\n');
     const file = path.join(cwd, "src", "greet.js");
     claude.fake().enqueue(
       reply.toolUse({ name: "Read", input: { file_path: file } }, { text: "Let me look." }),
       reply.toolUse({
         name: "Edit",
-        input: { file_path: file, old_string: "${m}", new_string: "${n}" },
+        input: { file_path: file, old_string: "+ m;", new_string: "+ n;" },
       }),
       reply.toolUse({ name: "Bash", input: { command: "cat src/greet.js", description: "show" } }),
       reply.toolUse({
@@ -74,7 +74,7 @@ describe("a work step through Claude Code", () => {
       onEvent: (event) => events.push(event),
     });
 
-    expect(readFileSync(file, "utf8")).toBe("export const greet = (n) => `Hello ${n}`;\n");
+    expect(readFileSync(file, "utf8")).toBe('export const greet = (n) => "Hello " + n;\n');
     expect(result.output).toEqual({
       next_action: { action: "next" },
       summary: "fixed the template variable",
@@ -84,8 +84,8 @@ describe("a work step through Claude Code", () => {
       ["Edit", false],
       ["Bash", false],
     ]);
-    expect(result.toolCalls[0]?.result.content).toContain("Hello ${m}");
-    expect(result.toolCalls[2]?.result.content).toContain("Hello ${n}");
+    expect(result.toolCalls[0]?.result.content).toContain('"Hello " + m');
+    expect(result.toolCalls[2]?.result.content).toContain('"Hello " + n');
     expect(result.model).toBe(MODEL);
     expect(result.turns).toBe(4);
     expect(result.requestIds).toHaveLength(4);
@@ -112,7 +112,7 @@ describe("a work step through Claude Code", () => {
       "StructuredOutput",
       "Write",
     ]);
-    const system = JSON.stringify((requests[0]?.body as { system: unknown }).system);
+    const system = JSON.stringify((requests[0]?.body as { system?: unknown } | undefined)?.system);
     expect(system).toContain("You fix bugs.");
 
     // Events in the default executor's order, and usage summed over the calls.

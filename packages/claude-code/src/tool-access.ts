@@ -19,7 +19,8 @@ export function climptToolName(name: GithubToolName): string {
 export const STRUCTURED_OUTPUT_TOOL = "StructuredOutput";
 
 /**
- * Claude Code tools that change nothing: they read files, search, fetch, or keep a to-do list.
+ * Claude Code tools that change nothing: they read files, search, fetch, or keep the session's
+ * to-do list (`TodoWrite` in older Claude Code, the `Task*` tools in current ones).
  * Under `permissionMode: plan` a step keeps only these. Everything else (Write, Edit, Bash,
  * NotebookEdit, subagents, skills, MCP tools, whose effects climpt cannot know) is removed.
  */
@@ -30,6 +31,10 @@ export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   "WebFetch",
   "WebSearch",
   "TodoWrite",
+  "TaskCreate",
+  "TaskGet",
+  "TaskList",
+  "TaskUpdate",
   "ToolSearch",
 ]);
 
@@ -190,7 +195,10 @@ export function resolveToolAccess(agent: AgentDefinition, step: Step): ToolAcces
       }
       if (name.startsWith("mcp__")) {
         if (mcpPatterns.some((pattern) => mcpMatches(pattern, name))) return undefined;
-        return refusals.get(name) ?? notListed(name);
+        for (const [pattern, refusal] of refusals) {
+          if (pattern.startsWith("mcp__") && mcpMatches(pattern, name)) return refusal;
+        }
+        return notListed(name);
       }
       if (builtinTools.includes(name)) return undefined;
       return refusals.get(name) ?? notListed(name);
