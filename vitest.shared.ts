@@ -13,11 +13,13 @@ type ProjectTestOptions = NonNullable<TestProjectInlineConfiguration["test"]>;
 /**
  * The vitest project settings every package shares: its name, tests beside the code, and the hang
  * limit above for tests and hooks. A package adds what it needs (a global setup, benchmarks).
+ * vitest types `teardownTimeout` as a root-only option; it is returned beside the project type
+ * because turbo runs each package's tests alone, where the package's config is the root config.
  */
 export function packageTestOptions(
   name: string,
   extra: ProjectTestOptions = {},
-): ProjectTestOptions {
+): ProjectTestOptions & { readonly teardownTimeout: number } {
   return {
     name,
     include: ["src/**/*.test.ts"],
