@@ -140,6 +140,70 @@ describe("which tools a step has", () => {
   });
 });
 
+describe("subagents", () => {
+  it("go through the same hook: a subagent's boundary command is refused", async () => {
+    const cwd = tempDir();
+    const calls = { main: 0, subagent: 0 };
+    claude.fake().setHandler((request) => {
+      // Claude Code marks a subagent's requests in their system prompt.
+      if (
+        JSON.stringify((request.body as { system?: unknown }).system).includes("_is_subagent=true")
+      ) {
+        calls.subagent++;
+        return calls.subagent === 1
+          ? reply.toolUse({ name: "Bash", input: { command: "gh issue close 1" } })
+          : reply.text("The close was refused.");
+      }
+      calls.main++;
+      return calls.main === 1
+        ? reply.toolUse({
+            name: "Agent",
+            input: {
+              description: "close the issue",
+              prompt: "Close issue 1 with gh.",
+              subagent_type: "general-purpose",
+              run_in_background: false,
+            },
+          })
+        : DONE;
+    });
+    const refused: string[] = [];
+    let mainOutputTokens = 0;
+    const result = await createClaudeCodeExecutor(claude.settings()).runStep(
+      input(cwd, {
+        agent: agentDefinition({ allowedTools: ["Read", "Bash", "Task"] }),
+        onToolRefused: (event) => refused.push(`${event.tool} ${event.code}`),
+        onEvent: (event) => {
+          if (event.type === "model-response") mainOutputTokens += event.usage.outputTokens;
+        },
+      }),
+    );
+    expect(calls).toEqual({ main: 2, subagent: 2 });
+    expect(refused).toEqual(["Bash TOOL-POLICY-003"]);
+    const subagentRequest = claude
+      .fake()
+      .messageRequests()
+      .filter((request) => JSON.stringify(request.body).includes("_is_subagent=true"))[1];
+    // The subagent's next request carries the refusal as an error tool_result (Claude Code may
+    // add a note of its own after it).
+    const messages = (subagentRequest?.body as { messages: { content: unknown }[] }).messages;
+    const blocks = messages.flatMap((message) =>
+      Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : [],
+    );
+    expect(blocks).toContainEqual(
+      expect.objectContaining({
+        type: "tool_result",
+        is_error: true,
+        content: expect.stringContaining("TOOL-POLICY-003"),
+      }),
+    );
+    // The subagent's calls are in the step's spend, though only the main conversation has events.
+    expect(result.turns).toBe(2);
+    expect(mainOutputTokens).toBeGreaterThan(0);
+    expect(result.usage.outputTokens).toBeGreaterThan(mainOutputTokens);
+  });
+});
+
 describe("the user's Claude Code settings", () => {
   it("are read (CLAUDE.md reaches the model) but cannot switch the policy off", async () => {
     const cwd = tempDir();
