@@ -186,7 +186,8 @@ describe("subagents", () => {
       .filter((request) => JSON.stringify(request.body).includes("_is_subagent=true"))[1];
     // The subagent's next request carries the refusal as an error tool_result (Claude Code may
     // add a note of its own after it).
-    const messages = (subagentRequest?.body as { messages: { content: unknown }[] }).messages;
+    const body = subagentRequest?.body as { messages?: { content: unknown }[] } | undefined;
+    const messages = body?.messages ?? [];
     const blocks = messages.flatMap((message) =>
       Array.isArray(message.content) ? (message.content as Record<string, unknown>[]) : [],
     );
