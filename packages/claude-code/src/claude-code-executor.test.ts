@@ -63,6 +63,7 @@ describe("a work step through Claude Code", () => {
       }),
     );
     const events: StepEvent[] = [];
+    const deltas: string[] = [];
     const result = await createClaudeCodeExecutor(claude.settings()).runStep({
       model: "sonnet",
       system: "You fix bugs.",
@@ -72,8 +73,10 @@ describe("a work step through Claude Code", () => {
       agent: agentDefinition(),
       step: step("initial.issue", "work"),
       onEvent: (event) => events.push(event),
+      onTextDelta: (delta) => deltas.push(delta),
     });
 
+    expect(deltas.join("")).toBe("Let me look.");
     expect(readFileSync(file, "utf8")).toBe('export const greet = (n) => "Hello " + n;\n');
     expect(result.output).toEqual({
       next_action: { action: "next" },
@@ -137,6 +140,29 @@ describe("a work step through Claude Code", () => {
     expect(result.usage.cacheCreationInputTokens + result.usage.inputTokens).toBeGreaterThan(1000);
     expect(result.costUsd).toBeCloseTo(costOf(summed, MODEL) ?? -1, 9);
     expect(result.priced).toBe(true);
+  });
+
+  it("with systemPrompt claude-code, sends Claude Code's own system prompt with the agent's appended", async () => {
+    claude.fake().enqueue(
+      reply.toolUse({
+        name: "StructuredOutput",
+        input: { next_action: { action: "next" }, summary: "ok" },
+      }),
+    );
+    await createClaudeCodeExecutor(claude.settings({ systemPrompt: "claude-code" })).runStep({
+      model: MODEL,
+      system: "AGENT SYSTEM PROMPT MARKER",
+      prompt: "Go.",
+      outputSchema: INTENT_SCHEMA,
+      cwd: tempDir(),
+      agent: agentDefinition(),
+      step: step("initial.issue", "work"),
+    });
+    const system = (claude.fake().messageRequests()[0]?.body as { system?: { text: string }[] })
+      .system;
+    const text = (system ?? []).map((block) => block.text).join("\n");
+    expect(text.length).toBeGreaterThan(5000);
+    expect(text.trimEnd().endsWith("AGENT SYSTEM PROMPT MARKER")).toBe(true);
   });
 
   it("refuses a boundary command and a write outside the working directory; the model sees tool errors", async () => {
