@@ -158,8 +158,10 @@ describe("a work step through Claude Code", () => {
       agent: agentDefinition(),
       step: step("initial.issue", "work"),
     });
-    const system = (claude.fake().messageRequests()[0]?.body as { system?: { text: string }[] })
-      .system;
+    const body = claude.fake().messageRequests()[0]?.body as
+      | { system?: { text: string }[] }
+      | undefined;
+    const system = body?.system;
     const text = (system ?? []).map((block) => block.text).join("\n");
     expect(text.length).toBeGreaterThan(5000);
     expect(text.trimEnd().endsWith("AGENT SYSTEM PROMPT MARKER")).toBe(true);
