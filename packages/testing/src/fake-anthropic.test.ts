@@ -189,6 +189,48 @@ describe("fake Anthropic server through the real SDK", () => {
     expect(String(error)).toContain("toolu_1");
   });
 
+  it("accepts a system message in the middle of the conversation, and counts it", async () => {
+    fake.enqueue(reply.text("noted"), reply.text("noted"));
+    const first = await sdk().messages.create(base);
+    const withSystem = await sdk().messages.create({
+      ...base,
+      messages: [
+        { role: "user", content: "Hello" },
+        { role: "system", content: [{ type: "text", text: "The working directory is /repo." }] },
+      ],
+    });
+    expect(withSystem.content[0]).toMatchObject({ text: "noted" });
+    expect(withSystem.usage.input_tokens).toBeGreaterThan(first.usage.input_tokens);
+    expect(fake.messageRequests()[1]?.body).toMatchObject({
+      messages: [{ role: "user" }, { role: "system" }],
+    });
+  });
+
+  it("rejects a conversation that starts with a system message, or one holding a tool result", async () => {
+    const startsWithSystem = await sdk()
+      .messages.create({ ...base, messages: [{ role: "system", content: "Be brief." }] })
+      .catch((caught: unknown) => caught);
+    expect(startsWithSystem).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(String(startsWithSystem)).toContain("first message must use the user role");
+
+    const toolResultInSystem = await sdk()
+      .messages.create({
+        ...base,
+        messages: [
+          { role: "user", content: "Hello" },
+          {
+            role: "system",
+            // The SDK's types allow only text here; the cast sends what a buggy client might.
+            content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "x" }] as never,
+          },
+        ],
+      })
+      .catch((caught: unknown) => caught);
+    expect(toolResultInSystem).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(String(toolResultInSystem)).toContain("only text blocks");
+    expect(fake.pending()).toBe(0);
+  });
+
   it("asks the handler when the queue is empty, and fails loudly when neither has a reply", async () => {
     fake.setHandler((request) =>
       JSON.stringify(request.body).includes("ping") ? reply.text("pong") : undefined,

@@ -24,11 +24,19 @@ export function messagesRequestProblem(body: unknown, countOnly = false): string
   }
   const messages = body.messages;
   for (const [index, message] of messages.entries()) {
-    if (!isRecord(message) || (message.role !== "user" && message.role !== "assistant")) {
-      return `messages.${index}.role: Input should be 'user' or 'assistant'`;
+    if (
+      !isRecord(message) ||
+      (message.role !== "user" && message.role !== "assistant" && message.role !== "system")
+    ) {
+      return `messages.${index}.role: Input should be 'user', 'assistant' or 'system'`;
     }
     if (typeof message.content !== "string" && !Array.isArray(message.content)) {
       return `messages.${index}.content: Field required`;
+    }
+    // A mid-conversation system message (Claude Code sends one after the first user turn)
+    // carries instructions only: text blocks, nothing the model produced or a tool returned.
+    if (message.role === "system" && blocksOf(message).some((block) => block.type !== "text")) {
+      return `messages.${index}.content: a system message holds only text blocks`;
     }
   }
   if (isRecord(messages[0]) && messages[0].role !== "user") {

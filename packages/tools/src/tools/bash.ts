@@ -1,15 +1,11 @@
-import { readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { isBoundaryCommand } from "../boundary-command.ts";
 import { type BuiltinTool, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
-import type { WorkingRoot } from "../confine-path.ts";
 import { runShell } from "../run-shell.ts";
-import { looksBinary } from "../text-cap.ts";
+import { scriptReader } from "../script-reader.ts";
 import { defineInput } from "../tool-input.ts";
 
 export const MAX_BASH_TIMEOUT_MS = 10 * 60 * 1000;
-const MAX_INSPECTED_SCRIPT_BYTES = 512 * 1024;
 
 const input = defineInput({
   command: {
@@ -94,22 +90,3 @@ export const bashTool: BuiltinTool = {
     };
   },
 };
-
-/**
- * Lets the boundary check read scripts the command runs. Reading is not confined to the working
- * directory: the text is inspected, never shown to the model, and `bash /tmp/x.sh` must be
- * inspected as well as `bash ./x.sh`.
- */
-function scriptReader(root: WorkingRoot): (file: string) => string | undefined {
-  return (file) => {
-    try {
-      const absolute = path.resolve(root.real, file);
-      const stats = statSync(absolute);
-      if (!stats.isFile() || stats.size > MAX_INSPECTED_SCRIPT_BYTES) return undefined;
-      const buffer = readFileSync(absolute);
-      return looksBinary(buffer) ? undefined : buffer.toString("utf8");
-    } catch {
-      return undefined;
-    }
-  };
-}
