@@ -27,6 +27,14 @@ export const TOOL_CODES = {
   bashAborted: "TOOL-BASH-002",
   /** `gh` could not be run or exited non-zero. */
   ghFailed: "TOOL-GH-001",
+  /** The OS sandbox is required but cannot run here (missing programs, no user namespaces). */
+  sandboxUnavailable: "TOOL-SANDBOX-001",
+  /** Notice: the agent turned the sandbox off; model-issued commands run unsandboxed. */
+  sandboxOff: "TOOL-SANDBOX-002",
+  /** A regular expression or glob took longer than its deadline (catastrophic backtracking). */
+  patternTimeout: "TOOL-PATTERN-001",
+  /** A command is longer than the boundary filter inspects. */
+  commandTooLong: "TOOL-BASH-003",
   /** An unexpected I/O failure inside a tool. */
   ioFailure: "TOOL-IO-001",
   /** Audit: a tool name in allowedTools that climpt does not provide; it is ignored. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { collectSecrets } from "./collect-secrets.ts";
-import { isSecretEnvName } from "./secret-names.ts";
 import { createScrubber, redactionOf } from "./scrubber.ts";
+import { isSecretEnvName } from "./secret-names.ts";
 
 const KEY = "sk-ant-api03-AbCdEf0123456789";
 const GH = "ghp_0123456789abcdefABCDEF0123456789abcd";

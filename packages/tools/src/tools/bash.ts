@@ -1,15 +1,21 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { isBoundaryCommand } from "../boundary-command.ts";
-import { type BuiltinTool, success } from "../builtin-tool.ts";
+import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
 import type { WorkingRoot } from "../confine-path.ts";
-import { runShell } from "../run-shell.ts";
+import { runShell, type ShellRun } from "../run-shell.ts";
+import { probeSandbox } from "../sandbox/sandbox-host.ts";
+import { runSandboxed } from "../sandbox/sandboxed-shell.ts";
 import { looksBinary } from "../text-cap.ts";
 import { defineInput } from "../tool-input.ts";
 
 export const MAX_BASH_TIMEOUT_MS = 10 * 60 * 1000;
 const MAX_INSPECTED_SCRIPT_BYTES = 512 * 1024;
+
+/** How to make the sandbox available, in the TOOL-SANDBOX-001 message. */
+export const SANDBOX_HINT =
+  'Bash commands run only inside the OS sandbox (bubblewrap). Install its programs (Debian/Ubuntu: `apt-get install bubblewrap socat ripgrep`) and allow unprivileged user namespaces (`sysctl -w kernel.unprivileged_userns_clone=1`; on Ubuntu 24.04+ also `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`), or set agent.json runner.boundaries.sandbox to "off" to run commands unsandboxed (reported on every run).';
 
 const input = defineInput({
   command: {
@@ -34,6 +40,8 @@ export const bashTool: BuiltinTool = {
   name: "Bash",
   description: [
     "Runs a shell command with `sh -c` in the working directory and returns its combined stdout and stderr and its exit code.",
+    "It runs in a sandbox: it can write only inside the working directory (not .git/config or .git/hooks), has no network unless the agent allows hosts, and holds no credentials; HOME is a fresh empty directory.",
+    "`gh` inside is brokered: read-only calls and comments run (closure steps may also edit labels, and `gh issue close` is recorded for the boundary hook); other writes are refused.",
     "Each call is a fresh shell: `cd` and variables do not carry over, and processes it leaves in the background are stopped when it ends.",
     "Nobody can answer a prompt: use non-interactive flags. Long output keeps its beginning and end.",
     "On timeout the command and every process it started are killed.",
@@ -59,13 +67,36 @@ export const bashTool: BuiltinTool = {
     return {
       kind: "run",
       async run(signal) {
-        const run = await runShell(command, {
-          cwd: context.root.real,
-          env: context.env,
+        const shared = {
           timeoutMs,
           outputCapBytes: context.outputCapBytes,
           ...(signal === undefined ? {} : { signal }),
-        });
+        };
+        let run: ShellRun;
+        if (context.sandbox.mode === "off") {
+          context.notice({
+            code: TOOL_CODES.sandboxOff,
+            message: `${TOOL_CODES.sandboxOff}: the OS sandbox is off for this agent (runner.boundaries.sandbox is "off"): Bash commands run with the caller's files, network and credentials (model credentials withheld).`,
+          });
+          run = await runShell(command, { cwd: context.root.real, env: context.env, ...shared });
+        } else {
+          const probe = await probeSandbox();
+          if (!probe.ok) {
+            return failure(TOOL_CODES.sandboxUnavailable, `${probe.reason} ${SANDBOX_HINT}`);
+          }
+          run = await runSandboxed(command, {
+            root: context.root,
+            settings: context.sandbox,
+            hostEnv: context.hostEnv,
+            ghEnv: context.env,
+            ghCommand: context.ghCommand,
+            scrubber: context.scrubber,
+            declaredSecretNames: context.declaredSecretNames,
+            stepKind: context.stepKind,
+            boundary: context.boundary,
+            ...shared,
+          });
+        }
         if (run.spawnError !== undefined) {
           return {
             content: `${TOOL_CODES.ioFailure}: could not start sh: ${run.spawnError}`,
