@@ -90,6 +90,7 @@ const POLICY_LABELS: Readonly<Record<string, string>> = {
   [TOOL_CODES.planReadOnly]: "permission-mode policy",
   [TOOL_CODES.boundaryCommand]: "boundary policy",
   [TOOL_CODES.pathOutside]: "working-directory policy",
+  [TOOL_CODES.commandTooLong]: "command-size policy",
 };
 
 /**

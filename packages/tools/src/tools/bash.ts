@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { isBoundaryCommand } from "../boundary-command.ts";
+import { isBoundaryCommand, MAX_COMMAND_CHARS } from "../boundary-command.ts";
 import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
 import type { WorkingRoot } from "../confine-path.ts";
@@ -54,6 +54,13 @@ export const bashTool: BuiltinTool = {
     const parsed = input.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
     const { command } = parsed.value;
+    if (command.length > MAX_COMMAND_CHARS) {
+      return {
+        kind: "refused",
+        code: TOOL_CODES.commandTooLong,
+        reason: `the command is ${command.length} characters long, more than ${MAX_COMMAND_CHARS}; write the commands to a script file in the working directory and run the script.`,
+      };
+    }
     const verdict = isBoundaryCommand(command, { readScript: scriptReader(context.root) });
     if (verdict.refused) {
       return {
