@@ -7,7 +7,7 @@
  *
  * `CLIMPT_ATTACK_REPORT=1` prints which layer stopped each attack.
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolResult } from "../contract.ts";
@@ -227,8 +227,6 @@ describe("attack suite", () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
     const home = credentialHome(dir);
-    const work = path.join(dir, "w");
-    writeFileSync(path.join(dir, "placeholder"), "");
     const box = toolboxFor(dir, { env: credentialEnv(home, gh) });
     const result = await box.call("Bash", {
       command: "gh issue view 7 && printf 'Fixed; tests pass.' | gh issue comment 7 --body-file -",
@@ -241,16 +239,17 @@ describe("attack suite", () => {
       ["issue", "comment", "7", "--body-file", "-"],
     ]);
     expect(gh.bodies()[1]).toBe("Fixed; tests pass.");
-    expect(existsSync(work)).toBe(false);
   });
 
   it("in a closure step, labels run and a close is recorded for the boundary hook", async () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
     const box = toolboxFor(dir, { kind: "closure", env: credentialEnv(credentialHome(dir), gh) });
+    // The filter refuses a literal `gh issue close`; written so that it passes, the broker still
+    // only records it.
+    const close = Buffer.from("gh issue close 7 -c 'Fixed in abc'").toString("base64");
     const result = await box.call("Bash", {
-      command:
-        "gh issue edit 7 --add-label done --remove-label wip; c=close; gh issue $c 7 -c 'Fixed in abc'",
+      command: `gh issue edit 7 --add-label done --remove-label wip; echo ${close} | base64 -d | sh`,
     });
     expect(result.content).toContain("Recorded for the boundary hook: close issue #7");
     expect(gh.calls()).toEqual([
