@@ -11,6 +11,8 @@ export interface ToolContext {
   readonly root: WorkingRoot;
   readonly outputCapBytes: number;
   readonly bashTimeoutMs: number;
+  /** How long Grep and Glob may spend matching before they stop with TOOL-PATTERN-001. */
+  readonly patternTimeoutMs: number;
   /**
    * The environment of subprocesses outside the sandbox (the real gh, an unsandboxed Bash): the
    * caller's, minus model credentials, plus overrides.

@@ -5,6 +5,7 @@ import { TOOL_CODES } from "./codes.ts";
 import { workingRoot } from "./confine-path.ts";
 import type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "./contract.ts";
 import type { ToolEvent } from "./events.ts";
+import { PATTERN_DEADLINE_MS } from "./pattern-worker.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
 import { resolveSandboxSettings, type SandboxSettingsInput } from "./sandbox/settings.ts";
 import { collectSecrets } from "./secrets/collect-secrets.ts";
@@ -42,6 +43,8 @@ export interface ToolboxOptions {
   readonly ghCommand?: string;
   /** Default Bash timeout; a call may ask for another up to 10 minutes. Default 2 minutes. */
   readonly bashTimeoutMs?: number;
+  /** How long Grep and Glob may match (in a worker) before they stop. Default 20 seconds. */
+  readonly patternTimeoutMs?: number;
   /** Cap of each tool result, in bytes. Default 50 000. */
   readonly outputCapBytes?: number;
   /** Overrides of the subprocess environment (`undefined` removes a variable). */
@@ -109,6 +112,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     root,
     outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
     bashTimeoutMs: options.bashTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS,
+    patternTimeoutMs: options.patternTimeoutMs ?? PATTERN_DEADLINE_MS,
     // Built on first use, not here: copying process.env is most of what creating a toolbox
     // costs, and most step executions start no subprocess at all.
     get env() {
