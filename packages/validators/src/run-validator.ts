@@ -6,12 +6,13 @@ import {
   type JsonValue,
   type ValidatorDefinition,
 } from "@climpt/registry-schema";
+import { collectSecrets, createScrubber } from "@climpt/tools";
 import { execa } from "execa";
 import { VALIDATOR_CODES, type ValidatorError } from "./codes.ts";
 import { type ExtractionProblem, extractParams } from "./extract-params.ts";
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from "./output-capture.ts";
 import { renderCommand } from "./render-command.ts";
-import { evaluateSuccess } from "./success.ts";
+import { evaluateSuccessBounded } from "./success.ts";
 
 export interface RunValidatorOptions {
   /** The run's working directory; the command runs here. */
@@ -28,6 +29,13 @@ export interface RunValidatorOptions {
   readonly outputCapBytes?: number;
   /** Time between SIGTERM and SIGKILL when stopping a process group; default 2 s. */
   readonly killGraceMs?: number;
+  /** How long a `matches:` pattern may run on the output; default 10 s (`SR-VALID-110`). */
+  readonly patternTimeoutMs?: number;
+  /**
+   * Replaces secret values in the output before anything sees it (the verdict, the extractors,
+   * the result). Default: a scrubber of the secrets in the process environment and `env`.
+   */
+  readonly scrubber?: { scrub(text: string): string };
 }
 
 export interface ValidatorResult {
@@ -247,8 +255,12 @@ export async function runValidator(
 
   const exitCode = typeof result.exitCode === "number" ? result.exitCode : null;
   const signal = typeof result.signal === "string" ? result.signal : undefined;
-  const stdoutText = stdout.text();
-  const stderrText = stderr.text();
+  // A check's output goes into retry prompts, journals and recordings: no secret may be in it.
+  const scrubber =
+    options.scrubber ??
+    createScrubber(collectSecrets({ env: { ...process.env, ...(options.env ?? {}) } }));
+  const stdoutText = scrubber.scrub(stdout.text());
+  const stderrText = scrubber.scrub(stderr.text());
   const outputs = {
     stdout: stdoutText,
     stderr: stderrText,
@@ -268,12 +280,14 @@ export async function runValidator(
     };
   }
 
-  const verdict = evaluateSuccess(def.success, {
-    stdout: stdoutText,
-    stderr: stderrText,
-    exitCode,
-    timedOut,
-  });
+  const verdict = await evaluateSuccessBounded(
+    def.success,
+    { stdout: stdoutText, stderr: stderrText, exitCode, timedOut },
+    {
+      ...(options.patternTimeoutMs === undefined ? {} : { timeoutMs: options.patternTimeoutMs }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+  );
   const passed = verdict.ok && verdict.passed && !aborted;
   let error: ValidatorError | undefined;
   let recoverable = true;
