@@ -292,6 +292,19 @@ describe("isBoundaryCommand: properties", () => {
   });
 });
 
+describe("isBoundaryCommand: abbreviated and indirect pushes", () => {
+  it.each([
+    "git push --force-w origin HEAD:main",
+    "git push --mirr origin",
+    "git push --del origin main",
+    "git push --fo origin main",
+    "git -c remote.origin.mirror=true push origin",
+    "git send-pack --force ../remote.git HEAD:refs/heads/main",
+  ])("refuses %s", (command) => {
+    expect(isBoundaryCommand(command).refused).toBe(true);
+  });
+});
+
 describe("isBoundaryCommand: bounded time", () => {
   // Each shape made the previous filter super-linear (a 39 KiB command held the event loop for
   // seconds); now every one ends with a verdict. The benchmark prints how long they take.

@@ -626,6 +626,9 @@ function checkGit(
       const value = args.at(k + 1);
       const found = value === undefined ? undefined : checkGitAlias(value.text, inspect, args);
       if (found) return found;
+      if (value !== undefined && /^remote\.[^=]*\.mirror(?:=|$)/i.test(value.text)) {
+        return "`git -c remote.<name>.mirror` makes a push mirror (force and delete); it is refused in every step.";
+      }
     }
     k += GIT_GLOBAL_VALUE_OPTIONS.has(word.text) ? 2 : 1;
   }
@@ -636,7 +639,7 @@ function checkGit(
       ? "`xargs git` takes the git subcommand from its input, which could be a force or delete push; write the git command literally."
       : undefined;
   }
-  if (subcommand.dynamic || couldBe(subcommand, "push")) {
+  if (subcommand.dynamic || couldBe(subcommand, "push") || couldBe(subcommand, "send-pack")) {
     return checkPush(after, viaXargs, subcommand.dynamic);
   }
   if (couldBe(subcommand, "config")) {
@@ -695,8 +698,12 @@ function checkPush(
     }
     if (!positionalsOnly && text.startsWith("--")) {
       const name = text.slice(2).split("=")[0] ?? "";
-      if (["force", "force-with-lease", "force-if-includes", "mirror"].includes(name)) return force;
-      if (["delete", "prune"].includes(name)) return remove;
+      // git accepts any unambiguous prefix of a long option (`--force-w`, `--mirr`, `--del`).
+      const abbreviates = (full: string): boolean => name.length >= 2 && full.startsWith(name);
+      if (["force", "force-with-lease", "force-if-includes", "mirror"].some(abbreviates)) {
+        return force;
+      }
+      if (["delete", "prune"].some(abbreviates)) return remove;
       if (["repo", "receive-pack", "exec", "push-option"].includes(name) && !text.includes("="))
         k++;
       continue;

@@ -1,6 +1,6 @@
 /**
  * Stable codes this package puts in tool results, events and audit problems. The README lists
- * them with their meaning. They form the `TOOL-*` family: DESIGN §6 has no family for tool calls.
+ * them with their meaning. They form the `TOOL-*` family: no other code family covers tool calls.
  */
 export const TOOL_CODES = {
   /** The tool does not exist in this step (allowedTools, step kind, GitHub integration, unknown name). */
