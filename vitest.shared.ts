@@ -23,7 +23,6 @@ export function packageTestOptions(
     include: ["src/**/*.test.ts"],
     testTimeout: HANG_LIMIT_MS,
     hookTimeout: HANG_LIMIT_MS,
-    teardownTimeout: HANG_LIMIT_MS,
     ...extra,
   };
 }
