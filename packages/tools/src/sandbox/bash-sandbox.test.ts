@@ -42,6 +42,21 @@ describe("Bash in the sandbox", () => {
     expect(existsSync(path.join(dir, "outside.txt"))).toBe(false);
   });
 
+  it("leaves no placeholder files in the working directory when the process runs there", async () => {
+    const dir = tempDir();
+    const { work } = repoWithRemote(dir);
+    const before = process.cwd();
+    process.chdir(work);
+    try {
+      const result = await toolboxFor(work).call("Bash", {
+        command: "echo x > new.txt && git add -A && git status --porcelain && ls -A",
+      });
+      expect(result.content).toBe("A  new.txt\n.git\nREADME.md\na.txt\nnew.txt\n[exit code 0]");
+    } finally {
+      process.chdir(before);
+    }
+  });
+
   it("holds no credentials: a private HOME, no secret variables, the user's home hidden", async () => {
     const dir = tempDir();
     const home = credentialHome(dir);

@@ -1,3 +1,6 @@
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
 import { runShell } from "../run-shell.ts";
 
@@ -125,26 +128,60 @@ export async function wrapForSandbox(
   try {
     await ensureInitialized();
     if (policy.networkAllow.length > 0) updateNetwork();
-    const wrapped = await SandboxManager.wrapWithSandbox(
-      command,
-      "sh",
-      {
-        network: { allowedDomains: [...policy.networkAllow], deniedDomains: [] },
-        filesystem: {
-          denyRead: [...policy.hidden],
-          allowRead: [...policy.readable],
-          allowWrite: [...policy.writable],
-          denyWrite: [...policy.readOnly],
+    const wrapped = await withNeutralCwd(() =>
+      SandboxManager.wrapWithSandbox(
+        command,
+        "sh",
+        {
+          network: { allowedDomains: [...policy.networkAllow], deniedDomains: [] },
+          filesystem: {
+            denyRead: [...policy.hidden],
+            allowRead: [...policy.readable],
+            allowWrite: [...policy.writable],
+            denyWrite: [...policy.readOnly],
+          },
         },
-      },
-      options.signal,
-      { commandId: options.commandId },
+        options.signal,
+        { commandId: options.commandId },
+      ),
     );
     return { command: wrapped, release };
   } catch (error) {
     release();
     throw error;
   }
+}
+
+let neutralDir: string | undefined;
+let wrapQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs the library's wrap with `process.cwd()` reporting an empty private directory. The library
+ * adds write protection for shell and editor files (`.bashrc`, `.gitconfig`, `.mcp.json`, …)
+ * found relative to `process.cwd()`, and for the absent ones bubblewrap creates `/dev/null`
+ * placeholders in the host directory while the command runs: when climpt runs in the working
+ * directory, `git add -A` inside then fails on a character device named `.bash_profile`. This
+ * package passes every path it protects explicitly (`.git/config`, `.git/hooks`), so the
+ * library's guess from the process's directory is pointed at a directory nobody writes. Only
+ * `process.cwd` is replaced (the real working directory is not changed), wraps are serialised,
+ * and the replacement lasts for the wrap alone; relative paths resolved elsewhere in the process
+ * during those milliseconds would resolve against the empty directory.
+ */
+async function withNeutralCwd<T>(wrap: () => Promise<T>): Promise<T> {
+  const dir = (neutralDir ??= realpathSync(
+    mkdtempSync(path.join(tmpdir(), "climpt-sandbox-cwd-")),
+  ));
+  const run = wrapQueue.then(async () => {
+    const original = process.cwd;
+    process.cwd = () => dir;
+    try {
+      return await wrap();
+    } finally {
+      process.cwd = original;
+    }
+  });
+  wrapQueue = run.catch(() => undefined);
+  return run;
 }
 
 /**
