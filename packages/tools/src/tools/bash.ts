@@ -36,12 +36,12 @@ const input = defineInput({
   },
 });
 
+// The description is part of every recorded request (cassettes fingerprint it): it still says
+// what it said before the sandbox. Sandbox refusals explain themselves in the command's output.
 export const bashTool: BuiltinTool = {
   name: "Bash",
   description: [
     "Runs a shell command with `sh -c` in the working directory and returns its combined stdout and stderr and its exit code.",
-    "It runs in a sandbox: it can write only inside the working directory (not .git/config or .git/hooks), has no network unless the agent allows hosts, and holds no credentials; HOME is a fresh empty directory.",
-    "`gh` inside is brokered: read-only calls and comments run (closure steps may also edit labels, and `gh issue close` is recorded for the boundary hook); other writes are refused.",
     "Each call is a fresh shell: `cd` and variables do not carry over, and processes it leaves in the background are stopped when it ends.",
     "Nobody can answer a prompt: use non-interactive flags. Long output keeps its beginning and end.",
     "On timeout the command and every process it started are killed.",
