@@ -168,9 +168,10 @@ let wrapQueue: Promise<unknown> = Promise.resolve();
  * during those milliseconds would resolve against the empty directory.
  */
 async function withNeutralCwd<T>(wrap: () => Promise<T>): Promise<T> {
-  const dir = (neutralDir ??= realpathSync(
-    mkdtempSync(path.join(tmpdir(), "climpt-sandbox-cwd-")),
-  ));
+  if (neutralDir === undefined) {
+    neutralDir = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-sandbox-cwd-")));
+  }
+  const dir = neutralDir;
   const run = wrapQueue.then(async () => {
     const original = process.cwd;
     process.cwd = () => dir;
