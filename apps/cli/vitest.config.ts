@@ -4,6 +4,6 @@ import { packageTestOptions } from "../../vitest.shared.ts";
 export default defineProject({
   test: packageTestOptions("cli", {
     // The end-to-end tests spawn dist/bin.mjs: build it first when it is missing or stale.
-    globalSetup: ["./test/build-once.ts"],
+    globalSetup: ["./test/build-once.ts", "./test/sandbox-programs.ts"],
   }),
 });

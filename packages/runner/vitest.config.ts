@@ -3,6 +3,7 @@ import { packageTestOptions } from "../../vitest.shared.ts";
 
 export default defineProject({
   test: packageTestOptions("runner", {
+    globalSetup: ["./vitest.global-setup.ts"],
     // `vitest run` also type-checks the *.test-d.ts files (expectTypeOf) with tsc.
     typecheck: {
       enabled: true,

@@ -2,5 +2,5 @@ import { defineProject } from "vitest/config";
 import { packageTestOptions } from "../../vitest.shared.ts";
 
 export default defineProject({
-  test: packageTestOptions("tools"),
+  test: packageTestOptions("tools", { globalSetup: ["./vitest.global-setup.ts"] }),
 });

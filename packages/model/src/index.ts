@@ -82,6 +82,23 @@ export {
   type Result,
   stepPath,
 } from "./problem.ts";
+export {
+  type CollectSecretsOptions,
+  collectSecrets,
+  MIN_SECRET_LENGTH,
+  type SecretValue,
+} from "./secrets/collect-secrets.ts";
+export {
+  createScrubber,
+  NO_SECRETS,
+  redactionOf,
+  type SecretScrubber,
+} from "./secrets/scrubber.ts";
+export {
+  isSecretEnvName,
+  KNOWN_SECRET_ENV_NAMES,
+  SECRET_NAME_SUFFIXES,
+} from "./secrets/secret-names.ts";
 export { parseSuccessCondition } from "./success-condition.ts";
 export type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "./tool-contract.ts";
 export {

@@ -4,6 +4,12 @@ import { type ErrorContext, isBrokenStream, mapSdkError } from "./map-sdk-error.
 import { modelId } from "./models.ts";
 import { costOf, mergePrices, type PriceTable } from "./prices.ts";
 import {
+  credentialScrubber,
+  scrubError,
+  stderrLogger,
+  type TextScrubber,
+} from "./scrub-credentials.ts";
+import {
   fromContentBlock,
   parseStructured,
   textOf,
@@ -44,8 +50,16 @@ export interface AnthropicClientOptions {
    * whose max_tokens could take longer than ten minutes.
    */
   readonly stream?: boolean;
-  /** Where the SDK logs; it redacts credentials in what it logs. Default: the SDK's (console). */
+  /**
+   * Where the SDK logs; it redacts credentials in what it logs. Default: stderr (never stdout,
+   * which `--json` keeps for the result), scrubbed.
+   */
   readonly logger?: SdkLogger;
+  /**
+   * Replaces secrets in error messages and default log lines. Default: a scrubber of the
+   * Anthropic credentials this client uses; pass a fuller one (`SecretScrubber` of @climpt/tools).
+   */
+  readonly scrubber?: TextScrubber;
   readonly logLevel?: "debug" | "info" | "warn" | "error" | "off";
   /** A fetch to use instead of the global one (proxies, tests of the transport). */
   readonly fetch?: typeof fetch;
@@ -88,10 +102,11 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
   const defaultTimeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const prices = mergePrices(options.prices);
   const streaming = options.stream ?? true;
+  const scrubber = options.scrubber ?? credentialScrubber(options.apiKey);
   const sdk = new Anthropic({
     ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
     ...(options.baseURL === undefined ? {} : { baseURL: options.baseURL }),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    logger: options.logger ?? stderrLogger(scrubber),
     ...(options.logLevel === undefined ? {} : { logLevel: options.logLevel }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     maxRetries,
@@ -211,7 +226,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
             streamStarted: started,
             attempts,
           };
-          throw mapSdkError(error, context);
+          throw scrubError(mapSdkError(error, context), scrubber);
         }
       }
     },

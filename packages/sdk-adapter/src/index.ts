@@ -64,6 +64,11 @@ export {
 export { type OutputCandidate, outputCandidates, type SalvageKind } from "./salvage.ts";
 export { type CompiledSchema, compileSchema } from "./schema-validator.ts";
 export {
+  credentialScrubber,
+  stderrLogger,
+  type TextScrubber,
+} from "./scrub-credentials.ts";
+export {
   addUsage,
   type ConversationMessage,
   type ModelClient,

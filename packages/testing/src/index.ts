@@ -1,3 +1,4 @@
+export { ensureDebianPackages, hasProgram } from "./debian-packages.ts";
 export {
   type FakeAnthropic,
   type FakeAnthropicOptions,

@@ -8,6 +8,14 @@ const long = Array.from({ length: 200 }, (_, i) => `echo line ${i} && git status
   "\n",
 );
 
+// 39 KiB commands of the shapes that made the filter super-linear before it was bounded (the
+// first one held the event loop for 15.9 s, a script-path one for minutes).
+const size = 39 * 1024;
+const fill = (unit: string): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+const wordy = fill("aa ");
+const scriptPaths = `bash ${fill("a/b ")}`;
+const pushes = fill("git push a ");
+
 describe("isBoundaryCommand", () => {
   bench("typical command", () => {
     isBoundaryCommand(typical);
@@ -17,5 +25,14 @@ describe("isBoundaryCommand", () => {
   });
   bench("200-line script", () => {
     isBoundaryCommand(long);
+  });
+  bench("39 KiB: 13 000 words in one command", () => {
+    isBoundaryCommand(wordy);
+  });
+  bench("39 KiB: bash followed by 10 000 script paths", () => {
+    isBoundaryCommand(scriptPaths);
+  });
+  bench("39 KiB: 3 600 git push", () => {
+    isBoundaryCommand(pushes);
   });
 });

@@ -13,7 +13,8 @@ describe("isBoundaryCommand: the boundary patterns", () => {
     "gh issue reopen 12",
     "gh issue delete 12 --yes",
     "gh issue transfer 12 other/repo",
-    "gh issue edit 12 --add-label done",
+    "gh issue edit 12 --title new",
+    "gh issue edit 12 --add-label done --body x",
     "gh pr merge 3 --squash",
     "gh pr close 3",
     "gh pr ready 3",
@@ -138,6 +139,9 @@ describe("isBoundaryCommand: harmless commands", () => {
     "gh issue comment 1 --body 'working on it'",
     "gh pr view 3 --json state",
     "gh pr list",
+    // A label change: the gh broker decides it by step kind (closure steps only).
+    "gh issue edit 12 --add-label done",
+    "gh issue edit 12 --add-label done --remove-label wip -R o/r",
     "gh pr create --fill",
     "gh pr checks 3",
     "gh release list",
@@ -285,5 +289,50 @@ describe("isBoundaryCommand: properties", () => {
         expect(refused(`${printer} "gh ${act}"`)).toBe(false);
       }),
     );
+  });
+});
+
+describe("isBoundaryCommand: abbreviated and indirect pushes", () => {
+  it.each([
+    "git push --force-w origin HEAD:main",
+    "git push --mirr origin",
+    "git push --del origin main",
+    "git push --fo origin main",
+    "git -c remote.origin.mirror=true push origin",
+    "git send-pack --force ../remote.git HEAD:refs/heads/main",
+  ])("refuses %s", (command) => {
+    expect(isBoundaryCommand(command).refused).toBe(true);
+  });
+});
+
+describe("isBoundaryCommand: bounded time", () => {
+  // Each shape made the previous filter super-linear (a 39 KiB command held the event loop for
+  // seconds); now every one ends with a verdict. The benchmark prints how long they take.
+  const size = 39 * 1024;
+  const fill = (unit: string): string => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  const shapes: Array<[string, string]> = [
+    ["many words", fill("aa ")],
+    ["many script paths after bash", `bash ${fill("a/b ")}`],
+    ["many scripts after python", `python3 ${fill("x/y.py ")}`],
+    ["many git words", fill("git x ")],
+    ["many gh words", fill("gh x ")],
+    ["many git push", fill("git push a ")],
+    ["many dynamic words", fill("$a ")],
+    ["many eval", fill("eval ")],
+    ["many sh", fill("sh ")],
+    ["nested substitutions", `echo ${"$(".repeat(3000)}x${")".repeat(3000)}`],
+    ["globs against program names", fill("*a*a*a*a*a*a*a*a*a*a ")],
+  ];
+  it.each(shapes)("gives a verdict on %s", (_name, command) => {
+    const verdict = isBoundaryCommand(command);
+    expect(typeof verdict.refused).toBe("boolean");
+  });
+
+  it("refuses a command over the size cap with advice, without reading it", () => {
+    const verdict = isBoundaryCommand(`echo ${"x".repeat(70 * 1024)}`);
+    expect(verdict).toEqual({
+      refused: true,
+      reason: expect.stringContaining("write the commands to a script file"),
+    });
   });
 });

@@ -1,6 +1,7 @@
-import type { JsonSchema, JsonValue, ToolResult } from "@climpt/model";
+import type { JsonSchema, JsonValue, SecretScrubber, StepKind, ToolResult } from "@climpt/model";
 import type { BoundaryRequestLog } from "./boundary-request.ts";
 import type { WorkingRoot } from "./confine-path.ts";
+import type { SandboxSettings } from "./sandbox/settings.ts";
 import type { ToolName } from "./tool-names.ts";
 
 /** What a tool needs from the toolbox that runs it. */
@@ -8,10 +9,30 @@ export interface ToolContext {
   readonly root: WorkingRoot;
   readonly outputCapBytes: number;
   readonly bashTimeoutMs: number;
-  /** The environment of every subprocess: the caller's, minus model credentials, plus overrides. */
+  /** How long Grep and Glob may spend matching before they stop with TOOL-PATTERN-001. */
+  readonly patternTimeoutMs: number;
+  /**
+   * The environment of subprocesses outside the sandbox (the real gh, an unsandboxed Bash): the
+   * caller's, minus model credentials, plus overrides.
+   */
   readonly env: Readonly<Record<string, string>>;
+  /** The caller's environment with overrides, credentials included: the sandbox's is made from it. */
+  readonly hostEnv: Readonly<Record<string, string>>;
   readonly ghCommand: string;
   readonly boundary: BoundaryRequestLog;
+  readonly stepKind: StepKind;
+  readonly sandbox: SandboxSettings;
+  readonly scrubber: SecretScrubber;
+  /** Variable names the agent declares secret: never passed into the sandbox. */
+  readonly declaredSecretNames: readonly string[];
+  /** Reports something the caller should know (the sandbox is off). */
+  notice(notice: ToolboxNotice): void;
+}
+
+/** Something the toolbox reports outside tool results: a coded message. */
+export interface ToolboxNotice {
+  readonly code: string;
+  readonly message: string;
 }
 
 /**

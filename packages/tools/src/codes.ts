@@ -1,6 +1,6 @@
 /**
  * Stable codes this package puts in tool results, events and audit problems. The README lists
- * them with their meaning. They form the `TOOL-*` family: DESIGN §6 has no family for tool calls.
+ * them with their meaning. They form the `TOOL-*` family: no other code family covers tool calls.
  */
 export const TOOL_CODES = {
   /** The tool does not exist in this step (allowedTools, step kind, GitHub integration, unknown name). */
@@ -27,6 +27,14 @@ export const TOOL_CODES = {
   bashAborted: "TOOL-BASH-002",
   /** `gh` could not be run or exited non-zero. */
   ghFailed: "TOOL-GH-001",
+  /** The OS sandbox is required but cannot run here (missing programs, no user namespaces). */
+  sandboxUnavailable: "TOOL-SANDBOX-001",
+  /** Notice: the agent turned the sandbox off; model-issued commands run unsandboxed. */
+  sandboxOff: "TOOL-SANDBOX-002",
+  /** A regular expression or glob took longer than its deadline (catastrophic backtracking). */
+  patternTimeout: "TOOL-PATTERN-001",
+  /** A command is longer than the boundary filter inspects. */
+  commandTooLong: "TOOL-BASH-003",
   /** An unexpected I/O failure inside a tool. */
   ioFailure: "TOOL-IO-001",
   /** Audit: a tool name in allowedTools that climpt does not provide; it is ignored. */

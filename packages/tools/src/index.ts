@@ -11,8 +11,10 @@ export {
   type BoundaryCommandOptions,
   type BoundaryCommandVerdict,
   isBoundaryCommand,
+  MAX_COMMAND_CHARS,
 } from "./boundary-command.ts";
 export { type BoundaryRequest, describeBoundaryRequest } from "./boundary-request.ts";
+export type { ToolboxNotice } from "./builtin-tool.ts";
 export { TOOL_CODES, type ToolCode } from "./codes.ts";
 export {
   type ConfinedPath,
@@ -23,7 +25,17 @@ export {
   workingRoot,
 } from "./confine-path.ts";
 export type { ToolCallEvent, ToolEvent, ToolRefusedEvent, ToolResultEvent } from "./events.ts";
+export { PATTERN_DEADLINE_MS, patternFailure } from "./pattern-failure.ts";
 export { resolveToolPolicy, type ToolPolicy, type ToolRefusal } from "./policy.ts";
+export { decideGh, type GhDecision, type GhStepKind } from "./sandbox/gh-policy.ts";
+export { probeSandbox, type SandboxProbe } from "./sandbox/sandbox-host.ts";
+export {
+  DEFAULT_SANDBOX_SETTINGS,
+  resolveSandboxSettings,
+  type SandboxMode,
+  type SandboxSettings,
+  type SandboxSettingsInput,
+} from "./sandbox/settings.ts";
 export { scriptReader } from "./script-reader.ts";
 export {
   FILE_TOOL_NAMES,

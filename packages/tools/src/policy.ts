@@ -29,11 +29,11 @@ export interface ToolPolicy {
 }
 
 /**
- * The tool policy of one step (DESIGN §4.5.17), computed from data only:
+ * The tool policy of one step (see docs/design.md), computed from data only:
  *
  * - file tools: agent `allowedTools` ∩ step `permissions.allowedTools` (when set);
  * - GitHub tools: never in work, verification or section steps; injected into closure steps when
- *   the agent's GitHub integration is enabled (seed 001 §7.2: the permission appears only on
+ *   the agent's GitHub integration is enabled (the permission appears only on
  *   entering a closure step), whatever allowedTools say;
  * - `permissionMode: plan` then removes every tool with side effects (Write, Edit, Bash, GitHub).
  *   `default`, `acceptEdits` and `bypassPermissions` keep what the lists allow: a headless run has

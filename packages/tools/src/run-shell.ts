@@ -39,7 +39,9 @@ function killGroup(pgid: number, signal: NodeJS.Signals): void {
  * Runs `sh -c command` in its own process group, so everything it starts (pipelines, background
  * jobs, `sh -c` inside `sh -c`) can be killed at once: on timeout, on abort, and when the shell
  * exits while children it left behind still run. A child that moves itself to another session
- * (`setsid`) escapes the group; that is the one leak this cannot see.
+ * (`setsid`) escapes the group and may keep the output pipes open: once the shell is gone (or
+ * the group was killed) the output gets `killGraceMs` more to drain, then the pipes are closed
+ * and the call returns. Inside the sandbox such a child dies with the sandbox's PID namespace.
  */
 export async function runShell(command: string, options: ShellRunOptions): Promise<ShellRun> {
   if (options.signal?.aborted) {
@@ -77,11 +79,29 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
   const pid = subprocess.pid;
   let timedOut = false;
   let aborted = false;
+  const graceMs = options.killGraceMs ?? 2000;
+  const timers: NodeJS.Timeout[] = [];
   let escalation: NodeJS.Timeout | undefined;
+  let closing: NodeJS.Timeout | undefined;
+  // Output still open after the shell is gone belongs to an escaped process: stop waiting for it.
+  const stopWaitingForOutput = (): void => {
+    closing ??= setTimeout(() => {
+      subprocess.all?.destroy();
+      subprocess.stdout?.destroy();
+      subprocess.stderr?.destroy();
+    }, graceMs);
+    timers.push(closing);
+  };
   const terminate = (): void => {
     if (pid === undefined) return;
     killGroup(pid, "SIGTERM");
-    escalation ??= setTimeout(() => killGroup(pid, "SIGKILL"), options.killGraceMs ?? 2000);
+    if (escalation === undefined) {
+      escalation = setTimeout(() => {
+        killGroup(pid, "SIGKILL");
+        stopWaitingForOutput();
+      }, graceMs);
+      timers.push(escalation);
+    }
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -95,7 +115,10 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
   if (pid !== undefined) {
     activeGroups.add(pid);
     // The shell is done; whatever it left running in its group goes too, so its pipes close.
-    subprocess.once("exit", terminate);
+    subprocess.once("exit", () => {
+      terminate();
+      stopWaitingForOutput();
+    });
   }
 
   try {
@@ -114,7 +137,7 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
     };
   } finally {
     clearTimeout(timer);
-    if (escalation !== undefined) clearTimeout(escalation);
+    for (const pending of timers) clearTimeout(pending);
     options.signal?.removeEventListener("abort", onAbort);
     if (pid !== undefined) activeGroups.delete(pid);
   }

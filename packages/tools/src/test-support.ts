@@ -14,6 +14,7 @@ import type {
   ToolResult,
 } from "@climpt/model";
 import { afterEach } from "vitest";
+import type { ToolboxNotice } from "./builtin-tool.ts";
 import type { ToolEvent } from "./events.ts";
 import { createToolbox, type Toolbox, type ToolboxOptions } from "./toolbox.ts";
 
@@ -120,9 +121,11 @@ export function toolboxFor(
   options: Partial<Omit<ToolboxOptions, "cwd">> & { kind?: StepKind } = {},
 ): Toolbox & {
   events: ToolEvent[];
+  notices: ToolboxNotice[];
   call: (name: string, input: JsonValue) => Promise<ToolResult>;
 } {
   const events: ToolEvent[] = [];
+  const notices: ToolboxNotice[] = [];
   const { kind = "work", ...rest } = options;
   const toolbox = createToolbox({
     cwd,
@@ -136,11 +139,13 @@ export function toolboxFor(
       kind,
     ),
     onEvent: (event) => events.push(event),
+    onNotice: (notice) => notices.push(notice),
     ...rest,
   });
   let counter = 0;
   return Object.assign(toolbox, {
     events,
+    notices,
     call: (name: string, input: JsonValue) =>
       toolbox.execute({ id: `call_${++counter}`, name, input }),
   });

@@ -3,7 +3,7 @@ export const FILE_TOOL_NAMES = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"]
 
 /**
  * GitHub tools: they exist only in closure steps of an agent whose GitHub integration is enabled
- * (seed 001 §7.2). Close and label changes are deferred to the boundary hook.
+ * (on entering a closure step). Close and label changes are deferred to the boundary hook.
  */
 export const GITHUB_TOOL_NAMES = [
   "github_comment",

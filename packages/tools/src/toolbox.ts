@@ -6,12 +6,15 @@ import type {
   ToolExecutor,
   ToolResult,
 } from "@climpt/model";
+import { collectSecrets, createScrubber, type SecretScrubber } from "@climpt/model";
 import { type BoundaryRequest, BoundaryRequestLog } from "./boundary-request.ts";
-import type { BuiltinTool, PreparedCall, ToolContext } from "./builtin-tool.ts";
+import type { BuiltinTool, PreparedCall, ToolboxNotice, ToolContext } from "./builtin-tool.ts";
 import { TOOL_CODES } from "./codes.ts";
 import { workingRoot } from "./confine-path.ts";
 import type { ToolEvent } from "./events.ts";
+import { PATTERN_DEADLINE_MS } from "./pattern-failure.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
+import { resolveSandboxSettings, type SandboxSettingsInput } from "./sandbox/settings.ts";
 import { isToolName, type ToolName } from "./tool-names.ts";
 import { bashTool } from "./tools/bash.ts";
 import { editTool } from "./tools/edit.ts";
@@ -45,10 +48,30 @@ export interface ToolboxOptions {
   readonly ghCommand?: string;
   /** Default Bash timeout; a call may ask for another up to 10 minutes. Default 2 minutes. */
   readonly bashTimeoutMs?: number;
+  /** How long Grep and Glob may match (in a worker) before they stop. Default 20 seconds. */
+  readonly patternTimeoutMs?: number;
   /** Cap of each tool result, in bytes. Default 50 000. */
   readonly outputCapBytes?: number;
   /** Overrides of the subprocess environment (`undefined` removes a variable). */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * How Bash commands are sandboxed (agent.json `runner.boundaries.sandbox`): `"required"` (the
+   * default), `"off"`, or `{ mode, network: { allow }, readable }`.
+   */
+  readonly sandbox?: SandboxSettingsInput;
+  /**
+   * Secrets the agent declares (agent.json `runner.boundaries.secrets`): variable names whose
+   * values are secret, and literal values. Added to the known names and `_TOKEN`/`_KEY`/
+   * `_SECRET`/`_PASSWORD` variables; all are scrubbed from tool results.
+   */
+  readonly secrets?: { readonly env?: readonly string[]; readonly values?: readonly string[] };
+  /**
+   * Replaces the scrubber built from the environment and `secrets` (a runner shares one across
+   * the run).
+   */
+  readonly scrubber?: SecretScrubber;
+  /** Reports notices (the sandbox is off). Without it they become process warnings. */
+  readonly onNotice?: (notice: ToolboxNotice) => void;
 }
 
 /** The tools of one step: a ToolExecutor plus the boundary requests its closure tools recorded. */
@@ -75,6 +98,7 @@ const POLICY_LABELS: Readonly<Record<string, string>> = {
   [TOOL_CODES.planReadOnly]: "permission-mode policy",
   [TOOL_CODES.boundaryCommand]: "boundary policy",
   [TOOL_CODES.pathOutside]: "working-directory policy",
+  [TOOL_CODES.commandTooLong]: "command-size policy",
 };
 
 /**
@@ -86,18 +110,45 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   const policy = resolveToolPolicy(options.agent, options.step);
   const boundary = new BoundaryRequestLog();
   let env: Record<string, string> | undefined;
+  let hostEnv: Record<string, string> | undefined;
+  let scrubber: SecretScrubber | undefined = options.scrubber;
+  const noticed = new Set<string>();
   const context: ToolContext = {
     root,
     outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
     bashTimeoutMs: options.bashTimeoutMs ?? DEFAULT_BASH_TIMEOUT_MS,
-    // Built on the first subprocess, not here: copying process.env is most of what creating a
-    // toolbox costs, and most step executions start no subprocess at all.
+    patternTimeoutMs: options.patternTimeoutMs ?? PATTERN_DEADLINE_MS,
+    // Built on first use, not here: copying process.env is most of what creating a toolbox
+    // costs, and most step executions start no subprocess at all.
     get env() {
       env ??= subprocessEnv(options.env);
       return env;
     },
+    get hostEnv() {
+      hostEnv ??= callerEnv(options.env);
+      return hostEnv;
+    },
+    get scrubber() {
+      scrubber ??= createScrubber(
+        collectSecrets({
+          env: context.hostEnv,
+          secretEnvNames: options.secrets?.env ?? [],
+          secretValues: options.secrets?.values ?? [],
+        }),
+      );
+      return scrubber;
+    },
+    declaredSecretNames: options.secrets?.env ?? [],
     ghCommand: options.ghCommand ?? "gh",
     boundary,
+    stepKind: options.step.kind,
+    sandbox: resolveSandboxSettings(options.sandbox),
+    notice(notice) {
+      if (noticed.has(notice.code)) return;
+      noticed.add(notice.code);
+      if (options.onNotice !== undefined) options.onNotice(notice);
+      else process.emitWarning(notice.message, { code: notice.code });
+    },
   };
   const definitions: ToolDefinition[] = policy.tools.map((name) => {
     const tool = BUILTIN_TOOLS[name];
@@ -157,6 +208,9 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
           };
         }
       }
+      // Whatever a tool read or ran may hold a secret (a .env file, an echoed token); the result
+      // goes to the model and into the recordings, so every known secret value is replaced.
+      result = { ...result, content: context.scrubber.scrub(result.content) };
       emit({
         type: "tool_result",
         id: call.id,
@@ -177,6 +231,17 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
 export function subprocessEnv(
   overrides: Readonly<Record<string, string | undefined>> = {},
 ): Record<string, string> {
+  const env = callerEnv(overrides);
+  for (const key of WITHHELD_ENV_VARS) delete env[key];
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.GH_PROMPT_DISABLED = "1";
+  return env;
+}
+
+/** The caller's environment with overrides applied (`undefined` removes a variable). */
+function callerEnv(
+  overrides: Readonly<Record<string, string | undefined>> = {},
+): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (value !== undefined) env[key] = value;
@@ -185,8 +250,5 @@ export function subprocessEnv(
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  for (const key of WITHHELD_ENV_VARS) delete env[key];
-  env.GIT_TERMINAL_PROMPT = "0";
-  env.GH_PROMPT_DISABLED = "1";
   return env;
 }

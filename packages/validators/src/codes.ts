@@ -25,6 +25,8 @@ export const VALIDATOR_CODES = {
   unknownExtractor: "SR-VALID-108",
   /** An extractor threw; its param is `null`. */
   extractorFailed: "SR-VALID-109",
+  /** `successWhen` `matches:RE` ran past its deadline on the output (catastrophic backtracking). */
+  patternTimeout: "SR-VALID-110",
 } as const;
 
 export type ValidatorCode = (typeof VALIDATOR_CODES)[keyof typeof VALIDATOR_CODES];

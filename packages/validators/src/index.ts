@@ -44,6 +44,8 @@ export {
 export {
   type CommandOutcome,
   combinedOutput,
+  DEFAULT_PATTERN_TIMEOUT_MS,
   evaluateSuccess,
+  evaluateSuccessBounded,
   type SuccessVerdict,
 } from "./success.ts";

@@ -1,6 +1,8 @@
 import { stat } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import {
+  collectSecrets,
+  createScrubber,
   DEFAULT_VALIDATOR_TIMEOUT_MS,
   isExtractorName,
   type JsonValue,
@@ -13,7 +15,7 @@ import { VALIDATOR_CODES } from "./codes.ts";
 import { type ExtractionProblem, extractParams } from "./extract-params.ts";
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from "./output-capture.ts";
 import { renderCommand } from "./render-command.ts";
-import { evaluateSuccess } from "./success.ts";
+import { evaluateSuccessBounded } from "./success.ts";
 
 export interface RunValidatorOptions {
   /** The run's working directory; the command runs here. */
@@ -30,6 +32,13 @@ export interface RunValidatorOptions {
   readonly outputCapBytes?: number;
   /** Time between SIGTERM and SIGKILL when stopping a process group; default 2 s. */
   readonly killGraceMs?: number;
+  /** How long a `matches:` pattern may run on the output; default 10 s (`SR-VALID-110`). */
+  readonly patternTimeoutMs?: number;
+  /**
+   * Replaces secret values in the output before anything sees it (the verdict, the extractors,
+   * the result). Default: a scrubber of the secrets in the process environment and `env`.
+   */
+  readonly scrubber?: { scrub(text: string): string };
 }
 
 export interface ValidatorResult {
@@ -256,8 +265,12 @@ export async function runValidator(
 
   const exitCode = typeof result.exitCode === "number" ? result.exitCode : null;
   const signal = typeof result.signal === "string" ? result.signal : undefined;
-  const stdoutText = stdout.text();
-  const stderrText = stderr.text();
+  // A check's output goes into retry prompts, journals and recordings: no secret may be in it.
+  const scrubber =
+    options.scrubber ??
+    createScrubber(collectSecrets({ env: { ...process.env, ...(options.env ?? {}) } }));
+  const stdoutText = scrubber.scrub(stdout.text());
+  const stderrText = scrubber.scrub(stderr.text());
   const outputs = {
     stdout: stdoutText,
     stderr: stderrText,
@@ -280,12 +293,14 @@ export async function runValidator(
     };
   }
 
-  const verdict = evaluateSuccess(def.success, {
-    stdout: stdoutText,
-    stderr: stderrText,
-    exitCode,
-    timedOut,
-  });
+  const verdict = await evaluateSuccessBounded(
+    def.success,
+    { stdout: stdoutText, stderr: stderrText, exitCode, timedOut },
+    {
+      ...(options.patternTimeoutMs === undefined ? {} : { timeoutMs: options.patternTimeoutMs }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+  );
   const passed = verdict.ok && verdict.passed && !aborted;
   let error: Problem | undefined;
   let recoverable = true;

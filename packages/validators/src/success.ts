@@ -1,4 +1,5 @@
 import { type Problem, problem, type SuccessCondition } from "@climpt/model";
+import { runPatternJob } from "@climpt/pattern-worker";
 import { stripAnsi } from "./ansi.ts";
 import { VALIDATOR_CODES } from "./codes.ts";
 
@@ -79,4 +80,47 @@ export function combinedOutput(outcome: {
   if (stderr === "") return stdout;
   if (stdout === "") return stderr;
   return stdout.endsWith("\n") ? stdout + stderr : `${stdout}\n${stderr}`;
+}
+
+/** How long `matches:RE` may spend on a command's output by default. */
+export const DEFAULT_PATTERN_TIMEOUT_MS = 10_000;
+
+/**
+ * `evaluateSuccess` for output the caller does not control: a `matches:` pattern runs in a worker
+ * thread with a deadline, so a pattern that backtracks catastrophically (`^(a+)+$` on a line of
+ * `a`s) ends with `SR-VALID-110` instead of holding the event loop. The other conditions are
+ * evaluated as `evaluateSuccess` does.
+ */
+export async function evaluateSuccessBounded(
+  condition: SuccessCondition,
+  outcome: CommandOutcome,
+  options: { readonly timeoutMs?: number; readonly signal?: AbortSignal } = {},
+): Promise<SuccessVerdict> {
+  if (condition.kind !== "matches") return evaluateSuccess(condition, outcome);
+  const notRunnable = outcome.exitCode === 126 || outcome.exitCode === 127;
+  if (outcome.timedOut || outcome.exitCode === null || notRunnable) {
+    return { ok: true, passed: false };
+  }
+  try {
+    new RegExp(condition.pattern, "m");
+  } catch {
+    return evaluateSuccess(condition, outcome); // the coded "invalid pattern" verdict
+  }
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PATTERN_TIMEOUT_MS;
+  const matched = await runPatternJob(
+    { kind: "filter", source: condition.pattern, flags: "m", items: [combinedOutput(outcome)] },
+    { timeoutMs, ...(options.signal === undefined ? {} : { signal: options.signal }) },
+  );
+  if (matched.ok) return { ok: true, passed: matched.value.length === 1 };
+  if (matched.reason === "aborted") return { ok: true, passed: false };
+  return {
+    ok: false,
+    error: problem(
+      VALIDATOR_CODES.patternTimeout,
+      `successWhen "matches:${condition.pattern}" ${matched.reason === "timeout" ? `took longer than ${timeoutMs} ms on the command's output and was stopped` : `could not be evaluated (${matched.message})`}.`,
+      {
+        hint: "Nested repetition such as (a+)+ backtracks for a very long time on some output; simplify the pattern.",
+      },
+    ),
+  };
 }

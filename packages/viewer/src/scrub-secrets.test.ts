@@ -17,7 +17,7 @@ describe("createScrubber", () => {
 
   it("replaces the values of secret-named variables wherever they appear", () => {
     expect(scrub("deploying with tok_1234567890abcdef now")).toBe(
-      "deploying with [redacted: DEPLOY_TOKEN] now",
+      "deploying with [REDACTED DEPLOY_TOKEN] now",
     );
     expect(scrub("home is /home/someone")).toBe("home is /home/someone");
     expect(scrub("abc")).toBe("abc");
@@ -137,6 +137,6 @@ describe("renderRunsPage", () => {
     for (const secret of ["ghp_abcdef", "hunter2-hunter2", "my-deploy-credential-value"])
       expect(html).not.toContain(secret);
     expect(html).toContain("MY_SERVICE_PASSWORD=[redacted]");
-    expect(html).toContain("[redacted: DEPLOY_CREDENTIAL]");
+    expect(html).toContain("[REDACTED DEPLOY_CREDENTIAL]");
   });
 });

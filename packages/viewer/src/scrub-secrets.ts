@@ -5,11 +5,14 @@
  * looks like a credential is replaced before it is embedded or served, whatever wrote it.
  */
 
-/** Names of environment variables whose values are credentials. */
-const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
+import { collectSecrets, createScrubber as createValueScrubber } from "@climpt/model";
 
-/** Values shorter than this are not scrubbed by value: `1`, `true` would blank half the page. */
-const MIN_SECRET_LENGTH = 8;
+/**
+ * Names of environment variables whose values are credentials, beyond the shared rule
+ * (`isSecretEnvName`: known names and `_TOKEN`/`_KEY`/`_SECRET`/`_PASSWORD`): a page may be
+ * published, so the viewer also hides `*CREDENTIAL*`, `*AUTH*`, `*COOKIE*`, `*SESSION*`, … values.
+ */
+const SECRET_NAME = /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
 
 const PATTERNS: readonly { readonly pattern: RegExp; readonly replace: string }[] = [
   { pattern: /sk-ant-[A-Za-z0-9_-]{8,}/g, replace: "[redacted]" },
@@ -37,22 +40,19 @@ export type Scrub = (text: string) => string;
 
 /**
  * A scrubber that replaces the values of the secret-named variables of `env` (exactly, wherever
- * they appear) and text shaped like a credential (API keys, GitHub and Slack tokens, AWS key ids,
- * bearer tokens, private keys, `SECRET_NAME=value`).
+ * they appear, with the scrubber the tools and validators use: `[REDACTED NAME]`) and text shaped
+ * like a credential (API keys, GitHub and Slack tokens, AWS key ids, bearer tokens, private keys,
+ * `SECRET_NAME=value`).
  */
 export function createScrubber(env: Readonly<Record<string, string | undefined>> = {}): Scrub {
-  const values: { readonly value: string; readonly name: string }[] = [];
-  for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || value.length < MIN_SECRET_LENGTH) continue;
-    if (SECRET_NAME.test(name)) values.push({ value, name });
-  }
-  // Longest first, so a value that contains another is replaced whole.
-  values.sort((a, b) => b.value.length - a.value.length);
+  const byValue = createValueScrubber(
+    collectSecrets({
+      env,
+      secretEnvNames: Object.keys(env).filter((name) => SECRET_NAME.test(name)),
+    }),
+  );
   return (text: string): string => {
-    let out = text;
-    for (const { value, name } of values) {
-      if (out.includes(value)) out = out.split(value).join(`[redacted: ${name}]`);
-    }
+    let out = byValue.scrub(text);
     for (const { pattern, replace } of PATTERNS) out = out.replace(pattern, replace);
     return out;
   };

@@ -43,13 +43,18 @@ describe("Bash", () => {
     expect(Buffer.byteLength(result.content)).toBeLessThan(1100);
   });
 
-  it("kills the whole process tree on timeout", async () => {
+  // The process-group tests read PIDs the command prints, which only mean something on the host:
+  // they run unsandboxed. "bash-sandbox.test.ts" checks the same bounds inside the sandbox.
+  it("unsandboxed: kills the whole process tree on timeout", async () => {
     const dir = tempDir();
     const command = [
       "sleep 300 & echo $! > bg.pid",
       "sh -c 'echo $$ > inner.pid; sleep 300; echo survived > survived.txt'",
     ].join("; ");
-    const result = await toolboxFor(dir).call("Bash", { command, timeout: 500 });
+    const result = await toolboxFor(dir, { sandbox: "off" }).call("Bash", {
+      command,
+      timeout: 500,
+    });
     expect(result.isError).toBe(true);
     expect(result.content).toContain(
       "TOOL-BASH-001: the command ran longer than 500 ms; it and every process it started were killed.",
@@ -59,9 +64,9 @@ describe("Bash", () => {
     expect(existsSync(path.join(dir, "survived.txt"))).toBe(false);
   });
 
-  it("stops background processes the command leaves behind", async () => {
+  it("unsandboxed: stops background processes the command leaves behind", async () => {
     const dir = tempDir();
-    const result = await toolboxFor(dir).call("Bash", {
+    const result = await toolboxFor(dir, { sandbox: "off" }).call("Bash", {
       command: "sleep 300 & echo $! > bg.pid; echo started",
     });
     expect(result.content).toBe("started\n[exit code 0]");
@@ -69,9 +74,9 @@ describe("Bash", () => {
     expect(await waitUntil(() => !isAlive(pid as number))).toBe(true);
   });
 
-  it("kills the process tree when the call is aborted", async () => {
+  it("unsandboxed: kills the process tree when the call is aborted", async () => {
     const dir = tempDir();
-    const box = toolboxFor(dir);
+    const box = toolboxFor(dir, { sandbox: "off" });
     const controller = new AbortController();
     const pending = box.execute(
       { id: "t1", name: "Bash", input: { command: "sh -c 'echo $$ > inner.pid; exec sleep 300'" } },

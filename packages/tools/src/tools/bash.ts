@@ -1,11 +1,17 @@
-import { isBoundaryCommand } from "../boundary-command.ts";
-import { type BuiltinTool, success } from "../builtin-tool.ts";
+import { isBoundaryCommand, MAX_COMMAND_CHARS } from "../boundary-command.ts";
+import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
-import { runShell } from "../run-shell.ts";
+import { runShell, type ShellRun } from "../run-shell.ts";
+import { probeSandbox } from "../sandbox/sandbox-host.ts";
+import { runSandboxed } from "../sandbox/sandboxed-shell.ts";
 import { scriptReader } from "../script-reader.ts";
 import { defineInput } from "../tool-input.ts";
 
 export const MAX_BASH_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** How to make the sandbox available, in the TOOL-SANDBOX-001 message. */
+export const SANDBOX_HINT =
+  'Bash commands run only inside the OS sandbox (bubblewrap). Install its programs (Debian/Ubuntu: `apt-get install bubblewrap socat ripgrep`) and allow unprivileged user namespaces (`sysctl -w kernel.unprivileged_userns_clone=1`; on Ubuntu 24.04+ also `sysctl -w kernel.apparmor_restrict_unprivileged_userns=0`), or set agent.json runner.boundaries.sandbox to "off" to run commands unsandboxed (reported on every run).';
 
 const input = defineInput({
   command: {
@@ -26,6 +32,8 @@ const input = defineInput({
   },
 });
 
+// The description is part of every recorded request (cassettes fingerprint it): it still says
+// what it said before the sandbox. Sandbox refusals explain themselves in the command's output.
 export const bashTool: BuiltinTool = {
   name: "Bash",
   description: [
@@ -42,6 +50,13 @@ export const bashTool: BuiltinTool = {
     const parsed = input.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
     const { command } = parsed.value;
+    if (command.length > MAX_COMMAND_CHARS) {
+      return {
+        kind: "refused",
+        code: TOOL_CODES.commandTooLong,
+        reason: `the command is ${command.length} characters long, more than ${MAX_COMMAND_CHARS}; write the commands to a script file in the working directory and run the script.`,
+      };
+    }
     const verdict = isBoundaryCommand(command, { readScript: scriptReader(context.root) });
     if (verdict.refused) {
       return {
@@ -55,13 +70,36 @@ export const bashTool: BuiltinTool = {
     return {
       kind: "run",
       async run(signal) {
-        const run = await runShell(command, {
-          cwd: context.root.real,
-          env: context.env,
+        const shared = {
           timeoutMs,
           outputCapBytes: context.outputCapBytes,
           ...(signal === undefined ? {} : { signal }),
-        });
+        };
+        let run: ShellRun;
+        if (context.sandbox.mode === "off") {
+          context.notice({
+            code: TOOL_CODES.sandboxOff,
+            message: `${TOOL_CODES.sandboxOff}: the OS sandbox is off for this agent (runner.boundaries.sandbox is "off"): Bash commands run with the caller's files, network and credentials (model credentials withheld).`,
+          });
+          run = await runShell(command, { cwd: context.root.real, env: context.env, ...shared });
+        } else {
+          const probe = await probeSandbox();
+          if (!probe.ok) {
+            return failure(TOOL_CODES.sandboxUnavailable, `${probe.reason} ${SANDBOX_HINT}`);
+          }
+          run = await runSandboxed(command, {
+            root: context.root,
+            settings: context.sandbox,
+            hostEnv: context.hostEnv,
+            ghEnv: context.env,
+            ghCommand: context.ghCommand,
+            scrubber: context.scrubber,
+            declaredSecretNames: context.declaredSecretNames,
+            stepKind: context.stepKind,
+            boundary: context.boundary,
+            ...shared,
+          });
+        }
         if (run.spawnError !== undefined) {
           return {
             content: `${TOOL_CODES.ioFailure}: could not start sh: ${run.spawnError}`,

@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
+import { openForRead, writeSafely } from "../safe-file.ts";
 import { looksBinary } from "../text-cap.ts";
 import { defineInput } from "../tool-input.ts";
 import { writablePath } from "./writable-path.ts";
@@ -59,13 +60,20 @@ export const editTool: BuiltinTool = {
       async run() {
         const where = target.relative;
         const stats = await fs.stat(target.real).catch(() => undefined);
-        if (stats === undefined || !stats.isFile()) {
+        if (stats === undefined || stats.isDirectory()) {
           return failure(
             TOOL_CODES.fileNotFound,
             `"${where}" does not exist or is not a file; use Write to create a file.`,
           );
         }
-        const buffer = await fs.readFile(target.real);
+        const opened = await openForRead(target.real, where);
+        if (!opened.ok) return failure(opened.code, opened.message);
+        let buffer: Buffer;
+        try {
+          buffer = await opened.handle.readFile();
+        } finally {
+          await opened.handle.close();
+        }
         if (looksBinary(buffer)) {
           return failure(
             TOOL_CODES.fileUnreadable,
@@ -94,14 +102,8 @@ export const editTool: BuiltinTool = {
           from = at + oldText.length;
         }
         result += text.slice(from);
-        try {
-          await fs.writeFile(target.real, result, "utf8");
-        } catch (error) {
-          return failure(
-            TOOL_CODES.ioFailure,
-            `could not write "${where}": ${(error as Error).message}`,
-          );
-        }
+        const written = await writeSafely(target.real, where, result);
+        if (!written.ok) return failure(written.code, written.message);
         const count = replaceAll === true ? positions.length : 1;
         return success(`Replaced ${count} occurrence${count === 1 ? "" : "s"} in ${where}.`);
       },

@@ -1,9 +1,11 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { runPatternJob } from "@climpt/pattern-worker";
 import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
 import { confinePath } from "../confine-path.ts";
 import { globToRegExp, literalPrefix } from "../glob-pattern.ts";
+import { patternFailure } from "../pattern-failure.ts";
 import { capHeadTail } from "../text-cap.ts";
 import { defineInput } from "../tool-input.ts";
 import { walkFiles } from "../walk.ts";
@@ -61,7 +63,7 @@ export const globTool: BuiltinTool = {
 
     return {
       kind: "run",
-      async run() {
+      async run(signal) {
         const stats = await fs.stat(base.real).catch(() => undefined);
         if (!stats?.isDirectory()) {
           return failure(TOOL_CODES.fileNotFound, `"${base.relative}" is not a directory.`);
@@ -75,11 +77,15 @@ export const globTool: BuiltinTool = {
           ),
           maxEntries: MAX_WALK_ENTRIES,
         });
-        const matches: string[] = [];
-        for (const file of walked.files) {
-          const underBase = prefix === "" ? file : `${prefix}/${file}`;
-          if (matcher.test(underBase)) matches.push(toRootRelative(base.relative, underBase));
-        }
+        const candidates = walked.files.map((file) => (prefix === "" ? file : `${prefix}/${file}`));
+        const matched = await runPatternJob(
+          { kind: "filter", source: matcher.source, flags: matcher.flags, items: candidates },
+          { timeoutMs: context.patternTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+        );
+        if (!matched.ok) return patternFailure("glob", pattern, matched);
+        const matches = matched.value.map((index) =>
+          toRootRelative(base.relative, candidates[index] as string),
+        );
         matches.sort();
         if (matches.length === 0) {
           return success(

@@ -1,10 +1,12 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { runPatternJob } from "@climpt/pattern-worker";
 import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
 import { confinePath } from "../confine-path.ts";
 import { globToRegExp } from "../glob-pattern.ts";
-import { byteLength, capLine, looksBinary } from "../text-cap.ts";
+import { patternFailure } from "../pattern-failure.ts";
+import { byteLength } from "../text-cap.ts";
 import { defineInput } from "../tool-input.ts";
 import { walkFiles } from "../walk.ts";
 import { MAX_WALK_ENTRIES, toRootRelative } from "./glob.ts";
@@ -72,18 +74,14 @@ export const grepTool: BuiltinTool = {
         problems: [`"pattern" is not a valid regular expression: ${(error as Error).message}`],
       };
     }
-    let fileFilter: ((file: string) => boolean) | undefined;
+    let fileFilter: { readonly regex: RegExp; readonly byName: boolean } | undefined;
     if (options.glob !== undefined) {
       const glob = options.glob;
-      let matcher: RegExp;
       try {
-        matcher = globToRegExp(glob);
+        fileFilter = { regex: globToRegExp(glob), byName: !glob.includes("/") };
       } catch {
         return { kind: "invalid", problems: [`"glob" is not a valid glob pattern: ${glob}`] };
       }
-      fileFilter = glob.includes("/")
-        ? (file) => matcher.test(file)
-        : (file) => matcher.test(path.posix.basename(file));
     }
     const base = confinePath(context.root, options.path ?? ".");
     if (!base.ok) return { kind: "refused", code: TOOL_CODES.pathOutside, reason: base.reason };
@@ -92,7 +90,7 @@ export const grepTool: BuiltinTool = {
 
     return {
       kind: "run",
-      async run() {
+      async run(signal) {
         const stats = await fs.stat(base.real).catch(() => undefined);
         if (stats === undefined) {
           return failure(TOOL_CODES.fileNotFound, `"${base.relative}" does not exist.`);
@@ -108,47 +106,70 @@ export const grepTool: BuiltinTool = {
             maxEntries: MAX_WALK_ENTRIES,
           });
           truncatedWalk = walked.truncated;
-          files = walked.files
-            .filter((file) => fileFilter === undefined || fileFilter(file))
-            .map((file) => ({
-              real: path.join(base.real, file),
-              shown: toRootRelative(base.relative, file),
-            }));
+          let kept = walked.files;
+          if (fileFilter !== undefined) {
+            const filter = fileFilter;
+            const filtered = await runPatternJob(
+              {
+                kind: "filter",
+                source: filter.regex.source,
+                flags: filter.regex.flags,
+                items: kept.map((file) => (filter.byName ? path.posix.basename(file) : file)),
+              },
+              { timeoutMs: context.patternTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+            );
+            if (!filtered.ok) return patternFailure("glob", options.glob ?? "", filtered);
+            kept = filtered.value.map((index) => kept[index] as string);
+          }
+          files = kept.map((file) => ({
+            real: path.join(base.real, file),
+            shown: toRootRelative(base.relative, file),
+          }));
         }
+
+        const searched = await runPatternJob(
+          {
+            kind: "grep",
+            source: regex.source,
+            flags: regex.flags,
+            files: files.map((file) => file.real),
+            firstOnly: mode === "files_with_matches",
+            maxLines: mode === "content" ? maxResults + 1 : 0,
+            maxLineChars: MAX_LINE_CHARS,
+            maxFileBytes: MAX_GREP_FILE_BYTES,
+          },
+          { timeoutMs: context.patternTimeoutMs, ...(signal === undefined ? {} : { signal }) },
+        );
+        if (!searched.ok) return patternFailure("pattern", options.pattern, searched);
 
         const lines: string[] = [];
         let bytes = 0;
         let stoppedAt: string | undefined;
         let skippedLarge = 0;
-        search: for (const file of files) {
-          const buffer = await readSearchable(file.real);
-          if (buffer === "large") {
+        search: for (let f = 0; f < files.length; f++) {
+          const file = files[f] as { real: string; shown: string };
+          const found = searched.value[f];
+          if (found === "large") {
             skippedLarge++;
             continue;
           }
-          if (buffer === undefined) continue;
-          const fileLines = buffer.toString("utf8").split(/\r?\n/);
-          let count = 0;
-          for (let index = 0; index < fileLines.length; index++) {
-            const line = fileLines[index] ?? "";
-            if (!regex.test(line)) continue;
-            count++;
-            if (mode === "files_with_matches") break;
-            if (mode === "content") {
-              const row = `${file.shown}:${index + 1}:${capLine(line, MAX_LINE_CHARS)}`;
+          if (found === undefined || found === "skip" || found.count === 0) continue;
+          if (mode === "content") {
+            for (const [line, text] of found.lines) {
+              const row = `${file.shown}:${line}:${text}`;
               if (
                 lines.length >= maxResults ||
                 bytes + byteLength(row) + 1 > context.outputCapBytes
               ) {
-                stoppedAt = `${file.shown}:${index + 1}`;
+                stoppedAt = `${file.shown}:${line}`;
                 break search;
               }
               lines.push(row);
               bytes += byteLength(row) + 1;
             }
+            continue;
           }
-          if (count === 0 || mode === "content") continue;
-          const row = mode === "count" ? `${file.shown}:${count}` : file.shown;
+          const row = mode === "count" ? `${file.shown}:${found.count}` : file.shown;
           if (lines.length >= maxResults || bytes + byteLength(row) + 1 > context.outputCapBytes) {
             stoppedAt = file.shown;
             break;
@@ -177,16 +198,3 @@ export const grepTool: BuiltinTool = {
     };
   },
 };
-
-/** The file's bytes if it is searchable text; "large" when over the size limit. */
-async function readSearchable(file: string): Promise<Buffer | "large" | undefined> {
-  try {
-    const stats = await fs.stat(file);
-    if (!stats.isFile()) return undefined;
-    if (stats.size > MAX_GREP_FILE_BYTES) return "large";
-    const buffer = await fs.readFile(file);
-    return looksBinary(buffer) ? undefined : buffer;
-  } catch {
-    return undefined;
-  }
-}

@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
 import { confinePath } from "../confine-path.ts";
+import { openForRead } from "../safe-file.ts";
 import { byteLength, capLine, looksBinary } from "../text-cap.ts";
 import { defineInput } from "../tool-input.ts";
 
@@ -64,16 +65,20 @@ export const readTool: BuiltinTool = {
             `"${where}" is a directory; use Glob to list it.`,
           );
         }
-        if (!stats.isFile()) {
-          return failure(TOOL_CODES.fileNotFound, `"${where}" is not a regular file.`);
+        const opened = await openForRead(target.real, where);
+        if (!opened.ok) return failure(opened.code, opened.message);
+        let buffer: Buffer;
+        try {
+          if (opened.stats.size > MAX_READ_BYTES) {
+            return failure(
+              TOOL_CODES.fileUnreadable,
+              `"${where}" is ${opened.stats.size} bytes, more than Read loads (${MAX_READ_BYTES}); search it with Grep or show parts with Bash (head, tail, sed -n).`,
+            );
+          }
+          buffer = await opened.handle.readFile();
+        } finally {
+          await opened.handle.close();
         }
-        if (stats.size > MAX_READ_BYTES) {
-          return failure(
-            TOOL_CODES.fileUnreadable,
-            `"${where}" is ${stats.size} bytes, more than Read loads (${MAX_READ_BYTES}); search it with Grep or show parts with Bash (head, tail, sed -n).`,
-          );
-        }
-        const buffer = await fs.readFile(target.real);
         if (looksBinary(buffer)) {
           return failure(
             TOOL_CODES.fileUnreadable,

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
-import path from "node:path";
 import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
+import { writeSafely } from "../safe-file.ts";
 import { byteLength } from "../text-cap.ts";
 import { defineInput } from "../tool-input.ts";
 import { writablePath } from "./writable-path.ts";
@@ -46,16 +46,9 @@ export const writeTool: BuiltinTool = {
             `"${target.relative}" is a directory, not a file.`,
           );
         }
-        try {
-          await fs.mkdir(path.dirname(target.real), { recursive: true });
-          await fs.writeFile(target.real, content, "utf8");
-        } catch (error) {
-          return failure(
-            TOOL_CODES.ioFailure,
-            `could not write "${target.relative}": ${(error as Error).message}`,
-          );
-        }
-        const verb = existing === undefined ? "Created" : "Overwrote";
+        const written = await writeSafely(target.real, target.relative, content);
+        if (!written.ok) return failure(written.code, written.message);
+        const verb = written.created ? "Created" : "Overwrote";
         return success(`${verb} ${target.relative} (${byteLength(content)} bytes).`);
       },
     };

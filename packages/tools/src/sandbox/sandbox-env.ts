@@ -1,0 +1,231 @@
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import path from "node:path";
+import { isSecretEnvName, type SecretScrubber } from "@climpt/model";
+import { isInside, type WorkingRoot } from "../confine-path.ts";
+import type { SandboxPolicy } from "./sandbox-host.ts";
+import type { SandboxSettings } from "./settings.ts";
+
+/** The per-command directories a sandboxed command gets, all under one temporary directory. */
+export interface SandboxLayout {
+  readonly dir: string;
+  /** The private HOME: writable, empty but for a `.gitconfig` with the user's identity. */
+  readonly home: string;
+  /** Put first on PATH: holds the `gh` shim. Read-only inside. */
+  readonly bin: string;
+  /** The GitHub broker's directory (requests and FIFOs). Writable inside. */
+  readonly broker: string;
+}
+
+/**
+ * Variables that point at credentials or at the user's configuration (which can name credential
+ * helpers), dropped from the sandbox's environment whatever their value.
+ */
+const DROPPED_VARIABLES = new Set([
+  "SSH_AUTH_SOCK",
+  "SSH_AGENT_PID",
+  "SSH_ASKPASS",
+  "GIT_ASKPASS",
+  "SUDO_ASKPASS",
+  "GPG_AGENT_INFO",
+  "GH_CONFIG_DIR",
+  "GH_HOST",
+  "GH_REPO",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_RUNTIME_DIR",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "DOCKER_CONFIG",
+  "DOCKER_HOST",
+  "KUBECONFIG",
+  "NPM_CONFIG_USERCONFIG",
+  "GOOGLE_APPLICATION_CREDENTIALS",
+  "AWS_SHARED_CREDENTIALS_FILE",
+  "AWS_CONFIG_FILE",
+  "AWS_PROFILE",
+  "AWS_WEB_IDENTITY_TOKEN_FILE",
+  "GIT_CONFIG_GLOBAL",
+  "GIT_CONFIG_SYSTEM",
+  "GIT_CONFIG_COUNT",
+  "GIT_CONFIG_PARAMETERS",
+  "CLIMPT_GH_BROKER",
+]);
+
+function dropped(name: string, value: string, declared: ReadonlySet<string>): boolean {
+  return (
+    DROPPED_VARIABLES.has(name) ||
+    declared.has(name) ||
+    isSecretEnvName(name) ||
+    /^GIT_CONFIG_(?:KEY|VALUE)_\d+$/.test(name) ||
+    // A URL with a password, or any value that holds a secret value (`GIT_SSH_COMMAND=… -i key`
+    // is kept; `REMOTE=https://user:token@host` is not).
+    /^[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i.test(value)
+  );
+}
+
+/**
+ * The environment of a sandboxed command: the caller's, without credentials (secret-named
+ * variables, declared ones, any variable whose value holds a secret value, agent sockets,
+ * credential helpers and configuration locations), with a private HOME, the `gh` shim first on
+ * PATH, and prompts off.
+ */
+export function sandboxEnvironment(
+  hostEnv: Readonly<Record<string, string>>,
+  layout: SandboxLayout,
+  scrubber: SecretScrubber,
+  declaredSecretNames: readonly string[] = [],
+): Record<string, string> {
+  const declared = new Set(declaredSecretNames);
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(hostEnv)) {
+    if (dropped(name, value, declared) || scrubber.contains(value)) continue;
+    env[name] = value;
+  }
+  return {
+    ...env,
+    HOME: layout.home,
+    XDG_CONFIG_HOME: path.join(layout.home, ".config"),
+    XDG_CACHE_HOME: path.join(layout.home, ".cache"),
+    GH_CONFIG_DIR: path.join(layout.home, ".config", "gh"),
+    // /etc/gitconfig may name a credential helper; the private HOME's .gitconfig has the identity.
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_TERMINAL_PROMPT: "0",
+    GH_PROMPT_DISABLED: "1",
+    PATH: `${layout.bin}:${hostEnv.PATH ?? "/usr/local/bin:/usr/bin:/bin"}`,
+    CLIMPT_GH_BROKER: layout.broker,
+    CLIMPT_SANDBOX: "1",
+  };
+}
+
+/** Toolchains people install under their home directory; readable inside when they exist. */
+const HOME_TOOLCHAINS = [
+  ".nvm",
+  ".volta",
+  ".fnm",
+  ".local/share/fnm",
+  ".local/share/pnpm",
+  ".local/bin",
+  ".cargo/bin",
+  ".rustup",
+  ".pyenv",
+  ".rbenv",
+  ".asdf",
+  ".bun/bin",
+  ".deno/bin",
+  "go/bin",
+  ".sdkman/candidates",
+];
+
+function realOrSelf(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+function homeDirectories(hostEnv: Readonly<Record<string, string>>): string[] {
+  const homes = new Set<string>();
+  for (const home of [homedir(), hostEnv.HOME]) {
+    if (home !== undefined && home !== "" && home !== "/" && existsSync(home)) {
+      homes.add(realOrSelf(home));
+    }
+  }
+  return [...homes];
+}
+
+/**
+ * Where the repository's git directory is, when the working directory is a git work tree (its
+ * own `.git` directory, a worktree's `.git` file, or a repository above it): git in the sandbox
+ * must write objects and refs there, never its config or hooks.
+ */
+function gitDirectories(root: string): { writable: string[]; readOnly: string[] } {
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    const dotGit = path.join(dir, ".git");
+    let kind: "dir" | "file" | undefined;
+    try {
+      const stats = statSync(dotGit);
+      kind = stats.isDirectory() ? "dir" : stats.isFile() ? "file" : undefined;
+    } catch {
+      kind = undefined;
+    }
+    if (kind === "dir") {
+      const git = realOrSelf(dotGit);
+      return {
+        writable: [git],
+        readOnly: [path.join(git, "config"), path.join(git, "hooks")],
+      };
+    }
+    if (kind === "file") {
+      const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+      if (match?.[1] === undefined) return { writable: [], readOnly: [] };
+      const gitDir = realOrSelf(path.resolve(dir, match[1].trim()));
+      let common = gitDir;
+      try {
+        common = realOrSelf(
+          path.resolve(gitDir, readFileSync(path.join(gitDir, "commondir"), "utf8").trim()),
+        );
+      } catch {
+        // Not a linked worktree: the git directory is the common one.
+      }
+      return {
+        writable: [...new Set([gitDir, common])],
+        readOnly: [
+          path.join(common, "config"),
+          path.join(common, "hooks"),
+          path.join(gitDir, "config.worktree"),
+        ].filter((file) => existsSync(file) || file.endsWith("hooks")),
+      };
+    }
+    if (path.dirname(dir) === dir) return { writable: [], readOnly: [] };
+  }
+}
+
+function expandHome(entry: string, home: string): string {
+  return entry === "~" ? home : entry.startsWith("~/") ? path.join(home, entry.slice(2)) : entry;
+}
+
+/**
+ * What one sandboxed command may touch: write the working directory, the repository's git
+ * directory (not its config or hooks), its private HOME and the broker directory; read
+ * everything but the user's home directory (and gh's configuration wherever it is), except the
+ * toolchains installed there, the Node.js running climpt, and what the agent lists as readable.
+ */
+export function sandboxPolicy(
+  root: WorkingRoot,
+  layout: SandboxLayout,
+  settings: SandboxSettings,
+  hostEnv: Readonly<Record<string, string>>,
+): SandboxPolicy {
+  const homes = homeDirectories(hostEnv);
+  const git = gitDirectories(root.real);
+  const hidden = [...homes];
+  for (const dir of [hostEnv.GH_CONFIG_DIR, hostEnv.XDG_CONFIG_HOME]) {
+    if (dir !== undefined && dir !== "" && existsSync(dir)) hidden.push(realOrSelf(dir));
+  }
+  const readable = new Set<string>([root.real, layout.dir, ...git.writable]);
+  const nodeHome = path.dirname(path.dirname(realOrSelf(process.execPath)));
+  for (const home of homes) {
+    if (isInside(home, nodeHome)) readable.add(nodeHome);
+    for (const entry of [...HOME_TOOLCHAINS, ...settings.readable]) {
+      const full = expandHome(entry, home);
+      if (path.isAbsolute(full) && existsSync(full)) readable.add(realOrSelf(full));
+    }
+    for (const entry of (hostEnv.PATH ?? "").split(":")) {
+      if (entry !== "" && isInside(home, entry) && existsSync(entry))
+        readable.add(realOrSelf(entry));
+    }
+  }
+  for (const entry of settings.readable) {
+    if (path.isAbsolute(entry) && existsSync(entry)) readable.add(realOrSelf(entry));
+  }
+  return {
+    writable: [root.real, ...git.writable, layout.home, layout.broker],
+    readOnly: git.readOnly,
+    hidden,
+    readable: [...readable].filter((entry) => hidden.some((dir) => isInside(dir, entry))),
+    networkAllow: settings.networkAllow,
+  };
+}

@@ -1,0 +1,239 @@
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import { runShell } from "../run-shell.ts";
+
+/** What one sandboxed command may touch. Every path is absolute (the library's `.` is process.cwd()). */
+export interface SandboxPolicy {
+  /** Directories the command may write (the working directory, its private HOME, …). */
+  readonly writable: readonly string[];
+  /** Paths inside `writable` that stay read-only (`.git/config`, `.git/hooks`). */
+  readonly readOnly: readonly string[];
+  /** Paths hidden from the command (the user's home directory, gh's config). */
+  readonly hidden: readonly string[];
+  /** Paths under `hidden` the command may read again (toolchains, the working directory). */
+  readonly readable: readonly string[];
+  /** Host names the command may reach through the sandbox's proxy. Empty: no network. */
+  readonly networkAllow: readonly string[];
+}
+
+export type SandboxProbe = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+
+/** A command wrapped for the sandbox: run `command` with `sh -c`, then call `release` once. */
+export interface WrappedCommand {
+  readonly command: string;
+  release(): void;
+}
+
+/** How long the proxies stay up after the last sandboxed command, for the next one. */
+const IDLE_RESET_MS = 1000;
+const PROBE_TIMEOUT_MS = 30_000;
+
+let initialized: Promise<void> | undefined;
+let resetting: Promise<void> | undefined;
+let active = 0;
+let idleTimer: NodeJS.Timeout | undefined;
+const allowCounts = new Map<string, number>();
+let probe: Promise<SandboxProbe> | undefined;
+
+function runtimeConfig(networkAllow: readonly string[]): SandboxRuntimeConfig {
+  return {
+    // The proxies only ever allow what a running command's policy allows; nothing asks a user.
+    network: { allowedDomains: [...networkAllow], deniedDomains: [], strictAllowlist: true },
+    filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
+  };
+}
+
+async function ensureInitialized(): Promise<void> {
+  if (idleTimer !== undefined) {
+    clearTimeout(idleTimer);
+    idleTimer = undefined;
+  }
+  if (resetting !== undefined) await resetting;
+  if (initialized === undefined) {
+    const before = {
+      SIGINT: new Set(process.listeners("SIGINT")),
+      SIGTERM: new Set(process.listeners("SIGTERM")),
+    };
+    initialized = SandboxManager.initialize(runtimeConfig([...allowCounts.keys()]))
+      .then(() => {
+        // The library stops its proxies on SIGINT/SIGTERM with a listener of its own, and a
+        // listener replaces Node's default "exit on Ctrl-C". The caller decides what a signal
+        // does; the proxies are stopped on exit (the library's exit hook) or when idle.
+        for (const signal of ["SIGINT", "SIGTERM"] as const) {
+          for (const listener of process.listeners(signal)) {
+            if (!before[signal].has(listener)) process.removeListener(signal, listener);
+          }
+        }
+      })
+      .catch((error: unknown) => {
+        initialized = undefined;
+        throw error;
+      });
+  }
+  await initialized;
+}
+
+function updateNetwork(): void {
+  SandboxManager.updateConfig(runtimeConfig([...allowCounts.keys()]));
+}
+
+function scheduleIdleReset(): void {
+  if (active > 0 || initialized === undefined) return;
+  idleTimer = setTimeout(() => {
+    idleTimer = undefined;
+    if (active > 0) return;
+    initialized = undefined;
+    resetting = SandboxManager.reset()
+      .catch(() => undefined)
+      .finally(() => {
+        resetting = undefined;
+      });
+  }, IDLE_RESET_MS);
+  idleTimer.unref();
+}
+
+/**
+ * Wraps a shell command for the OS sandbox (bubblewrap on Linux, through
+ * `@anthropic-ai/sandbox-runtime`). The library keeps one set of proxies per process; the
+ * network allow list they enforce is the union of the lists of the commands running at that
+ * moment, so two concurrent commands with different lists each reach the other's hosts. A command
+ * has no network interface of its own (a separate network namespace): it reaches hosts only
+ * through the proxy, which refuses every host not on the list.
+ */
+export async function wrapForSandbox(
+  command: string,
+  policy: SandboxPolicy,
+  options: { readonly commandId: string; readonly signal?: AbortSignal },
+): Promise<WrappedCommand> {
+  active++;
+  for (const host of policy.networkAllow) allowCounts.set(host, (allowCounts.get(host) ?? 0) + 1);
+  let released = false;
+  const release = (): void => {
+    if (released) return;
+    released = true;
+    active--;
+    for (const host of policy.networkAllow) {
+      const count = (allowCounts.get(host) ?? 1) - 1;
+      if (count <= 0) allowCounts.delete(host);
+      else allowCounts.set(host, count);
+    }
+    if (initialized !== undefined) {
+      SandboxManager.cleanupAfterCommand();
+      updateNetwork();
+    }
+    scheduleIdleReset();
+  };
+  try {
+    await ensureInitialized();
+    if (policy.networkAllow.length > 0) updateNetwork();
+    const wrapped = await withNeutralCwd(() =>
+      SandboxManager.wrapWithSandbox(
+        command,
+        "sh",
+        {
+          network: { allowedDomains: [...policy.networkAllow], deniedDomains: [] },
+          filesystem: {
+            denyRead: [...policy.hidden],
+            allowRead: [...policy.readable],
+            allowWrite: [...policy.writable],
+            denyWrite: [...policy.readOnly],
+          },
+        },
+        options.signal,
+        { commandId: options.commandId },
+      ),
+    );
+    return { command: wrapped, release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+let neutralDir: string | undefined;
+let wrapQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Runs the library's wrap with `process.cwd()` reporting an empty private directory. The library
+ * adds write protection for shell and editor files (`.bashrc`, `.gitconfig`, `.mcp.json`, …)
+ * found relative to `process.cwd()`, and for the absent ones bubblewrap creates `/dev/null`
+ * placeholders in the host directory while the command runs: when climpt runs in the working
+ * directory, `git add -A` inside then fails on a character device named `.bash_profile`. This
+ * package passes every path it protects explicitly (`.git/config`, `.git/hooks`), so the
+ * library's guess from the process's directory is pointed at a directory nobody writes. Only
+ * `process.cwd` is replaced (the real working directory is not changed), wraps are serialised,
+ * and the replacement lasts for the wrap alone; relative paths resolved elsewhere in the process
+ * during those milliseconds would resolve against the empty directory.
+ */
+async function withNeutralCwd<T>(wrap: () => Promise<T>): Promise<T> {
+  if (neutralDir === undefined) {
+    neutralDir = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-sandbox-cwd-")));
+  }
+  const dir = neutralDir;
+  const run = wrapQueue.then(async () => {
+    const original = process.cwd;
+    process.cwd = () => dir;
+    try {
+      return await wrap();
+    } finally {
+      process.cwd = original;
+    }
+  });
+  wrapQueue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Whether the sandbox can run here: its programs are installed and a trivial command runs inside
+ * it (user namespaces allowed). Checked once per process.
+ */
+export function probeSandbox(): Promise<SandboxProbe> {
+  probe ??= runProbe();
+  return probe;
+}
+
+async function runProbe(): Promise<SandboxProbe> {
+  if (!SandboxManager.isSupportedPlatform()) {
+    return {
+      ok: false,
+      reason: `the OS sandbox does not support this platform (${process.platform}).`,
+    };
+  }
+  const dependencies = SandboxManager.checkDependencies();
+  if (dependencies.errors.length > 0) {
+    return { ok: false, reason: `${dependencies.errors.join("; ")}.` };
+  }
+  let wrapped: WrappedCommand;
+  try {
+    wrapped = await wrapForSandbox(
+      "true",
+      { writable: [], readOnly: [], hidden: [], readable: [], networkAllow: [] },
+      { commandId: "climpt-sandbox-probe" },
+    );
+  } catch (error) {
+    return { ok: false, reason: `the sandbox could not start: ${(error as Error).message}` };
+  }
+  try {
+    const run = await runShell(wrapped.command, {
+      cwd: "/",
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      timeoutMs: PROBE_TIMEOUT_MS,
+      outputCapBytes: 4000,
+    });
+    if (run.exitCode === 0) return { ok: true };
+    const output = run.output.trim();
+    return {
+      ok: false,
+      reason: `a test command in the sandbox failed (${run.timedOut ? "timed out" : `exit ${run.exitCode ?? run.signal}`})${output === "" ? "" : `: ${output}`}`,
+    };
+  } finally {
+    wrapped.release();
+  }
+}
+
+/** Forgets the probe result (tests that change the machine between checks). */
+export function resetSandboxProbe(): void {
+  probe = undefined;
+}
