@@ -70,7 +70,7 @@ function resolvePrompt(
     channels: {
       parameters: ctx.args,
       runtime: runtimeVariables(ctx, state, state.routerState.iteration),
-      handoff: state.handoff,
+      handoff: state.handoffVariables,
     },
     ...(phase === "check" && step.check?.prompt !== undefined ? { prompt: step.check.prompt } : {}),
     registryFile: ctx.loaded.files.registry,
