@@ -81,7 +81,12 @@ export class HandoffVariables {
     registry?: Registry,
     paths: Readonly<Record<string, Readonly<Record<string, string>>>> = {},
   ) {
-    const fromRegistry = registry === undefined ? {} : registryHandoffPaths(registry);
+    const fromRegistry = registry === undefined ? undefined : registryHandoffPaths(registry);
+    if (fromRegistry === undefined || Object.keys(paths).length === 0) {
+      // One source: shared as it is (read only), not copied.
+      this.paths = fromRegistry ?? paths;
+      return;
+    }
     const merged: Record<string, Readonly<Record<string, string>>> = Object.create(null);
     for (const [stepId, byKey] of Object.entries(fromRegistry)) merged[stepId] = byKey;
     for (const [stepId, byKey] of Object.entries(paths)) {

@@ -155,9 +155,15 @@ export async function resolveStepPrompt(
     );
   }
 
+  // The registry's paths are shared, not copied: a copy per prompt would cost every step the
+  // size of the registry.
+  const registryPaths = registryHandoffPaths(input.registry);
   const channels: UvChannels = {
     ...input.channels,
-    handoffPaths: { ...registryHandoffPaths(input.registry), ...input.channels.handoffPaths },
+    handoffPaths:
+      input.channels.handoffPaths === undefined
+        ? registryPaths
+        : { ...registryPaths, ...input.channels.handoffPaths },
   };
   const substitution = {
     declared: step.uvVariables,
