@@ -60,6 +60,12 @@ export class RunEventStream {
     if (event.type === "boundary_hook") this.hookReport = { ok: event.ok, actions: event.actions };
     this.journal?.append(event);
     if (RESUME_READS.has(event.type)) this.lastNeeded = event.seq;
+    if (event.type === "step_end" && this.journal !== null) {
+      // Start the step end's flush now, so it overlaps the next step's preparation (prompt,
+      // toolbox); `durable()` before the model call then waits for what is left of it. A failed
+      // flush is reported by that `durable()`, which flushes again.
+      this.journal.flush().catch(() => undefined);
+    }
     this.telemetry.handle(event);
     for (const listener of this.listeners) {
       try {
