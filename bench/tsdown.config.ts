@@ -4,7 +4,7 @@ import { defineConfig } from "tsdown";
 // (dependencies stay external, workspace packages are used as built). Private: no declarations,
 // no publint.
 export default defineConfig({
-  entry: ["src/bench.ts", "src/soak.ts", "src/chain-fake-server.ts"],
+  entry: ["src/bench.ts", "src/soak.ts", "src/chain-fake-server.ts", "src/kill-child.ts"],
   format: "esm",
   platform: "node",
   target: "node20.19",

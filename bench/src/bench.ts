@@ -9,11 +9,17 @@ import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { loadChainAgent } from "./chain-agent.ts";
 import { measureColdStart, rssMethod } from "./cold-start.ts";
+import { type FirstRequest, measureFirstRequest } from "./first-request.ts";
+import { goalLines, renderGoals } from "./goals.ts";
 import { LOAD_SIZES, type LoadTiming, measureLoadAndAnalysis } from "./load-analysis.ts";
 import { measureMemoryInFlight } from "./memory-in-flight.ts";
 import { micros, millis, ratio, renderTable, type TableRow } from "./table.ts";
 import { measureTokenFlatness } from "./token-flatness.ts";
-import { measureTransitions, type TransitionStats } from "./transition-overhead.ts";
+import {
+  measureTransitions,
+  type TransitionStats,
+  type TransitionVariant,
+} from "./transition-overhead.ts";
 
 const REPO_ROOT = path.resolve(import.meta.dirname, "../..");
 const CHAIN_SIZES = (process.env.BENCH_CHAIN_SIZES ?? "10,100,1000").split(",").map(Number);
@@ -32,6 +38,10 @@ function ratioPair(a: TransitionStats, b: TransitionStats): string {
 }
 
 const rows: TableRow[] = [];
+const transitions = new Map<number, Partial<Record<TransitionVariant, TransitionStats>>>();
+const loads = new Map<number, number>();
+let firstRequest: FirstRequest | undefined;
+let perRunMb: number | undefined;
 const loadBefore = os.loadavg()[0] ?? 0;
 const parentDir = mkdtempSync(path.join(tmpdir(), "climpt-bench-"));
 const started = performance.now();
@@ -41,6 +51,7 @@ try {
   if (wanted.has("5")) {
     progress("row 5: 50 runs in flight");
     const memory = await measureMemoryInFlight(50, 10, 20, parentDir);
+    perRunMb = memory.perRunMb;
     memoryRows = [
       {
         group: "5",
@@ -58,6 +69,7 @@ try {
       progress(`row 1: ${size}-step chains`);
       const agent = await loadChainAgent(size, parentDir);
       const [memory = {}, durable = {}] = await measureTransitions(agent, size);
+      transitions.set(size, { ...memory, ...durable });
       const chain = `${size.toLocaleString("en-US")}-step chain`;
       const row = (
         measure: string,
@@ -89,6 +101,14 @@ try {
           durable["langgraph-memorysaver"],
           "; MemorySaver is not durable; measured in a phase of its own",
         ),
+        row(
+          "durable vs durable (climpt journal fsynced · LangGraph SqliteSaver, WAL, synchronous=FULL)",
+          durable["climpt-journal-fsync"],
+          durable["langgraph-sqlite"],
+          durable.skipped?.["langgraph-sqlite"] === undefined
+            ? "; same phase as the row above"
+            : `; SqliteSaver not run: ${durable.skipped["langgraph-sqlite"]}`,
+        ),
       );
     }
   }
@@ -98,6 +118,7 @@ try {
     for (const size of LOAD_SIZES) {
       progress(`row 2: load + analysis of ${size} steps`);
       const timing = await measureLoadAndAnalysis(size, parentDir);
+      loads.set(size, timing.totalMs);
       rows.push({
         group: "2",
         measure: `loadAgent (from disk) + analyzeFlow, ${size.toLocaleString("en-US")} steps, median ms`,
@@ -120,7 +141,17 @@ try {
       method,
     );
     const bare = measureColdStart(["-e", "0"], REPO_ROOT, method);
+    progress("row 3: time to first model request");
+    firstRequest = await measureFirstRequest(REPO_ROOT, parentDir);
     rows.push(
+      {
+        group: "3",
+        measure: `time to first model request, \`climpt run examples/agents/fix-bug\` (spawn → the fake API receives it), median of ${firstRequest.runs}`,
+        climpt: millis(firstRequest.climptMs),
+        langgraph: "–",
+        ratio: `${ratio(firstRequest.climptMs, firstRequest.nodeMs)} node`,
+        note: `\`node -e 0\` (spawn → exit): ${millis(firstRequest.nodeMs)} ms`,
+      },
       {
         group: "3",
         measure: "cold start `climpt validate examples/agents/fix-bug`, wall ms (median of 15)",
@@ -173,6 +204,8 @@ console.log(
 );
 console.log("");
 console.log(renderTable(rows));
+console.log("");
+console.log(renderGoals(goalLines({ transitions, load: loads, firstRequest, perRunMb })));
 console.log("");
 console.log(
   `(${((performance.now() - started) / 1000).toFixed(0)} s. Row 1: time between two consecutive model calls of a run, zero-latency in-process model; LangGraph.js ${langGraphVersion()} nodes return the same fixed output. Ratio < 1: climpt is faster.)`,

@@ -33,7 +33,7 @@ const WEIGHTS: readonly (readonly [FaultKind, number])[] = [
 ];
 
 /** mulberry32 over a 32-bit hash of the key. */
-function unitRandom(...key: readonly number[]): number {
+export function unitRandom(...key: readonly number[]): number {
   let state = 0x9e3779b9;
   for (const part of key) {
     state = Math.imul(state ^ (part >>> 0), 0x85ebca6b) >>> 0;

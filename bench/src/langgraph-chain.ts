@@ -5,7 +5,14 @@
  * `repeat` → itself, `closing` → END). The state carries the intent, the output and the handoff
  * by step id, as the climpt run state does.
  */
-import { Annotation, END, MemorySaver, START, StateGraph } from "@langchain/langgraph";
+import {
+  Annotation,
+  type BaseCheckpointSaver,
+  END,
+  MemorySaver,
+  START,
+  StateGraph,
+} from "@langchain/langgraph";
 
 const ChainState = Annotation.Root({
   intent: Annotation<string>(),
@@ -25,11 +32,15 @@ export interface LangGraphChain {
 
 /**
  * A compiled chain of `size` nodes (the last is the closure). `onNode` sees the moment each node
- * starts; with `checkpointer`, a `MemorySaver` stores a checkpoint after every superstep.
+ * starts; with `checkpointer`, it stores a checkpoint after every superstep (`true`: a
+ * `MemorySaver`; or the saver given, e.g. a `SqliteSaver`).
  */
 export function buildLangGraphChain(
   size: number,
-  options: { readonly checkpointer: boolean; readonly onNode?: (at: number) => void },
+  options: {
+    readonly checkpointer: boolean | BaseCheckpointSaver;
+    readonly onNode?: (at: number) => void;
+  },
 ): LangGraphChain {
   const names = Array.from({ length: size }, (_, index) =>
     index === size - 1 ? "closure_end" : `work_${index}`,
@@ -68,7 +79,13 @@ export function buildLangGraphChain(
           };
     edges.addConditionalEdges(name, (state) => state.intent, targets);
   });
-  const compiled = graph.compile(options.checkpointer ? { checkpointer: new MemorySaver() } : {});
+  const saver =
+    options.checkpointer === true
+      ? new MemorySaver()
+      : options.checkpointer === false
+        ? undefined
+        : options.checkpointer;
+  const compiled = graph.compile(saver === undefined ? {} : { checkpointer: saver });
   return {
     async run(threadId) {
       await compiled.invoke(
@@ -77,4 +94,26 @@ export function buildLangGraphChain(
       );
     },
   };
+}
+
+/**
+ * LangGraph's durable checkpointer: a `SqliteSaver` (`@langchain/langgraph-checkpoint-sqlite`,
+ * an optional dependency: better-sqlite3 builds from source) on a database file. The saver
+ * turns on WAL mode, and better-sqlite3's build defaults WAL to `synchronous=NORMAL`, where a
+ * commit is not fsynced (it survives a killed process, not a power cut: climpt's `fsync:false`).
+ * Set to `FULL` here, so every checkpoint is on disk when `put` returns, as climpt's default
+ * journal is. The reason instead, when the package cannot be loaded.
+ */
+export async function sqliteSaver(
+  file: string,
+): Promise<{ saver: BaseCheckpointSaver; close(): void } | { reason: string }> {
+  try {
+    const { SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite");
+    const saver = SqliteSaver.fromConnString(file);
+    saver.db.pragma("journal_mode = WAL");
+    saver.db.pragma("synchronous = FULL");
+    return { saver, close: () => saver.db.close() };
+  } catch (error) {
+    return { reason: (error as Error).message.split("\n")[0] ?? String(error) };
+  }
 }

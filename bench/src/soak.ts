@@ -16,10 +16,13 @@ import { type FakeReply, type FakeRequest, reply, startFakeAnthropic } from "@cl
 import { requestSchema } from "./chain-fake.ts";
 import { FAULT_KINDS, type FaultKind, faultFor } from "./fault-plan.ts";
 import { cannedOutput } from "./instant-model-client.ts";
+import { killLoopRows, runKillLoop } from "./kill-loop.ts";
 import { childPids, openFdCount, openFdTargets } from "./process-resources.ts";
 import { loadSoakAgent } from "./soak-agent.ts";
 
 const RUNS = Number(process.env.SOAK_RUNS ?? 200);
+/** SIGKILLs of the kill loop (kill-loop.ts); 0 skips it. */
+const KILLS = Number(process.env.SOAK_KILLS ?? 50);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 10);
 const SEED = Number(process.env.SOAK_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CALL_TIMEOUT_MS = 300;
@@ -303,6 +306,21 @@ try {
   if (process.env.SOAK_DEBUG_FDS) console.log(fdTargetsBefore, openFdTargets());
   console.log("");
   console.log(`(${((performance.now() - started) / 1000).toFixed(1)} s, node ${process.version})`);
+
+  if (KILLS > 0) {
+    const killStarted = performance.now();
+    const report = await runKillLoop(await loadSoakAgent(parentDir, 5), SEED, KILLS);
+    console.log("");
+    console.log(
+      `kill loop: ${report.kills} × SIGKILL at random points over ${report.runs} runs of a 5-step chain (one Bash call per step), each resumed until it completed`,
+    );
+    console.log("");
+    printTable(["check", "count", "verdict"], killLoopRows(report));
+    for (const failure of report.failures) console.log(`kill loop: ${failure}`);
+    if (report.failures.length > 0) exitCode = 1;
+    console.log("");
+    console.log(`(${((performance.now() - killStarted) / 1000).toFixed(1)} s)`);
+  }
 } finally {
   rmSync(parentDir, { recursive: true, force: true });
   rmSync(cwd, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { LoadedAgent } from "@climpt/model";
 import { StepFlowRunner } from "@climpt/runner";
 import { InstantModelClient } from "./instant-model-client.ts";
-import { buildLangGraphChain } from "./langgraph-chain.ts";
+import { buildLangGraphChain, sqliteSaver } from "./langgraph-chain.ts";
 import { percentile } from "./stats.ts";
 
 export const TRANSITION_VARIANTS = [
@@ -20,6 +20,7 @@ export const TRANSITION_VARIANTS = [
   "climpt-journal-no-fsync",
   "langgraph",
   "langgraph-memorysaver",
+  "langgraph-sqlite",
 ] as const;
 
 export type TransitionVariant = (typeof TRANSITION_VARIANTS)[number];
@@ -71,7 +72,10 @@ function climptVariant(
   };
 }
 
-function langGraphVariant(size: number, checkpointer: boolean): Variant {
+function langGraphVariant(
+  size: number,
+  checkpointer: Parameters<typeof buildLangGraphChain>[1]["checkpointer"],
+): Variant {
   let times: number[] = [];
   const chain = buildLangGraphChain(size, { checkpointer, onNode: (at) => times.push(at) });
   return {
@@ -94,10 +98,13 @@ function langGraphVariant(size: number, checkpointer: boolean): Variant {
  */
 export const TRANSITION_PHASES: readonly (readonly TransitionVariant[])[] = [
   ["climpt-journal-off", "climpt-journal-no-fsync", "langgraph", "langgraph-memorysaver"],
-  ["climpt-journal-fsync", "langgraph-memorysaver"],
+  ["climpt-journal-fsync", "langgraph-memorysaver", "langgraph-sqlite"],
 ];
 
-export type PhaseStats = Partial<Record<TransitionVariant, TransitionStats>>;
+export type PhaseStats = Partial<Record<TransitionVariant, TransitionStats>> & {
+  /** Why a variant could not run here (e.g. the optional SQLite checkpointer is missing). */
+  readonly skipped?: Partial<Record<TransitionVariant, string>>;
+};
 
 /** Every phase on the chain of `size` steps. */
 export async function measureTransitions(agent: LoadedAgent, size: number): Promise<PhaseStats[]> {
@@ -116,7 +123,15 @@ async function measurePhase(
   names: readonly TransitionVariant[],
 ): Promise<PhaseStats> {
   const cwd = mkdtempSync(path.join(tmpdir(), "climpt-bench-run-"));
-  const build = (name: TransitionVariant): Variant => {
+  const skipped: Partial<Record<TransitionVariant, string>> = {};
+  const closers: (() => void)[] = [];
+  let sqlite: Awaited<ReturnType<typeof sqliteSaver>> | undefined;
+  if (names.includes("langgraph-sqlite")) {
+    sqlite = await sqliteSaver(path.join(cwd, "checkpoints.sqlite"));
+    if ("reason" in sqlite) skipped["langgraph-sqlite"] = sqlite.reason;
+    else closers.push(sqlite.close);
+  }
+  const build = (name: TransitionVariant): Variant | undefined => {
     switch (name) {
       case "climpt-journal-off":
         return climptVariant(agent, size, cwd, "off");
@@ -128,9 +143,17 @@ async function measurePhase(
         return langGraphVariant(size, false);
       case "langgraph-memorysaver":
         return langGraphVariant(size, true);
+      case "langgraph-sqlite":
+        return sqlite === undefined || "reason" in sqlite
+          ? undefined
+          : langGraphVariant(size, sqlite.saver);
     }
   };
-  const variants = new Map(names.map((name) => [name, build(name)]));
+  const variants = new Map<TransitionVariant, Variant>();
+  for (const name of names) {
+    const variant = build(name);
+    if (variant !== undefined) variants.set(name, variant);
+  }
   const samples = new Map<TransitionVariant, number[]>();
   const runMicros = new Map<TransitionVariant, number[]>();
   const { rounds, runsPerRound } = plan(size);
@@ -155,10 +178,11 @@ async function measurePhase(
       rmSync(path.join(cwd, "tmp"), { recursive: true, force: true });
     }
   } finally {
+    for (const close of closers) close();
     rmSync(cwd, { recursive: true, force: true });
   }
-  const result: PhaseStats = {};
-  for (const name of names) {
+  const result: Partial<Record<TransitionVariant, TransitionStats>> = {};
+  for (const name of variants.keys()) {
     const values = samples.get(name) ?? [];
     const runs = runMicros.get(name) ?? [];
     result[name] = {
@@ -168,5 +192,5 @@ async function measurePhase(
       samples: values.length,
     };
   }
-  return result;
+  return { ...result, skipped };
 }

@@ -26,6 +26,11 @@ export {
 } from "./fallback-templates.ts";
 export { type PromptBody, stripFrontmatter } from "./frontmatter.ts";
 export { createFsPromptSource, type FsPromptSourceOptions } from "./fs-prompt-source.ts";
+export {
+  type HandoffLookup,
+  HandoffVariables,
+  registryHandoffPaths,
+} from "./handoff-variables.ts";
 export { PROMPT_CODES, type PromptCode } from "./problems.ts";
 export {
   createMemoryPromptSource,

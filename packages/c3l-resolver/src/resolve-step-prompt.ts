@@ -1,6 +1,8 @@
 import {
   type C3lPromptRef,
+  declaredUvName,
   fail,
+  findUvPlaceholders,
   type JsonValue,
   jsonPath,
   lookupUv,
@@ -12,7 +14,9 @@ import {
   type Result,
   type Step,
   UV_NAME_PATTERN,
+  uvLookupNames,
 } from "@climpt/model";
+import { registryHandoffPaths } from "./handoff-variables.ts";
 import { PROMPT_CODES } from "./problems.ts";
 import type { PromptSource } from "./prompt-source.ts";
 import { renderValue } from "./render-value.ts";
@@ -84,7 +88,10 @@ export interface StepPrompt {
   readonly tried: readonly string[];
   /** The variables the prompt used or the step declared, with the channel each came from. */
   readonly variables: Readonly<Record<string, UsedUvVariable>>;
-  /** Name clashes between channels (see `collectUvVariables` for who wins). */
+  /**
+   * Name clashes between channels among the variables this prompt reads (see
+   * `collectUvVariables` for who wins).
+   */
   readonly shadowed: readonly UvShadowing[];
   /** Retry-template references that had no value and rendered as empty text. */
   readonly missingParams: readonly string[];
@@ -148,17 +155,32 @@ export async function resolveStepPrompt(
     );
   }
 
-  const table = collectUvVariables({
+  // The registry's paths are shared, not copied: a copy per prompt would cost every step the
+  // size of the registry.
+  const registryPaths = registryHandoffPaths(input.registry);
+  const channels: UvChannels = {
     ...input.channels,
-    handoffPaths: { ...registryHandoffPaths(input.registry), ...input.channels.handoffPaths },
-  });
-  const checked = substituteUv(prompt.text, table.variables, {
+    handoffPaths:
+      input.channels.handoffPaths === undefined
+        ? registryPaths
+        : { ...registryPaths, ...input.channels.handoffPaths },
+  };
+  const substitution = {
     declared: step.uvVariables,
     file,
     firstLine: prompt.firstLine,
     stepId: step.id,
     registryFile: input.registryFile,
-  });
+  };
+  // Only the names this prompt reads (its placeholders and the step's declared variables) are
+  // looked up, so a step costs what its prompt uses, not what the run has handed off so far.
+  let table = collectUvVariables(channels, namesReadBy(prompt.text, step.uvVariables));
+  let checked = substituteUv(prompt.text, table.variables, substitution);
+  if (!checked.ok) {
+    // The message lists every available variable: only now is the whole table worth building.
+    table = collectUvVariables(channels);
+    checked = substituteUv(prompt.text, table.variables, substitution);
+  }
   if (!checked.ok) issues.push(...checked.issues);
 
   // Placeholders are filled in the template's own text only, in one pass, so neither a
@@ -238,27 +260,16 @@ function promptRefFor(
   return ok(ref);
 }
 
-/**
- * Per registry object: a registry is immutable once loaded, and a run resolves one prompt per
- * step, so walking every step of the registry at each resolution made a step's cost grow with
- * the registry's size (pnpm bench, row 1).
- */
-const handoffPathsByRegistry = new WeakMap<Registry, Record<string, Record<string, string>>>();
-
-/** The full dot paths of every gate handoff field whose path differs from its short key. */
-function registryHandoffPaths(registry: Registry): Record<string, Record<string, string>> {
-  const cached = handoffPathsByRegistry.get(registry);
-  if (cached !== undefined) return cached;
-  const paths: Record<string, Record<string, string>> = {};
-  for (const step of Object.values(registry.steps)) {
-    for (const field of step.handoff) {
-      if (field.path === field.key) continue;
-      paths[step.id] ??= {};
-      (paths[step.id] as Record<string, string>)[field.key] = field.path;
-    }
+/** Every name under which `text`'s placeholders and the declared variables may be supplied. */
+function namesReadBy(text: string, declared: readonly string[]): Set<string> {
+  const names = new Set<string>();
+  for (const placeholder of findUvPlaceholders(text)) {
+    for (const name of uvLookupNames(placeholder.name)) names.add(name);
   }
-  handoffPathsByRegistry.set(registry, paths);
-  return paths;
+  for (const entry of declared) {
+    for (const name of uvLookupNames(declaredUvName(entry))) names.add(name);
+  }
+  return names;
 }
 
 // `{uv-*}` by the placeholder grammar of @climpt/model, and the check dialect's `{input_text}`.

@@ -1,4 +1,5 @@
 import { handoffUvName, type JsonValue } from "@climpt/model";
+import { HandoffVariables } from "./handoff-variables.ts";
 
 /**
  * Values the runner sets. The eight names above are typed; a runner may add more. `undefined`
@@ -22,9 +23,13 @@ export interface UvChannels {
   readonly parameters?: Readonly<Record<string, JsonValue | undefined>> | undefined;
   /** Channels 2 and 3: what the runner knows about the run. */
   readonly runtime?: RuntimeUv | undefined;
-  /** Channel 4: step id → handoff key → value, as carried forward by the gate. */
+  /**
+   * Channel 4: step id → handoff key → value, as carried forward by the gate; or a
+   * `HandoffVariables` a runner keeps up to date step by step (lookups by name, no rebuild).
+   */
   readonly handoff?:
     | Readonly<Record<string, Readonly<Record<string, JsonValue | undefined>>>>
+    | HandoffVariables
     | undefined;
   /**
    * Step id → handoff key → the full dot path the value was read from, for gate
@@ -69,8 +74,66 @@ export interface UvVariableTable {
  * handoff named by key > handoff named by path; within the handoff, the step that appears first.
  * Why: the runner's counters are facts about the run that a parameter must not falsify, and
  * values the user typed must not be shadowed by model output carried in the handoff.
+ *
+ * `only`: collect just these names (a prompt's placeholders), each looked up rather than the
+ * whole handoff walked, so the cost is that of the prompt, not of the run so far. Clashes are
+ * then reported for these names only.
  */
-export function collectUvVariables(channels: UvChannels): UvVariableTable {
+export function collectUvVariables(channels: UvChannels, only?: Iterable<string>): UvVariableTable {
+  const handoff = channels.handoff;
+  if (only === undefined && !(handoff instanceof HandoffVariables)) {
+    return collectAll(channels, handoff ?? {});
+  }
+  const index =
+    handoff instanceof HandoffVariables
+      ? handoff
+      : HandoffVariables.from(handoff ?? {}, undefined, channels.handoffPaths);
+  const runtime = channels.runtime ?? {};
+  const parameters = channels.parameters ?? {};
+  const names =
+    only ?? new Set([...Object.keys(runtime), ...Object.keys(parameters), ...index.names()]);
+  const variables: Record<string, JsonValue> = Object.create(null);
+  const origins: Record<string, UvOrigin> = Object.create(null);
+  const shadowed: UvShadowing[] = [];
+  for (const name of names) {
+    if (Object.hasOwn(origins, name)) continue;
+    const offers: { value: JsonValue; origin: UvOrigin }[] = [];
+    const fromRuntime = Object.hasOwn(runtime, name) ? runtime[name] : undefined;
+    if (fromRuntime !== undefined) {
+      offers.push({ value: fromRuntime, origin: { channel: "runtime", name } });
+    }
+    const fromParameters = Object.hasOwn(parameters, name) ? parameters[name] : undefined;
+    if (fromParameters !== undefined) {
+      offers.push({ value: fromParameters, origin: { channel: "parameters", name } });
+    }
+    const fromHandoff = index.lookup(name);
+    if (fromHandoff !== undefined) {
+      for (const supplier of [fromHandoff, ...fromHandoff.shadowed]) {
+        offers.push({
+          value: fromHandoff.value,
+          origin: {
+            channel: "handoff",
+            stepId: supplier.stepId,
+            key: supplier.key,
+            via: supplier.via,
+          },
+        });
+      }
+    }
+    const [kept, ...dropped] = offers;
+    if (kept === undefined) continue;
+    variables[name] = kept.value;
+    origins[name] = kept.origin;
+    for (const loser of dropped) shadowed.push({ name, kept: kept.origin, dropped: loser.origin });
+  }
+  return { variables, origins, shadowed };
+}
+
+/** Every name of every channel, walking the plain handoff record (the original algorithm). */
+function collectAll(
+  channels: UvChannels,
+  handoffRecord: Readonly<Record<string, Readonly<Record<string, JsonValue | undefined>>>>,
+): UvVariableTable {
   const variables: Record<string, JsonValue> = Object.create(null);
   const origins: Record<string, UvOrigin> = Object.create(null);
   const shadowed: UvShadowing[] = [];
@@ -91,7 +154,7 @@ export function collectUvVariables(channels: UvChannels): UvVariableTable {
   for (const [name, value] of Object.entries(channels.parameters ?? {})) {
     offer(name, value, { channel: "parameters", name });
   }
-  const handoff = Object.entries(channels.handoff ?? {});
+  const handoff = Object.entries(handoffRecord);
   for (const [stepId, values] of handoff) {
     for (const [key, value] of Object.entries(values)) {
       offer(handoffUvName(stepId, key), value, { channel: "handoff", stepId, key, via: "key" });

@@ -81,6 +81,8 @@ export async function followDecision(
         to: null,
         via: null,
       });
+      // The closure step's record is on disk before the validators' commands act on it.
+      await ctx.events.durable();
       return completionPhase(ctx, state, decision, finished);
   }
 }

@@ -1,7 +1,7 @@
 import {
   closeSync,
   existsSync,
-  fsyncSync,
+  fdatasync,
   mkdirSync,
   openSync,
   readFileSync,
@@ -16,11 +16,26 @@ import type { RunEvent } from "./run-event.ts";
 import { RunnerError } from "./runner-error.ts";
 
 /**
- * The append-only journal of one run: one JSON event per line, each written and (by default)
- * fsynced before the run moves on, so a crash or `kill -9` loses at most the line being written.
+ * The append-only journal of one run, one JSON event per line, with group commit.
+ *
+ * `append` writes the line to the file at once (one `write`, no `fsync`): the events are in the
+ * file in order, and a crash of the process (`kill -9`) loses none of them; only a crash of the
+ * machine can lose what was not yet flushed. `flush` makes everything appended so far durable
+ * with one `fdatasync` run on libuv's thread pool, off the main thread. At most one flush is in
+ * flight per file; callers that ask while one runs share the next one, so a burst of waiters
+ * costs two flushes at most, and concurrent runs (one file each) flush in parallel, where the
+ * filesystem commits them together. The runner calls `flush` only where resume depends on it
+ * (see `RunEventStream.durable`), not per event. With `fsync: false` nothing is ever flushed:
+ * the journal then survives a crash of the process but not of the machine.
  */
 export class JournalWriter implements JournalSink {
   private fd: number | undefined;
+  /** Lines written to the file. */
+  private written = 0;
+  /** Lines known to be on disk. */
+  private synced = 0;
+  /** The flush in flight, if any. */
+  private inFlight: Promise<void> | undefined;
 
   constructor(
     readonly path: string,
@@ -39,21 +54,45 @@ export class JournalWriter implements JournalSink {
   append(event: RunEvent): void {
     if (this.fd === undefined) return;
     writeSync(this.fd, `${JSON.stringify(event)}\n`);
-    if (this.fsync) fsyncSync(this.fd);
+    this.written += 1;
   }
 
-  /**
-   * Every appended line is durable: with fsync on, each already was when `append` returned;
-   * with it off, this fsyncs now.
-   */
+  /** Resolves once every line appended before the call is on disk. */
   async flush(): Promise<void> {
-    if (this.fd !== undefined && !this.fsync) fsyncSync(this.fd);
+    if (!this.fsync) return;
+    const target = this.written;
+    while (this.synced < target && this.fd !== undefined) {
+      this.inFlight ??= this.startFlush(this.fd);
+      await this.inFlight;
+    }
+  }
+
+  private startFlush(fd: number): Promise<void> {
+    const covers = this.written;
+    return new Promise<void>((resolve, reject) => {
+      fdatasync(fd, (error) => {
+        this.inFlight = undefined;
+        if (error !== null) {
+          reject(error);
+          return;
+        }
+        this.synced = Math.max(this.synced, covers);
+        resolve();
+      });
+    });
   }
 
   close(): void {
-    if (this.fd === undefined) return;
-    closeSync(this.fd);
+    const fd = this.fd;
+    if (fd === undefined) return;
     this.fd = undefined;
+    // Never close under a flush in flight: the descriptor number could be reused meanwhile.
+    if (this.inFlight === undefined) closeSync(fd);
+    else
+      void this.inFlight.then(
+        () => closeSync(fd),
+        () => closeSync(fd),
+      );
   }
 }
 

@@ -29,8 +29,10 @@ export function createMessagesStepExecutor(client: ModelClient): StepExecutor {
       // response from the client, in the order runStep makes its calls.
       const reporting: ModelClient = {
         call: async (modelRequest) => {
-          const started = Date.now();
           const replayed = model !== undefined && model.remaining > 0;
+          // The reply and tool results this call builds on are on disk before it goes out.
+          if (!replayed) await observer.durable();
+          const started = Date.now();
           const response = await inner.call(modelRequest);
           observer.modelResponse({
             call,

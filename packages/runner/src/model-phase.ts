@@ -1,7 +1,7 @@
 import path from "node:path";
 import { resolveStepPrompt, type StepPrompt } from "@climpt/c3l-resolver";
 import type { JsonValue, Result, Step } from "@climpt/model";
-import { modelId, resolveModel } from "@climpt/sdk-adapter";
+import { modelId, resolveModel, type ToolExecutor } from "@climpt/sdk-adapter";
 import { createToolbox, type Toolbox } from "@climpt/tools";
 import { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
 import type { RunContext } from "./run-context.ts";
@@ -24,6 +24,21 @@ export type PhaseResult =
       readonly ran: boolean;
       readonly toolbox: Toolbox;
     };
+
+/**
+ * The step's tools, each run only once the reply that asked for it is on disk: a crash while
+ * a tool runs then leaves the reply in the journal, and resume serves it instead of asking
+ * again.
+ */
+function durableTools(ctx: RunContext, toolbox: Toolbox): ToolExecutor {
+  return {
+    definitions: toolbox.definitions,
+    execute: async (call, signal) => {
+      await ctx.events.durable();
+      return toolbox.execute(call, signal);
+    },
+  };
+}
 
 /** The UV runtime channel: where the run is, and the verdict's own variables. */
 export function runtimeVariables(
@@ -55,7 +70,7 @@ function resolvePrompt(
     channels: {
       parameters: ctx.args,
       runtime: runtimeVariables(ctx, state, state.routerState.iteration),
-      handoff: state.handoff,
+      handoff: state.handoffVariables,
     },
     ...(phase === "check" && step.check?.prompt !== undefined ? { prompt: step.check.prompt } : {}),
     registryFile: ctx.loaded.files.registry,
@@ -172,18 +187,21 @@ export async function runModelPhase(
         ...(interrupted ? { interrupted } : {}),
       });
     },
+    durable: () => ctx.events.durable(),
     textDelta:
       ctx.onTextDelta === undefined
         ? undefined
         : (delta) => ctx.onTextDelta?.(delta, { stepId: step.id, iteration }),
   };
   const limits = ctx.agent.limits;
+  // The step before this one (its step_end) is on disk before this step does anything.
+  await ctx.events.durable();
   const result = await ctx.executor.execute({
     model,
     system: ctx.system,
     prompt: text,
     outputSchema: phase === "check" ? CHECK_OUTPUT_SCHEMA : stepOutputSchema(step),
-    tools: toolbox,
+    tools: durableTools(ctx, toolbox),
     maxTurns: limits.maxTurnsPerStep,
     callTimeoutMs: limits.callTimeoutMs,
     signal: ctx.signal,

@@ -96,7 +96,7 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
   });
 
   try {
-    let state = initialRunState(context.router.start(start.entryStepId));
+    let state = initialRunState(context.router.start(start.entryStepId), context.registry);
     let lastEndIndex = -1;
     events.forEach((event, index) => {
       // A failed run's last step_end records the failing step; resume runs that step again.

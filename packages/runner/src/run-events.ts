@@ -4,6 +4,25 @@ import type { BoundaryReport } from "./run-result.ts";
 import type { RunTelemetry } from "./telemetry.ts";
 
 /**
+ * The events resume reads back (docs/design.md#the-journal-and-resume): the run's start, the
+ * step ends it folds, the replies and tool results it serves again, the phase they belong to,
+ * the boundary hook it must never repeat, and the run's end. The others (a request about to be
+ * sent, the prompt text, the gate's reading, a route) are written in order too but never wait
+ * for the disk: losing them loses nothing resume needs.
+ */
+const RESUME_READS: ReadonlySet<RunEvent["type"]> = new Set<RunEvent["type"]>([
+  "run_start",
+  "run_resume",
+  "step_start",
+  "model_response",
+  "tool_result",
+  "step_end",
+  "boundary_hook_start",
+  "boundary_hook",
+  "run_end",
+]);
+
+/**
  * The run's one event stream: stamps each event with the run id, the time and its position,
  * appends it to the journal, feeds telemetry and the listeners. It also remembers what the run
  * has recorded of its boundary hook, which decides `resumable` and `boundary` in the result the
@@ -13,6 +32,9 @@ export class RunEventStream {
   private seq: number;
   private hookStarted = false;
   private hookReport: BoundaryReport | undefined;
+  /** The `seq` of the last event resume reads, and the `seq` through which all is on disk. */
+  private lastNeeded = 0;
+  private durableThrough: number;
 
   constructor(
     private readonly runId: string,
@@ -23,6 +45,7 @@ export class RunEventStream {
     lastSeq = 0,
   ) {
     this.seq = lastSeq;
+    this.durableThrough = lastSeq;
   }
 
   emit(input: RunEventInput): void {
@@ -36,6 +59,13 @@ export class RunEventStream {
     if (event.type === "boundary_hook_start") this.hookStarted = true;
     if (event.type === "boundary_hook") this.hookReport = { ok: event.ok, actions: event.actions };
     this.journal?.append(event);
+    if (RESUME_READS.has(event.type)) this.lastNeeded = event.seq;
+    if (event.type === "step_end" && this.journal !== null) {
+      // Start the step end's flush now, so it overlaps the next step's preparation (prompt,
+      // toolbox); `durable()` before the model call then waits for what is left of it. A failed
+      // flush is reported by that `durable()`, which flushes again.
+      this.journal.flush().catch(() => undefined);
+    }
     this.telemetry.handle(event);
     for (const listener of this.listeners) {
       try {
@@ -46,9 +76,27 @@ export class RunEventStream {
     }
   }
 
-  /** Every event so far is durable in the journal. */
+  /**
+   * The group-commit point: resolves once every event resume reads, of those emitted so far,
+   * is on disk (one flush of the journal covers all of them). The run awaits it before it acts
+   * on what it journaled: before a model call (the step end and the replies before it), before
+   * a tool runs (the reply that asked for it), before the completion chain's commands. When
+   * nothing resume reads was emitted since the last flush it resolves without touching the
+   * disk, so a step costs one flush, not one per event.
+   */
+  async durable(): Promise<void> {
+    if (this.journal === null || this.durableThrough >= this.lastNeeded) return;
+    const through = this.seq;
+    await this.journal.flush();
+    this.durableThrough = Math.max(this.durableThrough, through);
+  }
+
+  /** Every event so far is durable in the journal: before the boundary hook acts, at the end. */
   async flush(): Promise<void> {
-    await this.journal?.flush();
+    if (this.journal === null) return;
+    const through = this.seq;
+    await this.journal.flush();
+    this.durableThrough = Math.max(this.durableThrough, through);
   }
 
   close(): void {

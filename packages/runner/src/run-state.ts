@@ -1,4 +1,5 @@
-import type { JsonValue } from "@climpt/model";
+import { HandoffVariables } from "@climpt/c3l-resolver";
+import type { JsonValue, Registry } from "@climpt/model";
 import type { RouterState } from "@climpt/router";
 import type { HistoryEntry } from "./run-result.ts";
 import type { PendingRetry, StepEnd } from "./step-end.ts";
@@ -8,6 +9,10 @@ import type { PendingRetry, StepEnd } from "./step-end.ts";
  * step, by `applyStepEnd` of the same `StepEnd` record the journal stores, so folding a journal
  * gives exactly the state the live run had (resume depends on it). The run's usage is not in
  * here: it changes with every model call, so the `UsageMeter` holds it.
+ *
+ * The collections (handoff, history) are updated in place, not copied, so a step end costs the
+ * same at step 10,000 as at step 10 (docs/design.md#performance). A state passed to
+ * `applyStepEnd` is therefore superseded by the one it returns: read only the newest.
  */
 export interface RunState {
   readonly routerState: RouterState;
@@ -17,6 +22,8 @@ export interface RunState {
    * held in memory, so a long run does not grow.
    */
   readonly handoff: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
+  /** The same handoff, indexed by UV variable name: what prompts read (`uv-<id>_<key>`). */
+  readonly handoffVariables: HandoffVariables;
   /** Step id → its latest execution's handoff by full dot path. */
   readonly handoffPaths: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
   /** Key → the value most recently handed off under it, by any step (conditional transitions). */
@@ -28,10 +35,13 @@ export interface RunState {
   readonly previousSummary: string;
 }
 
-export function initialRunState(routerState: RouterState): RunState {
+/** `registry`: where the handoff's declared dot paths come from (UV names after the path). */
+export function initialRunState(routerState: RouterState, registry: Registry): RunState {
+  const handoffVariables = new HandoffVariables(registry);
   return {
     routerState,
-    handoff: {},
+    handoff: handoffVariables.byStep,
+    handoffVariables,
     handoffPaths: {},
     flatHandoff: {},
     history: [],
@@ -41,11 +51,14 @@ export function initialRunState(routerState: RouterState): RunState {
   };
 }
 
-function withKey<T>(record: Readonly<Record<string, T>>, key: string, value: T): Record<string, T> {
-  const copy: Record<string, T> = { ...record };
-  // defineProperty: a step id like "__proto__" stays an ordinary own key.
-  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
-  return copy;
+/** Sets `key` in place; defineProperty keeps a step id like "__proto__" an ordinary own key. */
+function setKey<T>(record: Readonly<Record<string, T>>, key: string, value: T): void {
+  Object.defineProperty(record, key, {
+    value,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }
 
 function summaryOf(output: JsonValue): string {
@@ -57,22 +70,22 @@ function summaryOf(output: JsonValue): string {
   return "";
 }
 
-/** The state after a step ended, as its `StepEnd` (a journal's `step_end` event is one) says. */
+/**
+ * The state after a step ended, as its `StepEnd` (a journal's `step_end` event is one) says.
+ * Work proportional to this step's handoff only: the collections are updated in place.
+ */
 export function applyStepEnd(state: RunState, end: StepEnd): RunState {
-  const hasHandoff = Object.keys(end.handoff).length > 0;
-  let flatHandoff = state.flatHandoff;
-  for (const [key, value] of Object.entries(end.handoff)) {
-    flatHandoff = withKey(flatHandoff, key, value);
+  if (Object.keys(end.handoff).length > 0) {
+    state.handoffVariables.set(end.stepId, end.handoff);
+    for (const [key, value] of Object.entries(end.handoff)) setKey(state.flatHandoff, key, value);
   }
+  if (Object.keys(end.handoffPaths).length > 0) {
+    setKey(state.handoffPaths, end.stepId, end.handoffPaths);
+  }
+  (state.history as HistoryEntry[]).push(end.history);
   return {
+    ...state,
     routerState: end.routerState,
-    handoff: hasHandoff ? withKey(state.handoff, end.stepId, end.handoff) : state.handoff,
-    handoffPaths:
-      Object.keys(end.handoffPaths).length > 0
-        ? withKey(state.handoffPaths, end.stepId, end.handoffPaths)
-        : state.handoffPaths,
-    flatHandoff,
-    history: [...state.history, end.history],
     pendingRetry: end.pendingRetry,
     consecutiveSchemaFailures: end.consecutiveSchemaFailures,
     previousSummary: summaryOf(end.output) || state.previousSummary,

@@ -72,7 +72,7 @@ export async function startRun(
     },
     lastSeq: 0,
   });
-  const state = initialRunState(context.router.start(entry.value));
+  const state = initialRunState(context.router.start(entry.value), context.registry);
   context.events.emit({
     type: "run_start",
     agent: agent.name,

@@ -17,6 +17,9 @@ import type { RunError } from "./run-result.ts";
  * - report every model call through `observer.modelResponse` (the runner journals the reply
  *   and adds its usage to the run's totals; budgets depend on it), and every tool call and
  *   result through `toolCall` / `toolResult`;
+ * - await `observer.durable()` before each model call, so the replies and tool results the
+ *   call builds on are on disk before anything acts on them (the runner's toolbox waits for it
+ *   itself before a tool runs, and the runner before the phase starts);
  * - honour `signal`: stop the phase promptly when it aborts (a stop or the wall-clock budget);
  * - return expected failures as data: `schema` when no output matching `outputSchema` came back
  *   (the runner spends the iteration and runs the step again), `failed` for anything else, with
@@ -73,6 +76,11 @@ export interface StepExecutionObserver {
     durationMs: number;
     replayed: boolean;
   }): void;
+  /**
+   * Resolves once what was reported so far is durable in the journal (a group commit: one
+   * flush covers every waiting record). Await it before each model call.
+   */
+  durable(): Promise<void>;
   /** Streamed model text, for live display; absent when nobody displays it. */
   readonly textDelta?: ((delta: string) => void) | undefined;
 }
