@@ -1,5 +1,4 @@
-import { ClimptError } from "@climpt/model";
-import { closestMatch } from "./args/edit-distance.ts";
+import { ClimptError, closestMatch } from "@climpt/model";
 import { CLI_CODES } from "./cli-codes.ts";
 import type { CliIo } from "./cli-io.ts";
 import { auditCommand } from "./commands/audit.ts";

@@ -41,6 +41,7 @@ export {
   resolvePrompt,
 } from "./resolve-prompt.ts";
 export {
+  overridePromptRef,
   type PromptOverride,
   type ResolveStepPromptInput,
   resolveStepPrompt,
@@ -53,6 +54,7 @@ export {
   type RetryTemplateOptions,
   renderRetryTemplate,
 } from "./retry-template.ts";
+export { similarPromptFile } from "./similar-file.ts";
 export {
   buildUvVariables,
   collectUvVariables,

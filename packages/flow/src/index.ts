@@ -9,5 +9,6 @@ export {
   type FlowNode,
   type FlowValidationGate,
 } from "./flow-graph.ts";
+export { reachableSteps } from "./reachable-steps.ts";
 export { type ToDotOptions, toDot } from "./to-dot.ts";
 export { type ToMermaidOptions, toMermaid } from "./to-mermaid.ts";
