@@ -9,6 +9,7 @@ import {
   sectionStep,
   seed000Registry,
   validationStep,
+  validator,
 } from "./flow-test-registries.ts";
 
 /** `from -label-> to` (End for terminal edges), with the bound when there is one. */
@@ -195,6 +196,36 @@ describe("buildFlowGraph", () => {
         path: '$.entryStepMapping["count:iteration"]',
       },
       { stepId: "initial.a", label: "entryStep", path: "$.entryStep" },
+    ]);
+  });
+
+  it("with a budget verdict, leads every work step to the first closure step, which validation then returns from", () => {
+    const registry = registryOf(
+      [
+        gateStep("initial.work", {
+          intents: ["repeat"],
+          transitions: { repeat: "initial.work" },
+        }),
+        gateStep("closure.done", { intents: ["closing"], transitions: { closing: null } }),
+        gateStep("closure.other", { intents: ["closing"], transitions: { closing: null } }),
+      ],
+      {
+        entryStep: "initial.work",
+        validators: [validator("tests", "npm test", "tests-failed")],
+        validationSteps: [validationStep("closure.done", ["tests"])],
+      },
+    );
+    expect(arrows(buildFlowGraph(registry).edges)).toEqual([
+      "initial.work -repeat-> initial.work",
+      "closure.done -closing-> End",
+      "closure.other -closing-> End",
+    ]);
+    expect(arrows(buildFlowGraph(registry, { budgetClosure: true }).edges)).toEqual([
+      "initial.work -repeat-> initial.work",
+      "initial.work -budget-> closure.done",
+      "closure.done -closing-> End",
+      "closure.done -validation retry ≤3-> initial.work (bound 3)",
+      "closure.other -closing-> End",
     ]);
   });
 });

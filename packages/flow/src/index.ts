@@ -6,6 +6,7 @@ export {
   type FlowEdgeKind,
   type FlowEntry,
   type FlowGraph,
+  type FlowGraphOptions,
   type FlowNode,
   type FlowValidationGate,
 } from "./flow-graph.ts";

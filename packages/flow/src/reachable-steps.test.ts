@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { gateStep, registryOf, sectionStep } from "./flow-test-registries.ts";
+import {
+  gateStep,
+  registryOf,
+  sectionStep,
+  validationStep,
+  validator,
+} from "./flow-test-registries.ts";
 import { reachableSteps } from "./reachable-steps.ts";
 
 describe("reachableSteps", () => {
@@ -32,6 +38,30 @@ describe("reachableSteps", () => {
     ]);
   });
 
+  it("does not take a validation retry for a way in: it returns to the step that led there", () => {
+    const validated = registryOf(
+      [
+        gateStep("initial.issue", {
+          intents: ["handoff"],
+          transitions: { handoff: "closure.issue" },
+        }),
+        gateStep("initial.other", {
+          intents: ["handoff"],
+          transitions: { handoff: "closure.issue" },
+        }),
+        gateStep("closure.issue", { intents: ["closing"], transitions: { closing: null } }),
+      ],
+      {
+        validators: [validator("tests", "npm test", "tests-failed")],
+        validationSteps: [validationStep("closure.issue", ["tests"])],
+      },
+    );
+    expect([...reachableSteps(validated, ["initial.issue"])]).toEqual([
+      "initial.issue",
+      "closure.issue",
+    ]);
+  });
+
   it("never counts a section step or an entry that names no flow step", () => {
     expect([...reachableSteps(registry, ["section.notes", "initial.nowhere"])]).toEqual([]);
   });
@@ -39,7 +69,10 @@ describe("reachableSteps", () => {
   it("counts every flow step once a reachable step jumps to a target chosen at run time", () => {
     const jumping = registryOf([
       gateStep("initial.triage", { intents: ["jump"], targetField: "next_action.target" }),
-      gateStep("continuation.fix", { intents: ["handoff"], transitions: { handoff: "closure.done" } }),
+      gateStep("continuation.fix", {
+        intents: ["handoff"],
+        transitions: { handoff: "closure.done" },
+      }),
       gateStep("closure.done", { intents: ["closing"], transitions: { closing: null } }),
     ]);
     expect(reachableSteps(jumping, ["initial.triage"]).size).toBe(3);

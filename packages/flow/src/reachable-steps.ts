@@ -5,7 +5,9 @@ import { hasDynamicJump } from "./flow-transition-findings.ts";
 
 /**
  * The flow steps a run starting at `entryStepIds` can execute: every step reachable along the
- * graph's edges (validation retries included). A reachable step whose `jump` target is chosen
+ * graph's edges. Validation-retry edges are left out: a failed validation returns to the work
+ * step that led into the closure step, which has run already, so they never make a step
+ * reachable that is not reachable without them. A reachable step whose `jump` target is chosen
  * at run time may lead anywhere, so then every flow step counts as reachable, the same rule
  * SR-FLOW-003 uses. Entries that name no flow step are ignored. Section steps never run.
  */
@@ -14,7 +16,7 @@ export function reachableSteps(
   entryStepIds: readonly string[],
   graph: FlowGraph = buildFlowGraph(registry),
 ): ReadonlySet<string> {
-  const flow = indexFlow(graph);
+  const flow = indexFlow(graph, (edge) => edge.kind !== "validation-retry");
   const seeds: number[] = [];
   for (const id of entryStepIds) {
     const index = flow.indexOf.get(id);

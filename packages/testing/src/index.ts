@@ -1,4 +1,13 @@
 export {
+  type AgentFolderFiles,
+  demoAgent,
+  type Json,
+  type JsonRecord,
+  removeAgentFolders,
+  type WritableAgentFolder,
+  writeAgentFolder,
+} from "./agent-folder.ts";
+export {
   type FakeAnthropic,
   type FakeAnthropicOptions,
   type FakeHandler,

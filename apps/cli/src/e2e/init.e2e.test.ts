@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { git } from "./project.test-helper.ts";
 import { onlyJson, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
 
 const temps: string[] = [];
@@ -8,9 +9,11 @@ afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A fresh repository, as `climpt init` tells a user to have (git-clean needs one). */
 function project(): string {
   const dir = tempDir("init");
   temps.push(dir);
+  git(dir, "init", "-q");
   return dir;
 }
 
