@@ -7,8 +7,12 @@ import { reportUsageProblems, wantsJson } from "./commands/command-line.ts";
 import { graphCommand } from "./commands/graph.ts";
 import { initCommand } from "./commands/init.ts";
 import { listCommand } from "./commands/list.ts";
+import { promptCommand } from "./commands/prompt.ts";
+import { resumeCommand } from "./commands/resume.ts";
 import { runCommand } from "./commands/run.ts";
+import { runsCommand } from "./commands/runs.ts";
 import { schemaCommand } from "./commands/schema.ts";
+import { showCommand } from "./commands/show.ts";
 import { validateCommand } from "./commands/validate.ts";
 import { EXIT } from "./exit-codes.ts";
 import { formatCommandHelp, formatMainHelp } from "./help.ts";
@@ -17,6 +21,10 @@ import { CLI_VERSION } from "./version.ts";
 /** Every command, in the order `climpt --help` lists them. */
 export const COMMANDS: readonly Command[] = [
   runCommand,
+  resumeCommand,
+  runsCommand,
+  showCommand,
+  promptCommand,
   validateCommand,
   graphCommand,
   listCommand,
