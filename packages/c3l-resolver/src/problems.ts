@@ -29,8 +29,6 @@ export const PROMPT_CODES = {
   systemPromptMissing: "PR-C3L-012",
   /** A failure pattern's retry prompt does not exist (misnamed, or missing with no fallback). */
   retryPromptMissing: "PR-C3L-013",
-  /** A failure pattern's own retry prompt is missing; a more general file of the chain is used. */
-  retryPromptGeneral: "PR-C3L-014",
   /** The step id is not in the registry. */
   unknownStep: "PR-RESOLVE-001",
   /** A declared `uvVariables` entry has no value in any channel. */

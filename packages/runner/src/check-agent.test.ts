@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdir, rm } from "node:fs/promises";
 import * as path from "node:path";
 import type { Problem } from "@climpt/model";
@@ -12,6 +13,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { checkAgent, hasCheckErrors } from "./check-agent.ts";
 
 afterAll(removeAgentFolders);
+
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: "climpt-test",
+  GIT_AUTHOR_EMAIL: "test@climpt.invalid",
+  GIT_COMMITTER_NAME: "climpt-test",
+  GIT_COMMITTER_EMAIL: "test@climpt.invalid",
+};
 
 /** The demo agent with every prompt file it needs, each using only what is supplied. */
 function completeAgent(): AgentFolderFiles {
@@ -310,5 +318,24 @@ describe("checkAgent: the working folder", () => {
       [],
     );
     await rm(path.join(outside, ".git"), { recursive: true });
+  });
+
+  it("warns that git-clean would see the agent folder while it is not committed", async () => {
+    const { dir } = await check(completeAgent());
+    const repo = path.dirname(dir);
+    const git = (...args: string[]) =>
+      execFileSync("git", args, {
+        cwd: repo,
+        env: { ...process.env, ...GIT_IDENTITY },
+        stdio: "ignore",
+      });
+    git("init", "-q");
+    const untracked = await checkAgent(dir, { cwd: repo, purpose: "run" });
+    expect(codes(untracked.problems)).toEqual(["warning RUN-CWD-003"]);
+    expect(untracked.problems[0]?.hint).toContain(`git add ${dir}`);
+    git("add", "-A");
+    git("commit", "-qm", "agent");
+    expect((await checkAgent(dir, { cwd: repo, purpose: "run" })).problems).toEqual([]);
+    await rm(path.join(repo, ".git"), { recursive: true });
   });
 });

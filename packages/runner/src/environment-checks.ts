@@ -4,6 +4,7 @@
  * 128 with "fatal: not a git repository", which a validator reads as "not clean": the model
  * would be told to commit, in a folder where it cannot, until the retries run out.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { type LoadedAgent, type Problem, problem } from "@climpt/model";
@@ -47,7 +48,10 @@ export function checkEnvironment(loaded: LoadedAgent, options: EnvironmentCheckO
     const validator = registry.validators[id];
     return validator !== undefined && runsGit(validator.command);
   });
-  if (gitValidators.length === 0 || gitRepositoryOf(options.cwd) !== undefined) return [];
+  if (gitValidators.length === 0) return [];
+  if (gitRepositoryOf(options.cwd) !== undefined) {
+    return uncommittedAgentProblems(loaded, options.cwd, gitValidators);
+  }
   return gitValidators.map((id) =>
     problem(
       "RUN-CWD-002",
@@ -60,4 +64,40 @@ export function checkEnvironment(loaded: LoadedAgent, options: EnvironmentCheckO
       },
     ),
   );
+}
+
+/**
+ * RUN-CWD-003 (warning): the agent folder, inside the repository the run works in, has
+ * uncommitted files. A validator such as `git status --porcelain` sees them, so the run is
+ * refused at its close-out for files the model did not write; a freshly scaffolded agent is the
+ * usual case.
+ */
+function uncommittedAgentProblems(
+  loaded: LoadedAgent,
+  cwd: string,
+  gitValidators: readonly string[],
+): Problem[] {
+  let status: string;
+  try {
+    status = execFileSync("git", ["status", "--porcelain", "--", loaded.dir], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+  } catch {
+    // git itself is missing or the folder is outside this repository: nothing to say here.
+    return [];
+  }
+  if (status.trim() === "") return [];
+  return [
+    problem(
+      "RUN-CWD-003",
+      `The agent folder ${loaded.dir} has uncommitted files, and validator "${gitValidators[0]}" (\`${loaded.registry.validators[gitValidators[0] as string]?.command}\`) would see them: the run would be refused at its close-out for files the model did not write.`,
+      {
+        severity: "warning",
+        file: loaded.files.agent,
+        hint: `Commit the agent folder first: git add ${loaded.dir} && git commit -m "Add the agent".`,
+      },
+    ),
+  ];
 }

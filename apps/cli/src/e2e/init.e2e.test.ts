@@ -46,7 +46,12 @@ describe("climpt init (gate dialect)", () => {
     expect(stderr).toContain("climpt validate my-agent");
   });
 
-  it("writes an agent that validates with no error and no warning", async () => {
+  it("writes an agent that validates with no error and no warning once committed, as init says", async () => {
+    const uncommitted = await spawnCli(["validate", "my-agent"], { cwd });
+    expect(uncommitted.code).toBe(0);
+    expect(uncommitted.stderr).toContain("warning RUN-CWD-003");
+    git(cwd, "add", ".agent/my-agent");
+    git(cwd, "commit", "-qm", "Add the agent");
     const { code, stderr } = await spawnCli(["validate", "my-agent"], { cwd });
     expect(stderr).toBe("my-agent: valid (0 errors, 0 warnings)\n");
     expect(code).toBe(0);
