@@ -53,7 +53,16 @@ export function analyzeFlow(registry: Registry, options: AnalyzeFlowOptions = {}
     ...entryFindings(registry, flow),
     ...reachabilityFindings(flow, openSteps),
     ...unboundedCycleFindings(flow),
-    ...handoffFindings(registry, flow, options),
+    // A budget's move into closure is an emergency exit, not a path the flow is designed along:
+    // handoff dataflow is judged on the declared edges only, or every budgeted flow would be
+    // told that its closure may read values no step wrote yet.
+    ...handoffFindings(
+      registry,
+      graph.edges.some((edge) => edge.kind === "budget")
+        ? indexFlow(graph, (edge) => edge.kind !== "budget")
+        : flow,
+      options,
+    ),
   ];
   const context = {
     registry,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { analyzeFlow } from "./analyze-flow.ts";
 import { buildFlowGraph, type FlowEdge } from "./flow-graph.ts";
 import {
   checkStep,
@@ -227,5 +228,28 @@ describe("buildFlowGraph", () => {
       "closure.done -validation retry ≤3-> initial.work (bound 3)",
       "closure.other -closing-> End",
     ]);
+  });
+
+  it("counts budget edges for reachability and completion, not for handoff dataflow", () => {
+    const registry = registryOf(
+      [
+        gateStep("initial.a", { intents: ["next"], transitions: { next: "continuation.b" } }),
+        gateStep("continuation.b", {
+          intents: ["handoff", "repeat"],
+          transitions: { handoff: "closure.c", repeat: "continuation.b" },
+          handoff: ["notes"],
+        }),
+        gateStep("closure.c", {
+          intents: ["closing"],
+          transitions: { closing: null },
+          uvVariables: ["continuation_b_notes"],
+        }),
+      ],
+      { entryStep: "initial.a" },
+    );
+    const codes = (budgetClosure: boolean) =>
+      analyzeFlow(registry, { budgetClosure }).map((finding) => finding.code);
+    expect(codes(false)).toEqual(["SR-FLOW-005"]);
+    expect(codes(true)).toEqual(["SR-FLOW-005"]);
   });
 });
