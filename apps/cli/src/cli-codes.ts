@@ -26,6 +26,10 @@ export const CLI_CODES = {
   initTarget: "AC-CLI-010",
   /** Flags that cannot be used together. */
   conflict: "AC-CLI-011",
+  /** A folder a flag names does not exist (`climpt list --agent-dir /nowhere`). */
+  noFolder: "AC-CLI-012",
+  /** `climpt resume` / `show`: no journal holds this run id. */
+  noRun: "AC-CLI-013",
 } as const;
 
 export type CliCode = (typeof CLI_CODES)[keyof typeof CLI_CODES];

@@ -1,9 +1,9 @@
+export { closestMatch, editDistance } from "@climpt/model";
 export {
   type CollectArgsOptions,
   collectAgentArgs,
   parameterFlagSpecs,
 } from "./args/agent-flags.ts";
-export { closestMatch, editDistance } from "./args/edit-distance.ts";
 export type { FlagKind, FlagSpec, FlagValue } from "./args/flag-spec.ts";
 export { parseDuration } from "./args/flag-values.ts";
 export { type ParsedFlags, type ParseFlagsOptions, parseFlags } from "./args/parse-flags.ts";

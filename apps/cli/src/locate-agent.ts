@@ -1,7 +1,12 @@
 import * as path from "node:path";
-import type { Problem, Result } from "@climpt/model";
+import { ClimptError, type Problem, type Result } from "@climpt/model";
 import { findAgentDir } from "@climpt/registry-schema";
-import { problemFromError } from "./agent-check.ts";
+
+/** A thrown ClimptError as a Problem, so it is listed with the others; anything else rethrows. */
+export function problemFromError(error: unknown): Problem {
+  if (ClimptError.isInstance(error)) return { ...error.toProblem(), severity: "error" };
+  throw error;
+}
 
 /** Problems an AgentDefinitionError carries, or the error itself as one problem. */
 export function problemsFromError(error: unknown): Problem[] {
@@ -13,7 +18,7 @@ export function problemsFromError(error: unknown): Problem[] {
 }
 
 /** Whether `<agent>` was written as a path (`./x`, `agents/x`, `/abs/x`) rather than a name. */
-function looksLikePath(ref: string): boolean {
+export function looksLikePath(ref: string): boolean {
   return ref.includes("/") || ref.includes(path.sep) || ref.startsWith(".");
 }
 

@@ -1,5 +1,4 @@
-import { ClimptError } from "@climpt/model";
-import { closestMatch } from "./args/edit-distance.ts";
+import { ClimptError, closestMatch } from "@climpt/model";
 import { CLI_CODES } from "./cli-codes.ts";
 import type { CliIo } from "./cli-io.ts";
 import { auditCommand } from "./commands/audit.ts";
@@ -8,8 +7,12 @@ import { reportUsageProblems, wantsJson } from "./commands/command-line.ts";
 import { graphCommand } from "./commands/graph.ts";
 import { initCommand } from "./commands/init.ts";
 import { listCommand } from "./commands/list.ts";
+import { promptCommand } from "./commands/prompt.ts";
+import { resumeCommand } from "./commands/resume.ts";
 import { runCommand } from "./commands/run.ts";
+import { runsCommand } from "./commands/runs.ts";
 import { schemaCommand } from "./commands/schema.ts";
+import { showCommand } from "./commands/show.ts";
 import { validateCommand } from "./commands/validate.ts";
 import { viewCommand } from "./commands/view.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -19,6 +22,10 @@ import { CLI_VERSION } from "./version.ts";
 /** Every command, in the order `climpt --help` lists them. */
 export const COMMANDS: readonly Command[] = [
   runCommand,
+  resumeCommand,
+  runsCommand,
+  showCommand,
+  promptCommand,
   validateCommand,
   graphCommand,
   listCommand,

@@ -2,7 +2,6 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAgentPromptSource, resolveSystemPrompt } from "./agent-sources.ts";
-import { FALLBACK_TEMPLATES } from "./fallback-templates.ts";
 import { issuesOf, okValue, registry, tempDir } from "./test-support.ts";
 
 async function agentDir(): Promise<{ base: string; agent: string }> {
@@ -27,16 +26,33 @@ describe("resolveSystemPrompt", () => {
       path: join(agent, "prompts", "system.md"),
       relativePath: "prompts/system.md",
     });
-    expect(resolved.notice).toBeUndefined();
   });
 
-  it("uses the built-in system template when the file is missing, and says so", async () => {
+  it("refuses a missing system prompt instead of putting built-in text in its place", async () => {
     const { agent } = await agentDir();
-    const resolved = okValue(await resolveSystemPrompt(agent, "prompts/custom-system.md"));
-    expect(resolved.source).toEqual({ kind: "fallback", key: "system" });
-    expect(resolved.text).toBe(FALLBACK_TEMPLATES.system?.text);
-    expect(resolved.notice).toContain(join(agent, "prompts", "custom-system.md"));
-    expect(resolved.notice).toContain("built-in");
+    const [issue, ...more] = issuesOf(await resolveSystemPrompt(agent, "prompts/custom-system.md"));
+    expect(more).toEqual([]);
+    expect(issue).toMatchObject({
+      code: "PR-C3L-012",
+      message: `The system prompt ${join(agent, "prompts", "custom-system.md")} does not exist.`,
+    });
+    expect(issue?.hint).toContain("Create prompts/custom-system.md");
+  });
+
+  it("names the file a misspelt systemPromptPath probably meant, at the place it is declared", async () => {
+    const { agent } = await agentDir();
+    await writeFile(join(agent, "prompts", "system.md"), "You are the iterator.");
+    const [issue] = issuesOf(
+      await resolveSystemPrompt(agent, "prompts/sytem.md", {
+        declaredAt: { file: "/x/agent.json", path: "$.runner.flow.systemPromptPath" },
+      }),
+    );
+    expect(issue).toMatchObject({
+      code: "PR-C3L-012",
+      file: "/x/agent.json",
+      path: "$.runner.flow.systemPromptPath",
+    });
+    expect(issue?.hint).toMatch(/^Did you mean prompts\/system\.md\?/);
   });
 
   it.each([

@@ -1,11 +1,12 @@
 import { join } from "node:path";
-import { fail, ok, type Problem, type Registry, type Result } from "@climpt/model";
-import { FALLBACK_TEMPLATES } from "./fallback-templates.ts";
+import { fail, ok, type Problem, problem, type Registry, type Result } from "@climpt/model";
 import { stripFrontmatter } from "./frontmatter.ts";
 import { createFsPromptSource } from "./fs-prompt-source.ts";
+import { PROMPT_CODES } from "./problems.ts";
 import { type PromptSource, problemError } from "./prompt-source.ts";
 import { checkRelativePath } from "./relative-path.ts";
 import { promptProblem, type ResolvedPrompt } from "./resolve-prompt.ts";
+import { similarPromptFile } from "./similar-file.ts";
 
 /**
  * The prompt source of an agent: its registry's prompt folder (`basePath`, default `prompts`),
@@ -24,21 +25,21 @@ export function createAgentPromptSource(
   return createFsPromptSource(join(agentDir, base.value), { within: agentDir });
 }
 
-export interface ResolvedSystemPrompt extends ResolvedPrompt {
-  /** Set when the built-in template was used: why, and how to replace it. */
-  readonly notice?: string;
-}
+export type ResolvedSystemPrompt = ResolvedPrompt;
 
 export interface SystemPromptOptions {
   /** Read from this source instead of the agent folder on disk (tests, in-memory agents). */
   readonly source?: PromptSource | undefined;
+  /** The file and JSON path that name `systemPromptPath`, for the problem when it is missing. */
+  readonly declaredAt?: { readonly file?: string; readonly path?: string } | undefined;
 }
 
 /**
  * The agent's system prompt: `systemPromptPath` (relative to the agent folder, default
- * `prompts/system.md`) with frontmatter stripped. A missing file is not an error: the built-in
- * `system` template is used and `notice` says so. Paths that leave the agent folder are
- * PR-C3L problems.
+ * `prompts/system.md`) with frontmatter stripped. A missing file is `PR-C3L-012`, naming a file
+ * of a similar name when there is one: a built-in stand-in would let a misspelt path run an
+ * agent without its role and rules, unnoticed. Paths that leave the agent folder are PR-C3L
+ * problems too.
  */
 export async function resolveSystemPrompt(
   agentDir: string,
@@ -66,12 +67,16 @@ export async function resolveSystemPrompt(
       firstLine: body.firstLine,
     });
   }
-  const template = FALLBACK_TEMPLATES.system as (typeof FALLBACK_TEMPLATES)[string];
-  return ok({
-    text: template.text,
-    source: { kind: "fallback", key: "system" },
-    tried: [described],
-    firstLine: 1,
-    notice: `No system prompt at ${described}; using the built-in "system" template. Create that file to give this agent its own role and rules.`,
-  });
+  const similar = await similarPromptFile(source, checked.value);
+  const declared = options.declaredAt;
+  return fail([
+    problem(PROMPT_CODES.systemPromptMissing, `The system prompt ${described} does not exist.`, {
+      file: declared?.file ?? described,
+      path: declared?.path,
+      hint:
+        similar === undefined
+          ? `Create ${checked.value} in the agent folder (the role and rules every step starts from), or point systemPromptPath at the file that holds them.`
+          : `Did you mean ${similar}? Point systemPromptPath at it, or create ${checked.value}.`,
+    }),
+  ]);
 }

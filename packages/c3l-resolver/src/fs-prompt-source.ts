@@ -4,6 +4,7 @@ import {
   fstatSync,
   lstatSync,
   openSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   realpathSync,
@@ -60,6 +61,22 @@ export function createFsPromptSource(
       const located = locateInside(base, rel, described);
       if (located === undefined) return undefined;
       return readRegularFile(located, described);
+    },
+    async list(relativeDir) {
+      const rel = relativeDir === "" ? "" : safeRelativePath(relativeDir);
+      const base = await rootReal();
+      if (base === undefined) return [];
+      const located = locateInside(base, rel, this.describe(rel));
+      if (located === undefined) return [];
+      try {
+        return readdirSync(located, { withFileTypes: true })
+          .filter((entry) => entry.isFile() || entry.isSymbolicLink())
+          .map((entry) => entry.name)
+          .sort();
+      } catch (error) {
+        if (isMissing(error)) return [];
+        throw unreadable(this.describe(rel), error);
+      }
     },
   };
 }

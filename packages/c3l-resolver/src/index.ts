@@ -46,6 +46,7 @@ export {
   resolvePrompt,
 } from "./resolve-prompt.ts";
 export {
+  overridePromptRef,
   type PromptOverride,
   type ResolveStepPromptInput,
   resolveStepPrompt,
@@ -58,6 +59,7 @@ export {
   type RetryTemplateOptions,
   renderRetryTemplate,
 } from "./retry-template.ts";
+export { similarPromptFile } from "./similar-file.ts";
 export {
   buildUvVariables,
   collectUvVariables,

@@ -25,6 +25,10 @@ export const PROMPT_CODES = {
   badTemplate: "PR-C3L-010",
   /** A retry override was asked for on a path-referenced step without c2 and c3. */
   overrideNeedsC3l: "PR-C3L-011",
+  /** The system prompt file (`systemPromptPath`) does not exist. */
+  systemPromptMissing: "PR-C3L-012",
+  /** A failure pattern's retry prompt does not exist (misnamed, or missing with no fallback). */
+  retryPromptMissing: "PR-C3L-013",
   /** The step id is not in the registry. */
   unknownStep: "PR-RESOLVE-001",
   /** A declared `uvVariables` entry has no value in any channel. */
@@ -35,6 +39,8 @@ export const PROMPT_CODES = {
   placeholderMissing: "PR-RESOLVE-005",
   /** The retry template has a syntax error (unclosed or mismatched block, unclosed tag). */
   retryTemplateSyntax: "PR-RESOLVE-006",
+  /** The system prompt holds a `{uv-*}` placeholder; the system prompt is sent as written. */
+  systemPromptPlaceholder: "PR-RESOLVE-007",
 } as const;
 
 export type PromptCode = (typeof PROMPT_CODES)[keyof typeof PROMPT_CODES];

@@ -12,6 +12,11 @@ export interface PromptSource {
   read(relativePath: string): Promise<string | undefined>;
   /** How to name the file in messages: the absolute path for a folder on disk. */
   describe(relativePath: string): string;
+  /**
+   * The names of the files in a folder (`""` is the root), sorted; empty when the folder does
+   * not exist. Only for messages ("did you mean f_default.md?"), so a source may leave it out.
+   */
+  list?(relativeDir: string): Promise<readonly string[]>;
 }
 
 /** The `ClimptError` a source throws for a problem, so resolvers can turn it back into data. */
@@ -52,6 +57,16 @@ export function createMemoryPromptSource(
   return {
     async read(relativePath) {
       return byPath.get(safeRelativePath(relativePath));
+    },
+    async list(relativeDir) {
+      const prefix = relativeDir === "" ? "" : `${safeRelativePath(relativeDir)}/`;
+      const names = new Set<string>();
+      for (const path of byPath.keys()) {
+        if (!path.startsWith(prefix)) continue;
+        const rest = path.slice(prefix.length);
+        if (!rest.includes("/")) names.add(rest);
+      }
+      return [...names].sort();
     },
     describe(relativePath) {
       return label.endsWith("/") || label.endsWith(":")

@@ -89,6 +89,34 @@ describe("resolvePrompt", () => {
     expect(issue?.hint).toContain("fallbackKey");
   });
 
+  it("names the file a misspelt prompt probably is, on disk and in memory", async () => {
+    const root = await promptsOnDisk({ "steps/closure/issue/f_failed_git-dirt.md": "x" });
+    const [onDisk] = issuesOf(
+      await resolvePrompt({ registry: registry(), ref: dirty, source: createFsPromptSource(root) }),
+    );
+    expect(onDisk?.hint).toMatch(
+      new RegExp(`^Did you mean ${join(root, "steps/closure/issue/f_failed_git-dirt.md")}\\?`),
+    );
+    const [inMemory] = issuesOf(
+      await resolvePrompt({
+        registry: registry(),
+        ref: dirty,
+        source: createMemoryPromptSource({ "steps/closure/issue/f_faild_git-dirty.md": "x" }),
+      }),
+    );
+    expect(inMemory?.hint).toContain(
+      "Did you mean memory:steps/closure/issue/f_faild_git-dirty.md?",
+    );
+    const [nothingLike] = issuesOf(
+      await resolvePrompt({
+        registry: registry(),
+        ref: dirty,
+        source: createMemoryPromptSource({ "steps/closure/issue/notes.md": "x" }),
+      }),
+    );
+    expect(nothingLike?.hint).not.toContain("Did you mean");
+  });
+
   it("uses the fallbackKey template only when no file exists", async () => {
     const empty = createMemoryPromptSource({});
     const fallback = okValue(

@@ -13,6 +13,7 @@ import { fallbackTemplate } from "./fallback-templates.ts";
 import { stripFrontmatter } from "./frontmatter.ts";
 import { PROMPT_CODES } from "./problems.ts";
 import type { PromptSource } from "./prompt-source.ts";
+import { similarPromptFile } from "./similar-file.ts";
 
 /** Where a prompt's text came from. */
 export type PromptOrigin =
@@ -93,10 +94,13 @@ export async function resolvePrompt(input: ResolvePromptInput): Promise<Result<R
       firstLine: 1,
     });
   }
+  const similar = await similarPromptFile(input.source, candidates.value[0] as string);
+  const didYouMean =
+    similar === undefined ? "" : `Did you mean ${input.source.describe(similar)}? `;
   return fail([
     problem(PROMPT_CODES.notFound, `No prompt file found${step}; tried ${tried.join(", ")}.`, {
       file: tried[0],
-      hint: `Create ${tried.length > 1 ? "one of these files" : "this file"}, or give the step a "fallbackKey" to use a built-in template.`,
+      hint: `${didYouMean}Create ${tried.length > 1 ? "one of these files" : "this file"}, or give the step a "fallbackKey" to use a built-in template.`,
     }),
   ]);
 }

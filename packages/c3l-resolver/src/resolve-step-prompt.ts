@@ -72,6 +72,8 @@ export interface ResolveStepPromptInput {
   readonly allowFallback?: boolean | undefined;
   /** For messages. */
   readonly registryFile?: string | undefined;
+  /** For messages: the agent's parameters by name, each with its flag (`issue` → `--issue`). */
+  readonly parameterFlags?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface UsedUvVariable {
@@ -118,7 +120,7 @@ export async function resolveStepPrompt(
     ]);
   }
 
-  const ref = promptRefFor(
+  const ref = overridePromptRef(
     input.registry,
     step,
     input.prompt ?? step.prompt,
@@ -171,6 +173,7 @@ export async function resolveStepPrompt(
     firstLine: prompt.firstLine,
     stepId: step.id,
     registryFile: input.registryFile,
+    parameterFlags: input.parameterFlags,
   };
   // Only the names this prompt reads (its placeholders and the step's declared variables) are
   // looked up, so a step costs what its prompt uses, not what the run has handed off so far.
@@ -223,7 +226,13 @@ export async function resolveStepPrompt(
   });
 }
 
-function promptRefFor(
+/**
+ * The C3L reference of a prompt variant: the step's prompt with the override's edition and
+ * adaptation, under the override's c2/c3 when given (retry prompts live under the validation
+ * step's c2/c3). Without an override, the reference itself. A path-referenced prompt needs the
+ * override's c2 and c3 (PR-C3L-011).
+ */
+export function overridePromptRef(
   registry: Registry,
   step: Step,
   prompt: PromptRef,

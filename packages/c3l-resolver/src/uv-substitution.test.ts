@@ -57,6 +57,26 @@ describe("substituteUv", () => {
     expect(issue?.message).toContain("{uv-issue}");
   });
 
+  it("offers the closest supplied name for a misspelt placeholder, never a flag that does not exist", () => {
+    const flags = { issue: "--issue", task: "--task" };
+    const [typo] = issuesOf(substituteUv("{uv-isue}", { issue: 12 }, { parameterFlags: flags }));
+    expect(typo?.hint).toMatch(/^Did you mean \{uv-issue\} \(parameter issue, --issue\)\?/);
+    expect(typo?.hint).not.toContain("--isue");
+    const [handoff] = issuesOf(
+      substituteUv(
+        "{uv-initial_work_aproach}",
+        { initial_work_approach: "x" },
+        { parameterFlags: flags },
+      ),
+    );
+    expect(handoff?.hint).toMatch(/^Did you mean \{uv-initial_work_approach\}\?/);
+    const [unknown] = issuesOf(substituteUv("{uv-zebra}", {}, { parameterFlags: flags }));
+    expect(unknown?.hint).toMatch(/^Declare a parameter "zebra" in agent.json/);
+    expect(unknown?.hint).not.toContain("--zebra");
+    const [notGiven] = issuesOf(substituteUv("{uv-task}", {}, { parameterFlags: flags }));
+    expect(notGiven?.hint).toMatch(/^Pass --task <value>/);
+  });
+
   it("counts lines from the file's line where the text starts (after frontmatter)", () => {
     const [issue] = issuesOf(substituteUv("a\n{uv-x}", {}, { firstLine: 5 }));
     expect(issue?.path).toBe("line 6");
@@ -67,7 +87,16 @@ describe("substituteUv", () => {
       substituteUv("Issue {uv-issue}", {}, { declared: ["issue"], file: "f.md" }),
     );
     expect(used).toMatchObject({ code: "PR-RESOLVE-003", file: "f.md", path: "line 1" });
-    expect(used?.hint).toContain("--issue");
+    // Without knowing the parameters, no flag is named: it might not exist.
+    expect(used?.hint).not.toContain("--issue");
+    const [withFlags] = issuesOf(
+      substituteUv(
+        "Issue {uv-issue}",
+        {},
+        { declared: ["issue"], parameterFlags: { issue: "--issue" } },
+      ),
+    );
+    expect(withFlags?.hint).toContain("Pass --issue <value>");
     const [unused] = issuesOf(
       substituteUv(
         "no placeholders",

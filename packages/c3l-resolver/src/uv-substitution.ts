@@ -1,4 +1,5 @@
 import {
+  closestMatch,
   declaredUvName,
   fail,
   findUvPlaceholders,
@@ -37,6 +38,11 @@ export interface UvSubstitutionOptions {
   readonly stepId?: string | undefined;
   /** The registry file, for a declared variable the prompt never uses. */
   readonly registryFile?: string | undefined;
+  /**
+   * The agent's parameters by name, each with its command-line flag (`issue` → `--issue`), so a
+   * hint names a flag only when it exists.
+   */
+  readonly parameterFlags?: Readonly<Record<string, string>> | undefined;
 }
 
 export interface UvSubstitution {
@@ -73,6 +79,7 @@ export function substituteUv(
   }
 
   const issues: Problem[] = [];
+  const flags = options.parameterFlags ?? {};
   const declared = (options.declared ?? []).map(declaredUvName);
   declared.forEach((name, index) => {
     const found = lookupUv(variables, name);
@@ -99,7 +106,9 @@ export function substituteUv(
               }),
           hint: isRuntime
             ? `"${name}" is set by the runner only when it applies to the run (e.g. previous_summary after the first iteration); remove it from uvVariables of steps that run without it.`
-            : `Pass --${name} <value> (declared in agent.json parameters, or give it a default), or remove "${name}" from uvVariables.`,
+            : Object.hasOwn(flags, name)
+              ? `Pass ${flags[name]} <value> (or give the parameter a default in agent.json), or remove "${name}" from uvVariables.`
+              : `Declare a parameter "${name}" in agent.json, or remove "${name}" from uvVariables.`,
         },
       ),
     );
@@ -114,7 +123,7 @@ export function substituteUv(
         {
           file: options.file,
           path: linesLabel(lines),
-          hint: `Pass --${name} <value>, hand it forward from an earlier step (uv-<step_id>_<key>), or remove the placeholder. Available: ${
+          hint: `${missingPlaceholderHint(name, known, flags)} Available: ${
             known.length === 0 ? "none" : known.slice(0, 30).join(", ")
           }${known.length > 30 ? ", …" : ""}.`,
         },
@@ -123,6 +132,26 @@ export function substituteUv(
   }
   if (issues.length > 0) return fail(issues);
   return ok({ text: replaceUvPlaceholders(text, variables), used });
+}
+
+/**
+ * How to fix a placeholder no channel supplies: the parameter's flag when it is a parameter that
+ * was not given, else the closest name that is supplied; never a flag that does not exist.
+ */
+function missingPlaceholderHint(
+  name: string,
+  known: readonly string[],
+  flags: Readonly<Record<string, string>>,
+): string {
+  if (Object.hasOwn(flags, name)) {
+    return `Pass ${flags[name]} <value> (or give the parameter a default in agent.json).`;
+  }
+  const closest = closestMatch(name, [...new Set([...known, ...Object.keys(flags)])]);
+  if (closest !== undefined) {
+    const flag = Object.hasOwn(flags, closest) ? ` (parameter ${closest}, ${flags[closest]})` : "";
+    return `Did you mean {uv-${closest}}${flag}? Otherwise declare a parameter "${name}" in agent.json, or hand the value forward from an earlier step (uv-<step_id>_<key>).`;
+  }
+  return `Declare a parameter "${name}" in agent.json, hand the value forward from an earlier step (uv-<step_id>_<key>), or remove the placeholder.`;
 }
 
 function linesLabel(lines: readonly number[]): string {

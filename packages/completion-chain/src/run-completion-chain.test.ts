@@ -355,6 +355,22 @@ describe("retry prompt fallbacks", () => {
     expect(text.length).toBeLessThan(8000);
   });
 
+  it("says why a validator that exited 0 failed, instead of reporting a bare exit code 0", async () => {
+    const loaded = loadedAgent({
+      dir: BARE_AGENT_DIR,
+      validators: [validator("printer", "echo leftover", "empty", "printed")],
+      patterns: {
+        printed: { id: "printed", description: "Printed something", edition: "failed", params: [] },
+      },
+      validationSteps: [validationStep("closure.fix", ["printer"])],
+    });
+    const result = expectRetry(await chain({ loaded, cwd: gitRepo() }));
+    expect(result.retrySource).toEqual({ kind: "generic" });
+    expect(result.retryPrompt).toContain(
+      "- Result: exit code 0, but the output does not meet the validator's success condition (successWhen)",
+    );
+  });
+
   it("a broken retry template is an error with its PR code, not a silent fallback", async () => {
     const dir = tempDir("climpt-agent-");
     mkdirSync(join(dir, "prompts/steps/retry/fix"), { recursive: true });

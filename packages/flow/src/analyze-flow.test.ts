@@ -475,6 +475,13 @@ describe("handoff dataflow (SR-FLOW-006, SR-FLOW-007)", () => {
       ["SR-FLOW-006", "error"],
     ]);
     expect(findings[0]?.message).toContain('"initial.a" hands off no key "missing"');
+    expect(findings[0]?.hint).not.toContain("Did you mean");
+  });
+
+  it("names the key a misspelt handoff read probably means", () => {
+    const [finding] = diamond({ uvVariables: ["initial_a_sied"] });
+    expect(finding?.code).toBe("SR-FLOW-006");
+    expect(finding?.hint).toMatch(/^Did you mean "side"\? /);
   });
 
   it("checks {uv-…} placeholders of the prompt texts passed in", () => {

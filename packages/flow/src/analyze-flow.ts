@@ -22,6 +22,8 @@ export interface AnalyzeFlowOptions {
   readonly ignore?: readonly FlowFindingCode[];
   /** A graph already built from this registry by `buildFlowGraph`, to avoid building it twice. */
   readonly graph?: FlowGraph;
+  /** Without `graph`: build it with the budget verdict's edges (`FlowGraphOptions`). */
+  readonly budgetClosure?: boolean;
 }
 
 /**
@@ -32,7 +34,8 @@ export interface AnalyzeFlowOptions {
  * passes on real flows; nothing recurses, so 10,000-step registries are fine.
  */
 export function analyzeFlow(registry: Registry, options: AnalyzeFlowOptions = {}): FlowFinding[] {
-  const graph = options.graph ?? buildFlowGraph(registry);
+  const graph =
+    options.graph ?? buildFlowGraph(registry, { budgetClosure: options.budgetClosure === true });
   const flow = indexFlow(graph);
   const steps = graph.nodes.map((node) => registry.steps[node.id] as Step);
 
@@ -50,7 +53,16 @@ export function analyzeFlow(registry: Registry, options: AnalyzeFlowOptions = {}
     ...entryFindings(registry, flow),
     ...reachabilityFindings(flow, openSteps),
     ...unboundedCycleFindings(flow),
-    ...handoffFindings(registry, flow, options),
+    // A budget's move into closure is an emergency exit, not a path the flow is designed along:
+    // handoff dataflow is judged on the declared edges only, or every budgeted flow would be
+    // told that its closure may read values no step wrote yet.
+    ...handoffFindings(
+      registry,
+      graph.edges.some((edge) => edge.kind === "budget")
+        ? indexFlow(graph, (edge) => edge.kind !== "budget")
+        : flow,
+      options,
+    ),
   ];
   const context = {
     registry,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { analyzeFlow } from "./analyze-flow.ts";
 import { buildFlowGraph, type FlowEdge } from "./flow-graph.ts";
 import {
   checkStep,
@@ -9,6 +10,7 @@ import {
   sectionStep,
   seed000Registry,
   validationStep,
+  validator,
 } from "./flow-test-registries.ts";
 
 /** `from -label-> to` (End for terminal edges), with the bound when there is one. */
@@ -196,5 +198,58 @@ describe("buildFlowGraph", () => {
       },
       { stepId: "initial.a", label: "entryStep", path: "$.entryStep" },
     ]);
+  });
+
+  it("with a budget verdict, leads every work step to the first closure step, which validation then returns from", () => {
+    const registry = registryOf(
+      [
+        gateStep("initial.work", {
+          intents: ["repeat"],
+          transitions: { repeat: "initial.work" },
+        }),
+        gateStep("closure.done", { intents: ["closing"], transitions: { closing: null } }),
+        gateStep("closure.other", { intents: ["closing"], transitions: { closing: null } }),
+      ],
+      {
+        entryStep: "initial.work",
+        validators: [validator("tests", "npm test", "tests-failed")],
+        validationSteps: [validationStep("closure.done", ["tests"])],
+      },
+    );
+    expect(arrows(buildFlowGraph(registry).edges)).toEqual([
+      "initial.work -repeat-> initial.work",
+      "closure.done -closing-> End",
+      "closure.other -closing-> End",
+    ]);
+    expect(arrows(buildFlowGraph(registry, { budgetClosure: true }).edges)).toEqual([
+      "initial.work -repeat-> initial.work",
+      "initial.work -budget-> closure.done",
+      "closure.done -closing-> End",
+      "closure.done -validation retry ≤3-> initial.work (bound 3)",
+      "closure.other -closing-> End",
+    ]);
+  });
+
+  it("counts budget edges for reachability and completion, not for handoff dataflow", () => {
+    const registry = registryOf(
+      [
+        gateStep("initial.a", { intents: ["next"], transitions: { next: "continuation.b" } }),
+        gateStep("continuation.b", {
+          intents: ["handoff", "repeat"],
+          transitions: { handoff: "closure.c", repeat: "continuation.b" },
+          handoff: ["notes"],
+        }),
+        gateStep("closure.c", {
+          intents: ["closing"],
+          transitions: { closing: null },
+          uvVariables: ["continuation_b_notes"],
+        }),
+      ],
+      { entryStep: "initial.a" },
+    );
+    const codes = (budgetClosure: boolean) =>
+      analyzeFlow(registry, { budgetClosure }).map((finding) => finding.code);
+    expect(codes(false)).toEqual(["SR-FLOW-005"]);
+    expect(codes(true)).toEqual(["SR-FLOW-005"]);
   });
 });

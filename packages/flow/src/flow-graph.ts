@@ -29,7 +29,12 @@ export type FlowEdgeKind =
   /** The step prompt runs again while under `iterations.max`. */
   | "iteration"
   /** A failed validation of a closure step returns to a work step leading into it */
-  | "validation-retry";
+  | "validation-retry"
+  /**
+   * A budget verdict (`count:iteration`, `count:check`) that runs out sends the flow from any
+   * work or verification step to the registry's first closure step (the router's enterClosure).
+   */
+  | "budget";
 
 export interface FlowEdge {
   readonly from: string;
@@ -280,20 +285,46 @@ function workStepsLeadingInto(
   return found;
 }
 
+export interface FlowGraphOptions {
+  /**
+   * The agent's verdict is (or contains) a budget verdict, `count:iteration` or `count:check`:
+   * when it runs out, the router moves from any work or verification step to the registry's
+   * first closure step, an edge no transition declares (kind `budget`).
+   */
+  readonly budgetClosure?: boolean;
+}
+
+/** The closure step a budget sends the flow to: the first one declared (the router's rule). */
+function budgetEdge(step: Step, closureId: string | undefined): FlowEdge[] {
+  if (closureId === undefined || step.kind === "closure") return [];
+  return [
+    { from: step.id, to: closureId, kind: "budget", label: "budget", path: stepPath(closureId) },
+  ];
+}
+
 /**
  * Builds the flow graph of a registry. Pure and linear in the size of the registry, apart from
  * the walk back from each validated closure step.
  */
-export function buildFlowGraph(registry: Registry): FlowGraph {
+export function buildFlowGraph(registry: Registry, options: FlowGraphOptions = {}): FlowGraph {
   const flowSteps = Object.values(registry.steps).filter((step) => step.kind !== "section");
   const stepIds = new Set(flowSteps.map((step) => step.id));
   const kindOf = new Map<string, FlowStepKind>();
   for (const step of flowSteps) kindOf.set(step.id, step.kind as FlowStepKind);
+  const budgetClosure =
+    options.budgetClosure === true
+      ? flowSteps.find((step) => step.kind === "closure")?.id
+      : undefined;
 
   const ownEdges = new Map<string, FlowEdge[]>();
   const predecessors = new Map<string, string[]>();
   for (const step of flowSteps) {
-    const edges = [...gateEdges(step, stepIds), ...checkEdges(step), ...iterationEdge(step)];
+    const edges = [
+      ...gateEdges(step, stepIds),
+      ...checkEdges(step),
+      ...iterationEdge(step),
+      ...budgetEdge(step, budgetClosure),
+    ];
     ownEdges.set(step.id, edges);
     for (const edge of edges) {
       if (edge.to === null || edge.to === step.id || !stepIds.has(edge.to)) continue;

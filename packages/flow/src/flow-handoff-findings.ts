@@ -1,4 +1,4 @@
-import type { Registry, Step } from "@climpt/model";
+import { closestMatch, type Registry, type Step } from "@climpt/model";
 import type { FlowFinding } from "./flow-codes.ts";
 import { computeDominators } from "./flow-dominators.ts";
 import {
@@ -30,7 +30,13 @@ function severityOf(read: HandoffRead): "error" | "warning" {
   return read.source === "condition" && read.hasDefault === true ? "warning" : "error";
 }
 
-function undeclaredFinding(read: HandoffRead): FlowFinding {
+function undeclaredFinding(read: HandoffRead, registry: Registry): FlowFinding {
+  const writerKeys =
+    read.writer === undefined
+      ? Object.values(registry.steps).flatMap((step) => step.handoff.map((field) => field.key))
+      : (registry.steps[read.writer]?.handoff.map((field) => field.key) ?? []);
+  const closest = closestMatch(read.key, [...new Set(writerKeys)]);
+  const didYouMean = closest === undefined ? "" : `Did you mean "${closest}"? `;
   const consequence =
     read.source === "condition"
       ? read.hasDefault === true
@@ -48,8 +54,8 @@ function undeclaredFinding(read: HandoffRead): FlowFinding {
         : `Step "${read.reader}" reads "${read.key}" of step "${read.writer}" through its ${describeRead(read)}, but "${read.writer}" hands off no key "${read.key}",${consequence}.`,
     hint:
       read.writer === undefined
-        ? `Add "${read.key}" to the handoff (handoffFields / handoff) of the step that produces it.`
-        : `Add "${read.key}" to the handoff of "${read.writer}", or fix the name (channel 4 names are uv-<step id with . as _>_<key>).`,
+        ? `${didYouMean}Add "${read.key}" to the handoff (handoffFields / handoff) of the step that produces it.`
+        : `${didYouMean}Add "${read.key}" to the handoff of "${read.writer}", or fix the name (channel 4 names are uv-<step id with . as _>_<key>).`,
   };
 }
 
@@ -83,7 +89,7 @@ export function handoffFindings(
   const any: (AnyWriterRead & { read: HandoffRead })[] = [];
   for (const read of reads) {
     if (!read.declared) {
-      findings.push(undeclaredFinding(read));
+      findings.push(undeclaredFinding(read, registry));
       continue;
     }
     const node = flow.indexOf.get(read.reader) as number;

@@ -6,8 +6,10 @@ export {
   type FlowEdgeKind,
   type FlowEntry,
   type FlowGraph,
+  type FlowGraphOptions,
   type FlowNode,
   type FlowValidationGate,
 } from "./flow-graph.ts";
+export { reachableSteps } from "./reachable-steps.ts";
 export { type ToDotOptions, toDot } from "./to-dot.ts";
 export { type ToMermaidOptions, toMermaid } from "./to-mermaid.ts";

@@ -6,6 +6,7 @@ export {
   hasErrorMarker,
   markError,
 } from "./climpt-error.ts";
+export { closestMatch, editDistance } from "./edit-distance.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
 export {
   FLOW_STEP_KINDS,

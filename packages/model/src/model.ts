@@ -198,6 +198,11 @@ export interface FailurePattern {
   readonly edition: string;
   readonly adaptation?: string;
   readonly params: readonly string[];
+  /**
+   * `built-in`: without a retry prompt file, the completion chain's built-in retry text is the
+   * intended prompt (the definition asks for it, so the prompt checks do not report it).
+   */
+  readonly fallback?: "built-in";
 }
 
 export interface ValidationCondition {

@@ -7,7 +7,6 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { formatProblem, type Problem } from "@climpt/model";
-import { afterAll, describe, expect, it } from "vitest";
 import {
   type AgentFolderFiles,
   demoAgent,
@@ -15,7 +14,8 @@ import {
   type JsonRecord,
   removeAgentFolders,
   writeAgentFolder,
-} from "./agent-folder.test-helper.ts";
+} from "@climpt/testing";
+import { afterAll, describe, expect, it } from "vitest";
 import { generateOutputSchema } from "./generate-output-schema.ts";
 import { loadAgent } from "./load-agent.ts";
 

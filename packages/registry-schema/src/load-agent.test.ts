@@ -2,8 +2,8 @@ import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { formatProblem, type JsonValue, type LoadedAgent } from "@climpt/model";
+import { demoAgent, removeAgentFolders, writeAgentFolder } from "@climpt/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { demoAgent, removeAgentFolders, writeAgentFolder } from "./agent-folder.test-helper.ts";
 import { resolveEntryStep } from "./entry-step.ts";
 import { loadAgent } from "./load-agent.ts";
 

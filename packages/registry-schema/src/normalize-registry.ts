@@ -754,6 +754,7 @@ function readFailurePatterns(raw: unknown, findings: Findings): Record<string, F
       edition: fields.edition ?? "failed",
       ...(fields.adaptation === undefined ? {} : { adaptation: fields.adaptation }),
       params: fields.params ?? [],
+      ...(fields.fallback === undefined ? {} : { fallback: fields.fallback }),
     });
   }
   return patterns;

@@ -237,6 +237,14 @@ export const failurePatternSchema = v.looseObject({
     v.pipe(v.array(v.string()), v.description("Extracted parameters passed to the prompt.")),
     [],
   ),
+  fallback: v.optional(
+    v.pipe(
+      v.literal("built-in"),
+      v.description(
+        "With no retry prompt file for this pattern, send the built-in retry text (it names the validator, its command and output). Without it a missing prompt is reported by climpt validate and climpt run.",
+      ),
+    ),
+  ),
 });
 
 export const validationConditionSchema = v.looseObject({

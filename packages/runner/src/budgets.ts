@@ -12,7 +12,7 @@ export function budgetError(ctx: RunContext): RunError | undefined {
   const tokens = totals.inputTokens + totals.outputTokens;
   const maxTokens = ctx.budgets?.maxTokens ?? ctx.agent.limits.maxTokens;
   const maxCost = ctx.budgets?.maxCostUsd ?? ctx.agent.limits.maxCostUsd;
-  const hint = `Raise the budget and continue with \`climpt run ${ctx.agent.name} --resume ${ctx.runId}\`.`;
+  const hint = `Raise the budget (--max-tokens, --max-cost) and continue with \`${ctx.resumeCommand}\`.`;
   if (maxTokens !== undefined && tokens >= maxTokens) {
     return problem(
       "AGENT_BUDGET_EXCEEDED",

@@ -4,7 +4,16 @@ export {
   listAgents,
 } from "@climpt/registry-schema";
 export { findAgentDir, loadAgentDefinition } from "./agent-location.ts";
+export {
+  type AgentCheck,
+  type AgentChecks,
+  type CheckAgentOptions,
+  checkAgent,
+  checkLoadedAgent,
+  hasCheckErrors,
+} from "./check-agent.ts";
 export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
+export { gitRepositoryOf, runsGit } from "./environment-checks.ts";
 export { JournalWriter, journalDirectory, journalPath, readJournal } from "./journal.ts";
 export type { RecordedReply } from "./journal-replay.ts";
 export { createMessagesStepExecutor } from "./messages-step-executor.ts";

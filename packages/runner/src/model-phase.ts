@@ -74,6 +74,9 @@ function resolvePrompt(
     },
     ...(phase === "check" && step.check?.prompt !== undefined ? { prompt: step.check.prompt } : {}),
     registryFile: ctx.loaded.files.registry,
+    parameterFlags: Object.fromEntries(
+      Object.values(ctx.agent.parameters).map((parameter) => [parameter.name, parameter.cli]),
+    ),
   });
 }
 

@@ -7,6 +7,7 @@ import {
   recordedTotals,
   replayCounts,
 } from "./mid-step-replay.ts";
+import { preRunChecks, reportWarnings } from "./pre-run-checks.ts";
 import {
   buildRunContext,
   type RunContext,
@@ -78,6 +79,9 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     });
   }
 
+  // The definition may have changed since the run started: a resumed run is checked like a new
+  // one, with the arguments it started with, before it can spend anything.
+  const warnings = await preRunChecks(loaded, { args: start.args, cwd: start.originCwd });
   const context = await buildRunContext(inputs, {
     runId,
     args: { ...start.args },
@@ -125,6 +129,7 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
       iteration: state.routerState.iteration,
       ...replayCounts(phases),
     });
+    reportWarnings(context.events, warnings);
     const replay: MidStepReplay = {
       stepId: state.routerState.stepId,
       iteration: state.routerState.iteration,

@@ -22,7 +22,12 @@ import { createMessagesStepExecutor } from "./messages-step-executor.ts";
 import { runModelClient } from "./model-client.ts";
 import type { RunEvent } from "./run-event.ts";
 import { RunEventStream } from "./run-events.ts";
-import type { RunBudgets, RunnerOptions, RunOptions } from "./run-options.ts";
+import {
+  type RunBudgets,
+  type RunnerOptions,
+  type RunOptions,
+  resumeCommandOf,
+} from "./run-options.ts";
 import type { RunError, RunUsage } from "./run-result.ts";
 import type { RunStop } from "./run-stop.ts";
 import { AgentDefinitionError } from "./runner-error.ts";
@@ -67,6 +72,8 @@ export interface RunContext {
   readonly ghCommand: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>> | undefined;
   readonly onTextDelta: RunOptions["onTextDelta"];
+  /** The command that continues this run, for hints (`RunnerOptions.resumeCommand`). */
+  readonly resumeCommand: string;
 }
 
 /** What setup is given: the session's inputs and its stop switch. */
@@ -97,19 +104,19 @@ export interface RunIdentity {
 }
 
 function stoppedError(inputs: SessionInputs, runId: string): RunError | undefined {
-  const agent = inputs.loaded.agent.name;
+  const resume = resumeCommandOf(inputs.runnerOptions, runId);
   switch (inputs.stop.reason) {
     case "signal":
       return problem(
         "AGENT_INTERRUPTED",
         "The run was interrupted (signal). Its journal is complete up to the last finished step.",
-        { hint: `Continue it with \`climpt run ${agent} --resume ${runId}\`.` },
+        { hint: `Continue it with \`${resume}\`.` },
       );
     case "wallclock":
       return problem(
         "AGENT_BUDGET_EXCEEDED",
         `The wall-clock budget of ${inputs.runOptions.budgets?.maxWallClockMs} ms ran out.`,
-        { hint: `Raise --max-time and continue with \`climpt run ${agent} --resume ${runId}\`.` },
+        { hint: `Continue with a larger budget: \`${resume} --max-time <duration>\`.` },
       );
     default:
       return undefined;
@@ -177,6 +184,7 @@ export async function buildRunContext(
     ghCommand: runnerOptions.ghCommand,
     env: runnerOptions.env,
     onTextDelta: runOptions.onTextDelta,
+    resumeCommand: resumeCommandOf(runnerOptions, runId),
   };
 }
 

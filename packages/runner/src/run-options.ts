@@ -63,4 +63,14 @@ export interface RunnerOptions {
   readonly ghCommand?: string;
   /** Environment for tools, validators and hooks. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The command that continues a run, for the hints of a failed or interrupted run. Default
+   * `climpt resume <runId>`; the CLI passes the one that finds the agent as the user named it.
+   */
+  readonly resumeCommand?: (runId: string) => string;
+}
+
+/** The command that continues run `runId` (`RunnerOptions.resumeCommand`). */
+export function resumeCommandOf(options: RunnerOptions, runId: string): string {
+  return options.resumeCommand?.(runId) ?? `climpt resume ${runId}`;
 }

@@ -153,6 +153,6 @@ function unexpectedError(ctx: RunContext, error: unknown): RunError {
   if (coded.hint !== undefined) return coded;
   return {
     ...coded,
-    hint: `Unexpected error; the journal is complete up to it. Fix the cause and continue with \`climpt run ${ctx.agent.name} --resume ${ctx.runId}\`.`,
+    hint: `Unexpected error; the journal is complete up to it. Fix the cause and continue with \`${ctx.resumeCommand}\`.`,
   };
 }

@@ -1,6 +1,9 @@
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { AgentDefinitionError } from "./runner-error.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
 import { makeSampleRepo } from "./test-support.ts";
@@ -36,5 +39,67 @@ describe("setup", () => {
     }
     expect(calls).toBe(0);
     expect(readdirSync(cwd)).toEqual(before);
+  });
+
+  it("makes validate's checks before the first model call: a prompt a later step sends, and git outside a repository", async () => {
+    const broken: TestAgentSpec = {
+      ...spec,
+      parameters: { issue: { type: "number", required: true, cli: "--issue" } },
+      steps: {
+        "initial.work": {
+          intents: ["handoff"],
+          transitions: { handoff: { target: "closure.done" } },
+          prompt: "Issue {uv-issue}.",
+        },
+        "closure.done": {
+          intents: ["closing"],
+          transitions: { closing: { target: null } },
+          prompt: "Close issue {uv-issue_number}.",
+        },
+      },
+      registry: {
+        validators: {
+          clean: {
+            type: "command",
+            command: "git status --porcelain",
+            successWhen: "empty",
+            failurePattern: "dirty",
+          },
+        },
+        failurePatterns: {
+          dirty: { description: "dirty", edition: "failed", fallback: "built-in" },
+        },
+        validationSteps: {
+          "closure.done": {
+            stepId: "closure.done",
+            validationConditions: [{ validator: "clean" }],
+            onFailure: { action: "retry", maxAttempts: 2 },
+          },
+        },
+      },
+    };
+    const loaded = await loadAgentDefinition(writeTestAgent(broken));
+    const cwd = mkdtempSync(path.join(tmpdir(), "climpt-not-a-repo-"));
+    let calls = 0;
+    const runner = new StepFlowRunner(loaded, {
+      modelClient: {
+        call: () => {
+          calls += 1;
+          return Promise.reject(new Error("not called"));
+        },
+      },
+    });
+    const refused = runner.run({ cwd, args: { issue: 7 } });
+    await expect(refused).rejects.toBeInstanceOf(AgentDefinitionError);
+    const error = (await refused.catch((caught: unknown) => caught)) as AgentDefinitionError;
+    expect(error.problems.map((problem) => `${problem.severity} ${problem.code}`)).toEqual([
+      "error PR-RESOLVE-005",
+      "error RUN-CWD-002",
+    ]);
+    expect(error.problems[0]?.hint).toMatch(
+      /^Did you mean \{uv-issue\}\? \(parameter issue, --issue\)/,
+    );
+    expect(calls).toBe(0);
+    expect(readdirSync(cwd)).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { resolveEntryStep } from "@climpt/registry-schema";
 import { fileJournalStore } from "./journal-store.ts";
+import { preRunChecks, reportWarnings } from "./pre-run-checks.ts";
 import {
   buildRunContext,
   type RunContext,
@@ -15,9 +16,10 @@ import { validateArgs } from "./validate-args.ts";
 import { createRunWorktree } from "./worktree.ts";
 
 /**
- * Setup of a new run: checks the working directory, the arguments and the entry step before
- * anything is written, makes the worktree (worktree mode), builds the run context, opens the
- * journal and records `run_start`, which holds everything `--resume` needs to continue.
+ * Setup of a new run: checks the working directory, the arguments, the entry step and everything
+ * `climpt validate` checks (prompts, flow, the working folder) before anything is written, makes
+ * the worktree (worktree mode), builds the run context, opens the journal and records
+ * `run_start`, which holds everything resume needs to continue.
  */
 export async function startRun(
   inputs: SessionInputs,
@@ -37,6 +39,7 @@ export async function startRun(
   if (!args.ok) throw new AgentDefinitionError(args.issues);
   const entry = resolveEntryStep(registry, agent.verdict.type);
   if (!entry.ok) throw new AgentDefinitionError(entry.issues);
+  const warnings = await preRunChecks(loaded, { args: args.value, cwd: originCwd });
   const runId = newRunId();
   const worktree =
     (runOptions.worktree ?? agent.worktree.enabled)
@@ -88,5 +91,6 @@ export async function startRun(
     iterationCap: context.router.iterationCap,
     worktree,
   });
+  reportWarnings(context.events, warnings);
   return { context, state };
 }

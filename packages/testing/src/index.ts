@@ -1,5 +1,14 @@
 export { ensureDebianPackages, hasProgram } from "./debian-packages.ts";
 export {
+  type AgentFolderFiles,
+  demoAgent,
+  type Json,
+  type JsonRecord,
+  removeAgentFolders,
+  type WritableAgentFolder,
+  writeAgentFolder,
+} from "./agent-folder.ts";
+export {
   type FakeAnthropic,
   type FakeAnthropicOptions,
   type FakeHandler,

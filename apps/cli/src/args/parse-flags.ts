@@ -1,6 +1,6 @@
 import type { Problem } from "@climpt/model";
+import { closestMatch } from "@climpt/model";
 import { CLI_CODES } from "../cli-codes.ts";
-import { closestMatch } from "./edit-distance.ts";
 import { type FlagSpec, type FlagValue, flagUsage } from "./flag-spec.ts";
 import { convertFlagValue } from "./flag-values.ts";
 

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import { CLI_CODES } from "../cli-codes.ts";
@@ -9,6 +10,7 @@ import {
   scaffoldFiles,
   writeScaffold,
 } from "../init/write-scaffold.ts";
+import { shellWord } from "../progress/format.ts";
 import { displayPath } from "../report-problems.ts";
 import type { Command } from "./command.ts";
 import {
@@ -18,6 +20,36 @@ import {
   writeJson,
 } from "./command-line.ts";
 import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
+
+/**
+ * What to do before the first run: the scaffold's git-clean validator passes only on a clean
+ * tree, so the new agent folder must be committed, in a git repository. Without this the first
+ * run is refused at the close-out until its retries run out.
+ */
+export function commitAdvice(cwd: string, agentDir: string): string[] {
+  let root: string;
+  try {
+    root = execFileSync("git", ["rev-parse", "--show-toplevel"], {
+      cwd,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return [
+      `${cwd} is not inside a git repository, and the scaffold's git-clean validator needs one. Before the first run:`,
+      "  git init",
+      `  git add ${shellWord(path.relative(cwd, agentDir) || ".")}`,
+      '  git commit -m "Add the agent"',
+    ];
+  }
+  const relative = path.relative(root, agentDir);
+  return [
+    "Commit the agent before the first run: its git-clean validator passes only on a clean tree, and the new folder is untracked.",
+    `  git -C ${shellWord(root)} add ${shellWord(relative)}`,
+    `  git -C ${shellWord(root)} commit -m "Add the agent"`,
+    "(The run journal ignores itself in git.)",
+  ];
+}
 
 export const initCommand: Command = {
   name: "init",
@@ -97,7 +129,7 @@ export const initCommand: Command = {
         `  climpt graph ${ref}`,
         `  climpt run ${ref} --task "describe the task"`,
         "",
-        `Runs keep a journal in tmp/climpt/logs/${name}/: make sure git ignores it (e.g. tmp/ in .gitignore), or the git-clean check will see it.`,
+        ...commitAdvice(location.cwd, dir),
         "",
       ].join("\n"),
     );

@@ -1,10 +1,12 @@
+import { statSync } from "node:fs";
 import * as path from "node:path";
 import { listAgents } from "@climpt/registry-schema";
-import { checkAgent } from "../agent-check.ts";
+import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { problemsFromError } from "../locate-agent.ts";
 import { displayPath } from "../report-problems.ts";
+import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import {
   parseCommandLine,
@@ -13,6 +15,10 @@ import {
   writeJson,
 } from "./command-line.ts";
 import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
+
+function isFolder(dir: string): boolean {
+  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() === true;
+}
 
 interface ListedAgent {
   readonly name: string;
@@ -38,12 +44,29 @@ export const listCommand: Command = {
     const json = outcome.parsed.values.get("json") === true;
     const location = resolveLocation(outcome.parsed.values, io);
     const agentDir = location.agentDir ?? path.join(location.cwd, ".agent");
+    // No .agent/ yet is an empty list; a folder the user named that is not there is a mistake.
+    if (location.agentDir !== undefined && !isFolder(location.agentDir)) {
+      return reportUsageProblems(
+        io,
+        this,
+        [
+          {
+            code: CLI_CODES.noFolder,
+            severity: "error",
+            message: `--agent-dir: no folder ${location.agentDir}.`,
+            hint: "Pass the folder that holds the agent folders, or leave --agent-dir out for <cwd>/.agent.",
+          },
+        ],
+        json,
+      );
+    }
     let found: Awaited<ReturnType<typeof listAgents>>;
     try {
       found = await listAgents(location);
     } catch (error) {
       return reportUsageProblems(io, this, problemsFromError(error), json);
     }
+    const { checkAgent } = await runnerModule();
     const agents: ListedAgent[] = [];
     for (const entry of found) {
       const check = await checkAgent(entry.dir);

@@ -64,6 +64,18 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
   },
   JSON_FLAG,
   {
+    name: "jsonl",
+    kind: "boolean",
+    key: "jsonl",
+    description: "Print every run event as one JSON line on stdout as it happens.",
+  },
+  {
+    name: "verbose",
+    kind: "boolean",
+    key: "verbose",
+    description: "Show each step's resolved prompt and the model's text (stderr).",
+  },
+  {
     name: "replay",
     kind: "string",
     key: "replay",
@@ -82,7 +94,8 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     kind: "string",
     key: "resume",
     valueName: "RUN_ID",
-    description: "Continue an interrupted or failed run from its journal.",
+    description:
+      "Continue an interrupted or failed run from its journal (the same as `climpt resume RUN_ID`).",
   },
   HELP_FLAG,
 ];

@@ -59,6 +59,6 @@ describe("climpt run and stop signals (in process)", () => {
     expect(await running).toBe(1);
     expect(stderr.join("")).toContain("AGENT_INTERRUPTED");
     expect(unhooked).toBe(true);
-    expect(stderr.join("")).toMatch(/Resume: climpt run my-agent --resume \S+/);
+    expect(stderr.join("")).toMatch(/Resume: climpt resume \S+/);
   });
 });

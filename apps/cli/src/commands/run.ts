@@ -1,7 +1,4 @@
-import { existsSync } from "node:fs";
-import * as path from "node:path";
 import type { LoadedAgent, Problem } from "@climpt/model";
-import type { RunOptions, RunResult } from "@climpt/runner";
 import { collectAgentArgs, parameterFlagSpecs } from "../args/agent-flags.ts";
 import type { FlagSpec } from "../args/flag-spec.ts";
 import { type ParsedFlags, parseFlags } from "../args/parse-flags.ts";
@@ -10,20 +7,19 @@ import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { formatCommandHelp } from "../help.ts";
 import { locateAgent, problemsFromError } from "../locate-agent.ts";
-import { shellWord } from "../progress/format.ts";
-import { ProgressDisplay } from "../progress/progress-display.ts";
 import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import {
   booleanValue,
-  numberValue,
   positionalProblems,
   reportUsageProblems,
   resolveLocation,
   stringValue,
   wantsJson,
-  writeJson,
 } from "./command-line.ts";
+import { executeRun } from "./execute-run.ts";
+import { resumeCommandFor } from "./resume-hint.ts";
+import { runOptionsFromFlags } from "./run-flag-options.ts";
 import { RUN_FLAGS } from "./run-flags.ts";
 
 /**
@@ -34,32 +30,16 @@ function guessAgentRef(parsed: ParsedFlags): string | undefined {
   return parsed.positionals[0] ?? [...parsed.ambiguous.values()][0];
 }
 
-/** The command that continues this run, as the user pointed climpt at the agent. */
-function resumeCommandFor(agentRef: string, argv: readonly string[], runId: string): string {
-  const words = ["climpt", "run", agentRef];
-  for (const [index, token] of argv.entries()) {
-    for (const flag of ["--agent-dir", "--cwd"]) {
-      if (token === flag && argv[index + 1] !== undefined)
-        words.push(flag, argv[index + 1] as string);
-      else if (token.startsWith(`${flag}=`)) words.push(flag, token.slice(flag.length + 1));
-    }
-  }
-  words.push("--resume", runId);
-  return words.map(shellWord).join(" ");
-}
-
 export const runCommand: Command = {
   name: "run",
   summary: "Run an agent: walk its steps until the completion chain says done.",
-  usage: [
-    "climpt run <agent> [--<param> VALUE]... [--param NAME=VALUE]... [flags]",
-    "climpt run <agent> --resume RUN_ID",
-  ],
+  usage: ["climpt run <agent> [--<param> VALUE]... [--param NAME=VALUE]... [flags]"],
   flags: RUN_FLAGS,
   details: [
     "<agent> is a name under <cwd>/.agent/ (or --agent-dir), or a path to an agent folder. `climpt run <agent> --help` also lists the agent's parameter flags.",
     "Model access: ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured). --replay needs no key.",
-    "Ctrl-C stops the run cleanly (the journal is kept) and prints how to resume it; a second Ctrl-C exits at once.",
+    "Ctrl-C stops the run cleanly (the journal is kept) and prints how to resume it (`climpt resume RUN_ID`); a second Ctrl-C exits at once. `--resume RUN_ID` here does the same, unless the agent has a parameter of that name: then --resume is that parameter.",
+    "--jsonl prints every run event as one JSON line on stdout as it happens (the journal's events); --verbose shows each step's resolved prompt and the model's text on stderr.",
     "Exit codes: 0 completed, 1 the run failed or was interrupted, 2 bad usage or an invalid agent definition.",
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -82,7 +62,7 @@ export const runCommand: Command = {
     const location = resolveLocation(first.values, io);
     const dir = await locateAgent(agentRef, location, io.cwd);
     if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
-    const { loadAgentDefinition, StepFlowRunner } = await runnerModule();
+    const { loadAgentDefinition } = await runnerModule();
     let loaded: LoadedAgent;
     try {
       loaded = await loadAgentDefinition(dir.value);
@@ -96,15 +76,21 @@ export const runCommand: Command = {
       return EXIT.ok;
     }
 
-    // Pass 2: everything, strictly, with the agent's parameters as typed flags.
-    const specs: FlagSpec[] = [...RUN_FLAGS, ...parameterFlags];
+    // Pass 2: everything, strictly, with the agent's parameters as typed flags. A parameter
+    // whose flag is a run flag kept only for compatibility (`--resume`: `climpt resume` is the
+    // command now) takes that flag over; the iterator agent has a `resume` parameter.
+    const taken = new Set(parameterFlags.map((flag) => flag.name));
+    const runFlags = RUN_FLAGS.filter((flag) => !(flag.key === "resume" && taken.has(flag.name)));
+    const specs: FlagSpec[] = [...runFlags, ...parameterFlags];
     const parsed = parseFlags(argv, specs);
     const problems: Problem[] = [...parsed.problems];
     if (!problems.some((problem) => problem.code === CLI_CODES.unknownFlag)) {
       problems.push(...positionalProblems(this, parsed.positionals, { names: ["agent"] }));
     }
     const { values } = parsed;
-    const resume = stringValue(values, "resume");
+    const resume = runFlags.some((flag) => flag.key === "resume")
+      ? stringValue(values, "resume")
+      : undefined;
     const paramEntries = (values.get("param") ?? []) as readonly string[];
     const collected = collectAgentArgs(values, paramEntries, loaded.agent.parameters, {
       skipRequired: resume !== undefined,
@@ -121,92 +107,31 @@ export const runCommand: Command = {
           .join(", ")}, or start a new run without --resume.`,
       });
     }
-    const replay = stringValue(values, "replay");
-    const record = stringValue(values, "record");
-    const replayPath = replay === undefined ? undefined : path.resolve(io.cwd, replay);
-    if (replayPath !== undefined && !existsSync(replayPath)) {
+    if (json && booleanValue(values, "jsonl") === true) {
       problems.push({
-        code: CLI_CODES.badValue,
+        code: CLI_CODES.conflict,
         severity: "error",
-        message: `--replay: no cassette at ${replayPath}.`,
-        hint: "Record one first with --record CASSETTE, or check the path.",
+        message: "--json and --jsonl both print on stdout; choose one.",
+        hint: "--jsonl streams the events (the last one, run_end, holds the result); --json prints only the result.",
       });
     }
-    if (replay === undefined && !io.env.ANTHROPIC_API_KEY && !io.env.ANTHROPIC_AUTH_TOKEN) {
-      problems.push({
-        code: CLI_CODES.noCredentials,
-        severity: "error",
-        message: "ANTHROPIC_API_KEY is not set, so climpt cannot reach the model.",
-        hint: "export ANTHROPIC_API_KEY=… (ANTHROPIC_BASE_URL selects another endpoint), or pass --replay CASSETTE to run from a recording.",
-      });
-    }
+    const shared = runOptionsFromFlags(values, io);
+    problems.push(...shared.problems);
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
 
-    const maxTokens = numberValue(values, "maxTokens");
-    const maxCostUsd = numberValue(values, "maxCost");
-    const maxWallClockMs = numberValue(values, "maxTime");
-    const model = stringValue(values, "model");
-    const maxIterations = numberValue(values, "maxIterations");
-    const worktree = booleanValue(values, "worktree");
-    const controller = new AbortController();
-    const display = new ProgressDisplay({
-      out: io.stderr,
-      live: io.stderr.isTTY === true,
-      color: !io.env.NO_COLOR,
-      ...(io.stderr.columns === undefined ? {} : { columns: io.stderr.columns }),
+    return executeRun(io, this, {
+      loaded,
+      runOptions: {
+        args: collected.args,
+        cwd: location.cwd,
+        ...shared.options,
+        ...(resume === undefined ? {} : { resume }),
+      },
+      json,
+      jsonl: booleanValue(values, "jsonl") === true,
+      verbose: booleanValue(values, "verbose") === true,
       resumeCommand: (runId) => resumeCommandFor(agentRef, argv, runId),
+      ...(resume === undefined ? {} : { resuming: resume }),
     });
-    const options: RunOptions = {
-      args: collected.args,
-      cwd: location.cwd,
-      signal: controller.signal,
-      onTextDelta: (delta) => display.textDelta(delta),
-      ...(model === undefined ? {} : { model }),
-      ...(maxIterations === undefined ? {} : { maxIterations }),
-      ...(maxTokens === undefined && maxCostUsd === undefined && maxWallClockMs === undefined
-        ? {}
-        : {
-            budgets: {
-              ...(maxTokens === undefined ? {} : { maxTokens }),
-              ...(maxCostUsd === undefined ? {} : { maxCostUsd }),
-              ...(maxWallClockMs === undefined ? {} : { maxWallClockMs }),
-            },
-          }),
-      ...(resume === undefined ? {} : { resume }),
-      ...(worktree === undefined ? {} : { worktree }),
-      ...(replayPath === undefined ? {} : { replay: replayPath }),
-      ...(record === undefined ? {} : { record: path.resolve(io.cwd, record) }),
-    };
-
-    let stops = 0;
-    const unhook = io.onStopSignal?.((signal) => {
-      stops++;
-      if (stops === 1) {
-        display.line(
-          `${signal === "SIGINT" ? "Ctrl-C" : signal}: stopping the run; the journal is kept. Press Ctrl-C again to exit at once.`,
-        );
-        controller.abort();
-        return;
-      }
-      display.close();
-      io.stderr.write("Exiting at once; the journal may miss the current step.\n");
-      io.exitNow?.(EXIT.interrupted);
-    });
-    let result: RunResult;
-    try {
-      const runner = new StepFlowRunner(loaded, { onEvent: (event) => display.handle(event) });
-      display.startTicking();
-      result = await runner.run(options);
-    } catch (error) {
-      display.close();
-      // run() throws only for bad arguments (AgentDefinitionError / ClimptError): exit 2.
-      return reportUsageProblems(io, this, problemsFromError(error), json);
-    } finally {
-      unhook?.();
-      display.close();
-    }
-    display.finish(result);
-    if (json) writeJson(io, result);
-    return result.success ? EXIT.ok : EXIT.runFailed;
   },
 };

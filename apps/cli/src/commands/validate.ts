@@ -1,4 +1,3 @@
-import { checkAgent } from "../agent-check.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { locateAgent } from "../locate-agent.ts";
@@ -9,6 +8,7 @@ import {
   hasErrors,
   problemJson,
 } from "../report-problems.ts";
+import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import {
   parseCommandLine,
@@ -25,7 +25,7 @@ export const validateCommand: Command = {
   flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
     "<agent> is a name under <cwd>/.agent/ (or --agent-dir), or a path to an agent folder.",
-    "Checks agent.json, steps_registry.json, the output schemas, every step and check prompt file, and the static flow analysis (reachability, completion, cycles, intents and transitions, handoff).",
+    "Checks agent.json, steps_registry.json, the output schemas, the system prompt, every step, check and retry prompt (files and {uv-…} placeholders), the static flow analysis (reachability, completion, cycles, intents and transitions, handoff), and what the run needs from the working folder (--cwd). `climpt run` makes the same checks before its first model call.",
     'Exit 2 when there is any error, 0 with warnings only. --json prints {"ok", "agent", "problems", "findings"}.',
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -33,10 +33,14 @@ export const validateCommand: Command = {
     if (!outcome.ok) return outcome.exitCode;
     const { values, positionals } = outcome.parsed;
     const json = values.get("json") === true;
-    const dir = await locateAgent(positionals[0] as string, resolveLocation(values, io), io.cwd);
+    const location = resolveLocation(values, io);
+    const dir = await locateAgent(positionals[0] as string, location, io.cwd);
     if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
 
-    const check = await checkAgent(dir.value);
+    // The same checks `climpt run` makes before its first model call; the working folder's
+    // problems are warnings here, since validating runs nothing.
+    const { checkAgent } = await runnerModule();
+    const check = await checkAgent(dir.value, { cwd: location.cwd });
     const all = [...check.problems, ...check.findings];
     const okay = !hasErrors(all);
     const name = check.loaded?.agent.name;

@@ -1,6 +1,7 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { git } from "./project.test-helper.ts";
 import { EXAMPLES, onlyJson, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
 
 const FIX_BUG = path.join(EXAMPLES, "fix-bug");
@@ -25,11 +26,15 @@ function editJson(file: string, keys: readonly string[], change: (old: unknown) 
 function brokenCopy(name: string, edit: (dir: string) => void): { root: string; dir: string } {
   const root = tempDir("broken");
   temps.push(root);
+  // Agents run in a repository, committed; otherwise validate warns that git-clean cannot pass.
+  git(root, "init", "-q");
   const dir = path.join(root, ".agent", name);
   cpSync(FIX_BUG, dir, { recursive: true });
   editJson(path.join(dir, "agent.json"), ["name"], () => name);
   editJson(path.join(dir, "steps_registry.json"), ["agentId"], () => name);
   edit(dir);
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "agent");
   return { root, dir };
 }
 

@@ -252,7 +252,7 @@ describe("fail-fast and limits", () => {
     expect(code).toBe(1);
     expect(result.error?.code).toBe("AGENT_BUDGET_EXCEEDED");
     expect(result.resumable).toBe(true);
-    expect(stderr).toMatch(/Resume: climpt run my-agent --resume \S+/);
+    expect(stderr).toMatch(/Resume: climpt resume \S+/);
     const journal = (result as unknown as { journalPath: string }).journalPath;
     expect(readFileSync(journal, "utf8").trim().split("\n").length).toBeGreaterThan(2);
     expect(path.isAbsolute(journal)).toBe(true);

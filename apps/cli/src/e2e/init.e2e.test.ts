@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { git } from "./project.test-helper.ts";
 import { onlyJson, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
 
 const temps: string[] = [];
@@ -8,9 +9,11 @@ afterAll(() => {
   for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A fresh repository, as `climpt init` tells a user to have (git-clean needs one). */
 function project(): string {
   const dir = tempDir("init");
   temps.push(dir);
+  git(dir, "init", "-q");
   return dir;
 }
 
@@ -43,7 +46,12 @@ describe("climpt init (gate dialect)", () => {
     expect(stderr).toContain("climpt validate my-agent");
   });
 
-  it("writes an agent that validates with no error and no warning", async () => {
+  it("writes an agent that validates with no error and no warning once committed, as init says", async () => {
+    const uncommitted = await spawnCli(["validate", "my-agent"], { cwd });
+    expect(uncommitted.code).toBe(0);
+    expect(uncommitted.stderr).toContain("warning RUN-CWD-003");
+    git(cwd, "add", ".agent/my-agent");
+    git(cwd, "commit", "-qm", "Add the agent");
     const { code, stderr } = await spawnCli(["validate", "my-agent"], { cwd });
     expect(stderr).toBe("my-agent: valid (0 errors, 0 warnings)\n");
     expect(code).toBe(0);

@@ -99,11 +99,12 @@ describe("Ctrl-C during climpt run", () => {
     expect(interrupted.error?.code).toBe("AGENT_INTERRUPTED");
     expect(interrupted.resumable).toBe(true);
     expect(stopped.stderr).toContain("Ctrl-C: stopping the run; the journal is kept.");
-    expect(stopped.stderr).toContain(`Resume: climpt run my-agent --resume ${interrupted.runId}`);
+    expect(stopped.stderr).toContain(`Resume: climpt resume ${interrupted.runId}`);
 
     fake.reset();
     fake.enqueue(handoff, closing);
-    const resumed = await spawnCli(["run", "my-agent", "--resume", interrupted.runId, "--json"], {
+    // The command the hint printed.
+    const resumed = await spawnCli(["resume", interrupted.runId, "--json"], {
       cwd,
       env: ENV(),
     });

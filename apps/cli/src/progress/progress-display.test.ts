@@ -50,7 +50,7 @@ describe("ProgressDisplay without a terminal (logs, CI)", () => {
       "  next → continuation.implement",
       "[2] closure.fix (closure, claude-sonnet)",
       "  closing → completion chain",
-      "  ✗ git-clean: exit 0 (git status --porcelain)",
+      "  ✗ git-clean: exit 0, but the output fails its successWhen (git status --porcelain)",
       "    M src/slugify.js",
       "  verdict: retry (git-dirty) → continuation.implement: git-clean failed",
       "[3] continuation.implement (work, claude-sonnet, retry prompt)",

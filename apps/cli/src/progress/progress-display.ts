@@ -28,6 +28,22 @@ export interface ProgressDisplayOptions {
   readonly now?: () => number;
   /** How `climpt run` was pointed at the agent, for the resume hint: `fix-bug --agent-dir x`. */
   readonly resumeCommand?: (runId: string) => string;
+  /** `--verbose`: print each step's resolved prompt and the model's text replies. */
+  readonly verbose?: boolean;
+  /**
+   * The run being resumed: when it had completed already, the runner returns its stored result
+   * without running anything, and the summary says so.
+   */
+  readonly resuming?: string;
+}
+
+/** Each line of `text` indented, for the verbose prompt and reply blocks. */
+function indented(text: string, prefix: string): string {
+  return text
+    .replace(/\s+$/, "")
+    .split("\n")
+    .map((line) => `${prefix}${line}`.trimEnd())
+    .join("\n");
 }
 
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -58,6 +74,10 @@ export class ProgressDisplay {
   private readonly columns: number;
   private readonly now: () => number;
   private readonly resumeCommand: ((runId: string) => string) | undefined;
+  private readonly verbose: boolean;
+  private readonly resuming: string | undefined;
+  /** Whether any event of this process's run arrived (a finished run resumed sends none). */
+  private ran = false;
   private readonly startedAt: number;
   private statusShown = false;
   /** What the status line shows now, so an unchanged redraw writes nothing. */
@@ -84,6 +104,8 @@ export class ProgressDisplay {
     this.columns = Math.max(20, columns);
     this.now = options.now ?? Date.now;
     this.resumeCommand = options.resumeCommand;
+    this.verbose = options.verbose === true;
+    this.resuming = options.resuming;
     this.startedAt = this.now();
   }
 
@@ -113,6 +135,7 @@ export class ProgressDisplay {
 
   handle(event: RunEvent): void {
     const s = this.style;
+    this.ran = true;
     switch (event.type) {
       case "run_start":
         this.iterationCap = event.iterationCap;
@@ -144,6 +167,10 @@ export class ProgressDisplay {
         if (event.source.startsWith("fallback")) {
           this.line(s.dim(`  prompt: built-in template (${event.source})`));
         }
+        if (this.verbose) {
+          this.line(s.dim(`  prompt (${event.promptFile ?? event.source}):`));
+          this.line(indented(event.text, "  │ "));
+        }
         break;
       case "model_request":
         this.activity = `${event.repair ? "repair turn, " : ""}waiting for ${event.model}`;
@@ -151,11 +178,18 @@ export class ProgressDisplay {
         if (event.repair) this.line(s.yellow("  output did not match the schema: one repair turn"));
         this.drawStatus();
         break;
-      case "model_response":
+      case "model_response": {
         this.totals = event.totals;
         this.activity = "thinking";
-        this.drawStatus();
+        const text = event.content
+          .flatMap((block) => (block.type === "text" ? [block.text] : []))
+          .join("\n");
+        if (this.verbose && text.trim() !== "") {
+          this.line(s.dim(`  ${event.model} (call ${event.call}):`));
+          this.line(indented(text, "  ┆ "));
+        } else this.drawStatus();
         break;
+      }
       case "tool_call":
         this.toolCalls++;
         this.activity = `running ${event.call.name}`;
@@ -221,7 +255,7 @@ export class ProgressDisplay {
         this.line(
           event.passed
             ? `  ${s.green("✓")} ${event.validator} ${s.dim(`(${formatDuration(event.durationMs)})`)}`
-            : `  ${s.red("✗")} ${event.validator}: ${event.timedOut ? "timed out" : `exit ${event.exitCode ?? "?"}`} ${s.dim(`(${event.command})`)}${event.output.trim() === "" ? "" : `\n    ${s.dim(oneLine(event.output, this.columns - 6))}`}`,
+            : `  ${s.red("✗")} ${event.validator}: ${event.timedOut ? "timed out" : event.exitCode === 0 ? "exit 0, but the output fails its successWhen" : `exit ${event.exitCode ?? "?"}`} ${s.dim(`(${event.command})`)}${event.output.trim() === "" ? "" : `\n    ${s.dim(oneLine(event.output, this.columns - 6))}`}`,
         );
         break;
       case "verdict":
@@ -265,6 +299,11 @@ export class ProgressDisplay {
     this.stopTicking();
     this.clearStatus();
     const s = this.style;
+    if (this.resuming !== undefined && !this.ran) {
+      this.out.write(
+        `Run ${this.resuming} had already completed; nothing ran. Its recorded result:\n`,
+      );
+    }
     const usage = result.usage;
     const tokens = usage.inputTokens + usage.outputTokens;
     const numbers = [

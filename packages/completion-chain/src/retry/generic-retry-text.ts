@@ -103,7 +103,10 @@ export function outcome(result: ValidatorResult): string {
       ? "did not finish"
       : `did not finish (${result.error.message})`;
   }
-  return `exit code ${result.exitCode}`;
+  // A failed validator can exit 0: `successWhen` judged its output (`empty`, `contains:`).
+  return result.exitCode === 0 && !result.passed
+    ? "exit code 0, but the output does not meet the validator's success condition (successWhen)"
+    : `exit code ${result.exitCode}`;
 }
 
 /** stdout and stderr, each capped, stderr after stdout. */

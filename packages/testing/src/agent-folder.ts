@@ -1,5 +1,5 @@
 /**
- * Test support: writes an agent folder (agent.json, steps_registry.json, schema files) into a
+ * Writes an agent folder (agent.json, steps_registry.json, schema files) into a
  * fresh temporary directory, from a small valid gate-dialect agent that a test mutates.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";

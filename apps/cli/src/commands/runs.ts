@@ -1,0 +1,99 @@
+import type { CliIo } from "../cli-io.ts";
+import { EXIT } from "../exit-codes.ts";
+import { problemsFromError } from "../locate-agent.ts";
+import { formatDuration, formatInteger, formatUsd } from "../progress/format.ts";
+import { runnerModule } from "../runner-module.ts";
+import type { Command } from "./command.ts";
+import {
+  parseCommandLine,
+  reportUsageProblems,
+  resolveLocation,
+  writeJson,
+} from "./command-line.ts";
+import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
+import { journaledAgents, journalFiles } from "./find-run.ts";
+import { type RunSummary, summarizeRun } from "./run-summary.ts";
+
+/** A table with left-aligned columns and a header row. */
+export function formatTable(rows: readonly (readonly string[])[]): string {
+  const widths: number[] = [];
+  for (const row of rows) {
+    row.forEach((cell, index) => {
+      widths[index] = Math.max(widths[index] ?? 0, cell.length);
+    });
+  }
+  return rows
+    .map((row) =>
+      row
+        .map((cell, index) => cell.padEnd(widths[index] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+/** `2026-11-24 08:30:12` from an ISO time, in UTC so the listing reads the same everywhere. */
+export function formatStart(iso: string): string {
+  return iso.replace("T", " ").replace(/\.\d+Z$|Z$/, "");
+}
+
+export function statusLabel(run: RunSummary): string {
+  return run.error === null || run.status === "completed"
+    ? run.status
+    : `${run.status} (${run.error})`;
+}
+
+export const runsCommand: Command = {
+  name: "runs",
+  summary: "List the runs started here: id, agent, status, steps, tokens, cost, start, duration.",
+  usage: ["climpt runs [--agent-dir DIR] [--cwd DIR] [--json]"],
+  flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
+  details: [
+    "Reads the journals of the agents under <cwd>/.agent/ (their logging.directory, relative to --cwd), newest run last. `climpt show RUN_ID` prints one run's history; `climpt resume RUN_ID` continues one that stopped.",
+    '--json prints {"runs": [{runId, agent, status, error, steps, tokens, costUsd, startedAt, durationMs, resumable, journalPath}]}.',
+  ],
+  async run(argv: readonly string[], io: CliIo): Promise<number> {
+    const outcome = parseCommandLine(this, argv, io, { names: [] });
+    if (!outcome.ok) return outcome.exitCode;
+    const json = outcome.parsed.values.get("json") === true;
+    const location = resolveLocation(outcome.parsed.values, io);
+    const { readJournal } = await runnerModule();
+    const runs: RunSummary[] = [];
+    try {
+      for (const agent of await journaledAgents(location)) {
+        for (const file of journalFiles(agent.dir)) {
+          const summary = summarizeRun(readJournal(file), file);
+          if (summary !== undefined) runs.push(summary);
+        }
+      }
+    } catch (error) {
+      return reportUsageProblems(io, this, problemsFromError(error), json);
+    }
+    runs.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.runId.localeCompare(b.runId));
+    if (json) {
+      writeJson(io, { runs });
+      return EXIT.ok;
+    }
+    if (runs.length === 0) {
+      io.stderr.write(
+        `No runs started in ${location.cwd}. Start one with \`climpt run <agent>\`.\n`,
+      );
+      return EXIT.ok;
+    }
+    const rows = [
+      ["RUN", "AGENT", "STATUS", "STEPS", "TOKENS", "COST", "STARTED (UTC)", "DURATION"],
+      ...runs.map((run) => [
+        run.runId,
+        run.agent,
+        statusLabel(run),
+        String(run.steps),
+        formatInteger(run.tokens),
+        formatUsd(run.costUsd),
+        formatStart(run.startedAt),
+        formatDuration(run.durationMs),
+      ]),
+    ];
+    io.stdout.write(`${formatTable(rows)}\n`);
+    return EXIT.ok;
+  },
+};

@@ -1,0 +1,133 @@
+import type { RunEvent } from "@climpt/runner";
+import type { CliIo } from "../cli-io.ts";
+import { EXIT } from "../exit-codes.ts";
+import { problemsFromError } from "../locate-agent.ts";
+import { formatDuration, formatInteger, formatUsd, oneLine } from "../progress/format.ts";
+import { runnerModule } from "../runner-module.ts";
+import type { Command } from "./command.ts";
+import {
+  parseCommandLine,
+  reportUsageProblems,
+  resolveLocation,
+  writeJson,
+} from "./command-line.ts";
+import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
+import { findRunJournal } from "./find-run.ts";
+import { resumeCommandFor } from "./resume-hint.ts";
+import { summarizeRun } from "./run-summary.ts";
+import { formatStart, formatTable, statusLabel } from "./runs.ts";
+
+/** One line per journaled event worth reading afterwards, in order. */
+function historyLines(events: readonly RunEvent[]): string[] {
+  const lines: string[] = [];
+  for (const event of events) {
+    switch (event.type) {
+      case "run_resume":
+        lines.push(`resumed at ${event.stepId} (iteration ${event.iteration})`);
+        break;
+      case "step_end": {
+        const { history } = event;
+        const intent = history.intent === null ? "" : `${history.intent} `;
+        const check =
+          history.checkResult === null
+            ? ""
+            : ` (check ${history.checkResult.passed ? "passed" : "failed"})`;
+        lines.push(
+          `[${history.iteration}] ${history.stepId}: ${intent}→ ${history.transition}${check}`,
+        );
+        break;
+      }
+      case "step_failed":
+        lines.push(`    ✗ ${event.error.code}: ${oneLine(event.error.message, 160)}`);
+        break;
+      case "validator":
+        lines.push(
+          `    ${event.passed ? "✓" : "✗"} validator ${event.validator} (${event.command})`,
+        );
+        break;
+      case "verdict":
+        lines.push(
+          `    verdict: ${event.outcome}${event.reason ? ` (${oneLine(event.reason, 120)})` : ""}`,
+        );
+        break;
+      case "boundary_hook":
+        lines.push(`    boundary hook ${event.ok ? "ran" : "failed"}`);
+        break;
+      case "run_end":
+        lines.push(
+          event.result.success
+            ? `completed: ${event.result.completionReason}`
+            : `ended: ${event.result.error?.code ?? "failed"}: ${oneLine(event.result.error?.message ?? event.result.completionReason, 200)}`,
+        );
+        break;
+      default:
+        break;
+    }
+  }
+  return lines;
+}
+
+export const showCommand: Command = {
+  name: "show",
+  summary: "Print one run's history from its journal.",
+  usage: ["climpt show <run-id> [--agent-dir DIR] [--cwd DIR] [--json]"],
+  flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
+  details: [
+    "The run is found as `climpt runs` finds it. Prints the summary line, then each step execution (intent and where the flow went), validators, the verdict and how the run ended.",
+    '--json prints {"run": <the summary of climpt runs --json>, "events": [every journaled event]}.',
+  ],
+  async run(argv: readonly string[], io: CliIo): Promise<number> {
+    const outcome = parseCommandLine(this, argv, io, { names: ["run-id"] });
+    if (!outcome.ok) return outcome.exitCode;
+    const json = outcome.parsed.values.get("json") === true;
+    const runId = outcome.parsed.positionals[0] as string;
+    const location = resolveLocation(outcome.parsed.values, io);
+    const found = await findRunJournal(runId, location);
+    if (!found.ok) return reportUsageProblems(io, this, found.issues, json);
+    const { readJournal } = await runnerModule();
+    let events: RunEvent[];
+    try {
+      events = readJournal(found.value.file);
+    } catch (error) {
+      return reportUsageProblems(io, this, problemsFromError(error), json);
+    }
+    const run = summarizeRun(events, found.value.file);
+    if (run === undefined) {
+      return reportUsageProblems(
+        io,
+        this,
+        [
+          {
+            code: "RUN-RESUME-001",
+            severity: "error",
+            message: `The journal ${found.value.file} has no run_start event.`,
+            file: found.value.file,
+          },
+        ],
+        json,
+      );
+    }
+    if (json) {
+      writeJson(io, { run, events });
+      return EXIT.ok;
+    }
+    const header = formatTable([
+      ["run", run.runId],
+      ["agent", run.agent],
+      ["status", statusLabel(run)],
+      ["started (UTC)", formatStart(run.startedAt)],
+      ["duration", formatDuration(run.durationMs)],
+      ["steps", String(run.steps)],
+      ["tokens", formatInteger(run.tokens)],
+      ["cost", formatUsd(run.costUsd)],
+      ["journal", run.journalPath],
+    ]);
+    const lines = [header, "", ...historyLines(events)];
+    if (run.status !== "completed" && run.resumable) {
+      const argvForHint = location.agentDir === undefined ? [] : ["--agent-dir", location.agentDir];
+      lines.push(`Resume: ${resumeCommandFor(run.agent, argvForHint, run.runId)}`);
+    }
+    io.stdout.write(`${lines.join("\n")}\n`);
+    return EXIT.ok;
+  },
+};

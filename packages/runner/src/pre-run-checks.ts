@@ -1,0 +1,30 @@
+import { formatProblem, type JsonValue, type LoadedAgent, type Problem } from "@climpt/model";
+import { checkLoadedAgent } from "./check-agent.ts";
+import type { RunEventStream } from "./run-events.ts";
+import { AgentDefinitionError } from "./runner-error.ts";
+
+/**
+ * The checks `climpt validate` makes (one function, `checkLoadedAgent`), made again for this run
+ * before anything is paid for: every prompt it can send with the arguments it was given, flow
+ * analysis, and what it needs from its working folder. Any error stops the run before its first
+ * model call, with every problem at once (errors first); the warnings are returned, for the run
+ * to report once it has started.
+ */
+export async function preRunChecks(
+  loaded: LoadedAgent,
+  options: { readonly args: Readonly<Record<string, JsonValue>>; readonly cwd: string },
+): Promise<readonly Problem[]> {
+  const checks = await checkLoadedAgent(loaded, { ...options, purpose: "run" });
+  const all = [...checks.problems, ...checks.findings];
+  const errors = all.filter((problem) => problem.severity !== "warning");
+  const warnings = all.filter((problem) => problem.severity === "warning");
+  if (errors.length > 0) throw new AgentDefinitionError([...errors, ...warnings]);
+  return warnings;
+}
+
+/** The checks' warnings as `notice` events, so the journal and the display show them. */
+export function reportWarnings(events: RunEventStream, warnings: readonly Problem[]): void {
+  for (const warning of warnings) {
+    events.emit({ type: "notice", level: "warning", message: formatProblem(warning) });
+  }
+}
