@@ -6,6 +6,12 @@ export {
   startFakeAnthropic,
 } from "./fake-anthropic.ts";
 export {
+  installOriginalShape,
+  ORIGINAL_SHAPE_AGENTS,
+  type OriginalShapeAgent,
+  originalShapeDir,
+} from "./original-shapes.ts";
+export {
   type ErrorReplyOptions,
   type FakeContentBlock,
   type FakeCutStreamReply,
