@@ -572,7 +572,9 @@ function normalizeGithub(
 ): GithubIntegration {
   const labels = github?.labels;
   return {
-    enabled: github?.enabled ?? false,
+    // On unless switched off, as the original runtime reads it: what it enables is bounded
+    // (closure prompt variants, poll:state's hook, GitHub tools a closure step lists).
+    enabled: github?.enabled ?? true,
     labels: {
       ...(labels?.requirements === undefined ? {} : { requirements: labels.requirements }),
       ...(labels?.inProgress === undefined ? {} : { inProgress: labels.inProgress }),

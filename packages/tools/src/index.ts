@@ -15,7 +15,13 @@ export {
 export { type BoundaryRequest, describeBoundaryRequest } from "./boundary-request.ts";
 export { TOOL_CODES, type ToolCode } from "./codes.ts";
 export type { ToolCallEvent, ToolEvent, ToolRefusedEvent, ToolResultEvent } from "./events.ts";
-export { resolveToolPolicy, type ToolPolicy, type ToolRefusal } from "./policy.ts";
+export {
+  resolveToolPolicy,
+  STEP_KIND_PERMISSION_MODES,
+  stepPermissionMode,
+  type ToolPolicy,
+  type ToolRefusal,
+} from "./policy.ts";
 export {
   FILE_TOOL_NAMES,
   type FileToolName,

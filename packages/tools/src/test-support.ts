@@ -15,6 +15,7 @@ import type {
 } from "@climpt/model";
 import { afterEach } from "vitest";
 import type { ToolEvent } from "./events.ts";
+import { TOOL_NAMES } from "./tool-names.ts";
 import { createToolbox, type Toolbox, type ToolboxOptions } from "./toolbox.ts";
 
 export function agentDefinition(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
@@ -117,16 +118,20 @@ export async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise
 /** A toolbox on `cwd` for a step of the given kind, everything allowed unless overridden. */
 export function toolboxFor(
   cwd: string,
-  options: Partial<Omit<ToolboxOptions, "cwd">> & { kind?: StepKind } = {},
+  options: Partial<Omit<ToolboxOptions, "cwd">> & {
+    kind?: StepKind;
+    permissions?: StepPermissions;
+  } = {},
 ): Toolbox & {
   events: ToolEvent[];
   call: (name: string, input: JsonValue) => Promise<ToolResult>;
 } {
   const events: ToolEvent[] = [];
-  const { kind = "work", ...rest } = options;
+  const { kind = "work", permissions = {}, ...rest } = options;
   const toolbox = createToolbox({
     cwd,
-    agent: agentDefinition(),
+    // An agent that lists every tool, the GitHub ones included.
+    agent: agentDefinition({ allowedTools: [...TOOL_NAMES] }),
     step: step(
       kind === "closure"
         ? "closure.issue"
@@ -134,6 +139,7 @@ export function toolboxFor(
           ? "verification.issue"
           : "initial.issue",
       kind,
+      permissions,
     ),
     onEvent: (event) => events.push(event),
     ...rest,
