@@ -6,14 +6,17 @@ export {
   hasErrorMarker,
   markError,
 } from "./climpt-error.ts";
+export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context-refs.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
 export {
+  canonicalIntent,
   FLOW_STEP_KINDS,
   type FlowStepKind,
   GATE_INTENTS,
   type GateIntent,
   INTENT_ALIASES,
   inferStepKind,
+  intentAliasesOf,
   isGateIntent,
   isIntentAllowedForKind,
   STEP_KIND_INTENTS,
@@ -41,9 +44,11 @@ export {
   type ClosureAction,
   type CommandBoundaryHook,
   type ConditionalTransition,
+  DEFAULT_GATE_RUN_ITERATION_CAP,
   DEFAULT_PATH_TEMPLATE,
   DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
   DEFAULT_RUN_ITERATION_CAP,
+  DEFAULT_SUBPROCESS_TIMEOUT_MS,
   DEFAULT_VALIDATOR_TIMEOUT_MS,
   type FailurePattern,
   type GithubIntegration,
@@ -59,6 +64,7 @@ export {
   type RegistryDialect,
   type Step,
   type StepPermissions,
+  type StepSubprocess,
   type StructuredGate,
   type SuccessCondition,
   type TargetTransition,
@@ -82,6 +88,15 @@ export {
   type Result,
   stepPath,
 } from "./problem.ts";
+export { type RunCapSource, type RunIterationCap, resolveRunIterationCap } from "./run-cap.ts";
+export {
+  firstClosureStepId,
+  hasRunTimeJumpTarget,
+  type ReachabilityOptions,
+  reachableSteps,
+  type StepReachability,
+  stepSuccessors,
+} from "./step-reachability.ts";
 export { parseSuccessCondition } from "./success-condition.ts";
 export type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "./tool-contract.ts";
 export {
