@@ -11,7 +11,7 @@ import { type RouterState, recordExecution } from "./router-state.ts";
  * Records the execution and returns the `closing` decision that starts the completion chain; a
  * refusal continues with `returnAfterFailedValidation` as after any closing.
  *
- * A step that is not a closure step is refused with `SR-TRANS-018`: only a closure step may end
+ * A step that is not a closure step is refused with `SR-TRANS-019`: only a closure step may end
  * the flow without an intent.
  */
 export function closeWithoutIntent(
@@ -30,7 +30,7 @@ export function closeWithoutIntent(
   if (step.kind !== "closure") {
     return fail([
       problem(
-        "SR-TRANS-018",
+        "SR-TRANS-019",
         `Step "${step.id}" is a ${step.kind} step without an intent: only a closure step may hand its result to the completion chain without saying "closing".`,
         {
           path: stepPath(step.id, "structuredGate"),
