@@ -19,6 +19,12 @@ export interface BoundaryCommandOptions {
    * exist or may not be read; the toolbox passes a reader confined to the working directory.
    */
   readonly readScript?: (path: string) => string | undefined;
+  /**
+   * A closure step may label issues itself: `gh issue edit <issue>` whose only options are
+   * `--add-label` / `--remove-label` (and `--repo`) is allowed. Closing, merging and releasing
+   * stay refused; every other `gh issue edit` too.
+   */
+  readonly allowLabelEdits?: boolean;
 }
 
 /**
@@ -156,7 +162,7 @@ class BoundaryInspector {
       const viaXargs = words.slice(0, i).some((w) => basename(w.text) === "xargs");
 
       if (couldName(word, "gh")) {
-        const found = checkGh(rest, viaXargs);
+        const found = checkGh(rest, viaXargs, this.options.allowLabelEdits === true);
         if (found) return found;
       }
       if (couldName(word, "git")) {
@@ -351,7 +357,11 @@ function isFlag(word: ShellWord): boolean {
 }
 
 /** `gh …` arguments → the reason it is a boundary action, if it is one. */
-function checkGh(args: readonly ShellWord[], viaXargs: boolean): string | undefined {
+function checkGh(
+  args: readonly ShellWord[],
+  viaXargs: boolean,
+  allowLabelEdits = false,
+): string | undefined {
   const positionals: ShellWord[] = [];
   for (let k = 0; k < args.length && positionals.length < 2; k++) {
     const word = args[k] as ShellWord;
@@ -385,9 +395,35 @@ function checkGh(args: readonly ShellWord[], viaXargs: boolean): string | undefi
       return `the action of \`gh ${name}\` is hidden behind an expansion; write the gh command literally.`;
     }
     const hit = actions.find((candidate) => couldBe(action, candidate));
+    if (hit === "edit" && name === "issue" && allowLabelEdits && onlyLabelEdits(args)) continue;
     if (hit !== undefined) return ghReason(name, hit);
   }
   return undefined;
+}
+
+/** `gh issue edit` options a closure step may use: labels, and which repository. */
+const LABEL_EDIT_OPTIONS = new Set(["--add-label", "--remove-label", "-R", "--repo"]);
+
+/**
+ * Whether `gh issue edit …` only adds or removes labels: every option is a label option (a separate
+ * value may be an expansion), and besides `issue edit` there is one literal positional, the issue.
+ */
+function onlyLabelEdits(args: readonly ShellWord[]): boolean {
+  let positionals = 0;
+  let labelled = false;
+  for (let k = 0; k < args.length; k++) {
+    const word = args[k] as ShellWord;
+    if (word.dynamic) return false;
+    const option = word.text.startsWith("-") ? word.text.split("=", 1)[0] : undefined;
+    if (option === undefined) {
+      positionals++;
+      continue;
+    }
+    if (!LABEL_EDIT_OPTIONS.has(option)) return false;
+    if (option.endsWith("label")) labelled = true;
+    if (!word.text.includes("=")) k++;
+  }
+  return labelled && positionals === 3;
 }
 
 function ghReason(group: string, action: string): string {

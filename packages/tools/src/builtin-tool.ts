@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue, ToolResult } from "@climpt/model";
+import type { JsonSchema, JsonValue, StepKind, ToolResult } from "@climpt/model";
 import type { BoundaryRequestLog } from "./boundary-request.ts";
 import type { WorkingRoot } from "./confine-path.ts";
 import type { ToolName } from "./tool-names.ts";
@@ -12,6 +12,8 @@ export interface ToolContext {
   readonly env: Readonly<Record<string, string>>;
   readonly ghCommand: string;
   readonly boundary: BoundaryRequestLog;
+  /** The kind of the step the tools serve: a closure step may label issues from Bash. */
+  readonly stepKind: StepKind;
 }
 
 /**

@@ -98,6 +98,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     },
     ghCommand: options.ghCommand ?? "gh",
     boundary,
+    stepKind: options.step.kind,
   };
   const definitions: ToolDefinition[] = policy.tools.map((name) => {
     const tool = BUILTIN_TOOLS[name];

@@ -38,7 +38,8 @@ export const bashTool: BuiltinTool = {
     "Nobody can answer a prompt: use non-interactive flags. Long output keeps its beginning and end.",
     "On timeout the command and every process it started are killed.",
     "Boundary actions are refused in every step: `gh issue close|reopen|delete|transfer|edit`, `gh pr merge|close|ready`,",
-    "`gh release create|delete|edit|upload`, `gh repo delete|archive`, `gh api`, and `git push` with force or delete.",
+    "`gh release create|delete|edit|upload`, `gh repo delete|archive`, `gh api`, and `git push` with force or delete;",
+    "a closure step may label issues (`gh issue edit <n> --add-label <l> --remove-label <l>`) and comment (`gh issue comment`).",
     "Closing, merging and releasing happen only in the boundary hook after the run is validated.",
   ].join(" "),
   inputSchema: input.schema,
@@ -46,7 +47,10 @@ export const bashTool: BuiltinTool = {
     const parsed = input.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
     const { command } = parsed.value;
-    const verdict = isBoundaryCommand(command, { readScript: scriptReader(context.root) });
+    const verdict = isBoundaryCommand(command, {
+      readScript: scriptReader(context.root),
+      allowLabelEdits: context.stepKind === "closure",
+    });
     if (verdict.refused) {
       return {
         kind: "refused",

@@ -198,13 +198,14 @@ describe("GitHub tools", () => {
     expect(missing.content).toMatch(/^TOOL-GH-001: could not run ".*no-such-gh"/);
   });
 
-  it("Bash cannot close or merge even in a closure step", async () => {
+  it("Bash cannot close or merge even in a closure step, but may label", async () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
     const box = toolboxFor(dir, { kind: "closure", env: gh.env });
     for (const command of [
       "gh issue close 7",
-      "gh issue edit 7 --add-label done",
+      "gh pr merge 7",
+      "gh issue edit 7 --add-label done --title x",
       "gh api repos/o/r/issues/7 -X PATCH",
     ]) {
       expect((await box.call("Bash", { command })).content).toMatch(/^TOOL-POLICY-003/);
@@ -212,6 +213,14 @@ describe("GitHub tools", () => {
     expect((await box.call("Bash", { command: "gh issue view 7" })).content).toBe(
       "(no output)\n[exit code 0]",
     );
-    expect(gh.calls()).toEqual(["issue view 7"]);
+    expect((await box.call("Bash", { command: "gh issue edit 7 --add-label done" })).content).toBe(
+      "(no output)\n[exit code 0]",
+    );
+    expect(gh.calls()).toEqual(["issue view 7", "issue edit 7 --add-label done"]);
+    // A work step's Bash still refuses the same label edit.
+    const work = toolboxFor(dir, { kind: "work", env: gh.env });
+    expect(
+      (await work.call("Bash", { command: "gh issue edit 7 --add-label done" })).content,
+    ).toMatch(/^TOOL-POLICY-003/);
   });
 });
