@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: ${context.*} is the reference syntax under test
 import { describe, expect, it } from "vitest";
 import { contextKeysOf, findContextRefs, substituteContextRefs } from "./context-refs.ts";
 

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/model";
+import type { JsonValue, Problem } from "@climpt/model";
 import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
 import type { RunError, RunResult, RunUsage } from "./run-result.ts";
@@ -234,6 +234,8 @@ export interface BoundaryHookEvent extends EventBase {
   readonly type: "boundary_hook";
   readonly ok: boolean;
   readonly actions: readonly JsonValue[];
+  /** Why an action was not taken or failed (`AC-HOOK-*`), each with its hint. */
+  readonly problems: readonly Problem[];
 }
 
 /**

@@ -34,7 +34,9 @@ export class RunEventStream {
       seq: this.seq,
     };
     if (event.type === "boundary_hook_start") this.hookStarted = true;
-    if (event.type === "boundary_hook") this.hookReport = { ok: event.ok, actions: event.actions };
+    if (event.type === "boundary_hook") {
+      this.hookReport = { ok: event.ok, actions: event.actions, problems: event.problems ?? [] };
+    }
     this.journal?.append(event);
     this.telemetry.handle(event);
     for (const listener of this.listeners) {
