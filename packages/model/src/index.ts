@@ -116,6 +116,8 @@ export {
 } from "./uv-names.ts";
 export {
   canonicalVerdictType,
+  DEFAULT_VERDICT_MAX_CHECKS,
+  DEFAULT_VERDICT_MAX_ITERATIONS,
   VERDICT_TYPE_ALIASES,
   VERDICT_TYPE_CAMEL_NAMES,
   VERDICT_TYPES,

@@ -185,6 +185,13 @@ export interface Step {
    * `$ref` inlined). Undefined before loading from disk, or when the step declares none.
    */
   readonly outputSchema?: JsonSchema;
+  /**
+   * What the step's output is checked against when it differs from `outputSchema`: the same
+   * schema with the intent enum widened by the aliases of the allowed intents (`retry` where the
+   * enum says `repeat`), so such a reply passes and the gate maps it. The model is sent
+   * `outputSchema`. Set by `loadAgent`; absent when there is nothing to widen.
+   */
+  readonly acceptedOutputSchema?: JsonSchema;
   readonly gate?: StructuredGate;
   readonly transitions: Transitions;
   readonly check?: CheckDefinition;

@@ -278,7 +278,12 @@ describe("verdicts", () => {
       runner: {
         verdict: {
           type: "composite",
-          config: { conditions: [{ type: "count:iteration" }, { type: "sometimes" }] },
+          config: {
+            conditions: [
+              { type: "count:iteration", config: { maxIterations: "ten" } },
+              { type: "sometimes" },
+            ],
+          },
         },
       },
     });

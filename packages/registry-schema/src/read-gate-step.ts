@@ -3,6 +3,9 @@
  * Every bad field is reported with its JSON path and defaulted, so the rest is still read.
  */
 import {
+  contextKeysOf,
+  DEFAULT_SUBPROCESS_TIMEOUT_MS,
+  findContextRefs,
   type GateIntent,
   type HandoffField,
   INTENT_ALIASES,
@@ -11,9 +14,12 @@ import {
   isPlainObject,
   jsonPath,
   type Step,
+  type StepKind,
+  type StepSubprocess,
   type StructuredGate,
   type Transition,
 } from "@climpt/model";
+import { durationToMs } from "./duration.ts";
 import {
   describeValue,
   type Findings,
@@ -26,6 +32,7 @@ import {
   conditionalTransitionSchema,
   gateStepSchema,
   structuredGateSchema,
+  subprocessRunnerSchema,
   targetTransitionSchema,
 } from "./registry-file-schema.ts";
 import { checkPromptSegments, checkStepKey, permissionsOf } from "./step-fields.ts";
@@ -38,7 +45,7 @@ export function readGateStep(
   findings: Findings,
 ): Step {
   const fields = readFields(gateStepSchema.entries, raw, at, findings, {
-    skip: ["structuredGate", "transitions"],
+    skip: ["structuredGate", "transitions", "runner"],
   });
   checkStepKey(key, fields.stepId, "stepId", at, findings);
   checkPromptSegments(fields, at, findings);
@@ -51,6 +58,10 @@ export function readGateStep(
       ? {}
       : readTransitions(raw.transitions, `${at}.transitions`, findings);
   const kind = fields.stepKind ?? inferStepKind(key, fields.c2);
+  const subprocess =
+    raw.runner === undefined
+      ? undefined
+      : readSubprocess(raw.runner, `${at}.runner`, key, kind, findings);
   return {
     id: key,
     ...(fields.name === undefined ? {} : { name: fields.name }),
@@ -82,6 +93,49 @@ export function readGateStep(
     handoff: gate === undefined ? [] : gate.handoffFields.map(handoffFromField),
     ...(fields.model === undefined ? {} : { model: fields.model }),
     permissions: permissionsOf(fields),
+    ...(subprocess === undefined ? {} : { subprocess }),
+  };
+}
+
+/**
+ * `runner` (a program instead of the model). Only a closure step can run one: its exit status is
+ * the step's closing or repeat, which only a closure step may say (docs/design.md#steps-and-kinds).
+ */
+function readSubprocess(
+  raw: unknown,
+  at: string,
+  stepId: string,
+  kind: StepKind,
+  findings: Findings,
+): StepSubprocess | undefined {
+  const fields = readObject(subprocessRunnerSchema.entries, raw, at, findings);
+  if (fields?.command === undefined) return undefined;
+  if (kind !== "closure") {
+    report(
+      findings,
+      "SR-VALID-009",
+      at,
+      `Step "${stepId}" is a ${kind} step with a runner; only a closure step can run a program, because its exit status ends the flow (exit 0) or repeats the step.`,
+      'Declare "stepKind": "closure" on it (and route into it with handoff), or move the runner to the closure step.',
+    );
+  }
+  const args = fields.args ?? [];
+  args.forEach((arg, index) => {
+    if (!findContextRefs(arg).includes("")) return;
+    report(
+      findings,
+      "SR-VALID-009",
+      jsonPath(`${at}.args`, index),
+      `Argument ${JSON.stringify(arg)} of step "${stepId}" has a \${context.} reference without a name.`,
+      `Write \${context.<parameter name>}, e.g. \${context.prNumber}.`,
+    );
+  });
+  return {
+    command: fields.command,
+    args,
+    timeoutMs:
+      fields.timeout === undefined ? DEFAULT_SUBPROCESS_TIMEOUT_MS : durationToMs(fields.timeout),
+    contextKeys: contextKeysOf(args),
   };
 }
 
