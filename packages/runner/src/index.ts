@@ -16,6 +16,7 @@ export type {
   ModelRequestEvent,
   ModelResponseEvent,
   NoticeEvent,
+  ProgramEvent,
   PromptResolvedEvent,
   RouteEvent,
   RunEndEvent,

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import {
   type FakeReply,
@@ -28,7 +31,10 @@ async function runShape(
   const fake = await startFakeAnthropic();
   closers.push(() => fake.close());
   fake.enqueue(...replies);
-  const gh = installFakeGh({ issues: { 5: { labels: ["kind:detail"] } } });
+  const gh = installFakeGh({
+    issues: { 5: { labels: ["kind:detail"] } },
+    pullRequests: { 3: { head: "feature" } },
+  });
   const cwd = makeSampleRepo();
   const loaded = await loadAgentDefinition(installOriginalShape(agent, cwd));
   const events: RunEvent[] = [];
@@ -36,6 +42,8 @@ async function runShape(
     modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 0 }),
     onEvent: (event) => events.push(event),
     ghCommand: gh.gh,
+    // Programs a step runs (the merger's) find the fake gh on PATH.
+    env: { PATH: gh.path },
   }).run({ cwd, ...options });
   return { result, events, fake, gh };
 }
@@ -84,4 +92,46 @@ describe("original-shaped agents in the runner", () => {
     expect(gh.calls()).toEqual([]);
     expect(gh.issue(5)).toMatchObject({ state: "OPEN", labels: ["kind:detail"] });
   });
+
+  it("runs a program closure step (merger): exit 0 completes, without a model call", async () => {
+    const verdictPath = verdictFile("approved");
+    const { result, events, fake, gh } = await runShape("merger", [], {
+      args: { prNumber: 3, verdictPath },
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.success).toBe(true);
+    expect(fake.messageRequests()).toHaveLength(0);
+    expect(gh.state().pullRequests["3"]?.state).toBe("MERGED");
+    const program = events.find((event) => event.type === "program");
+    expect(program?.type === "program" && program.command).toEqual([
+      "node",
+      ".agent/merger/scripts/merge-pr.mjs",
+      "--pr",
+      "3",
+      "--verdict",
+      verdictPath,
+    ]);
+    expect(result.state.history.map((entry) => `${entry.stepId} → ${entry.transition}`)).toEqual([
+      "merge → closing",
+    ]);
+  });
+
+  it("a program that exits non-zero ends the run with RUN-PROGRAM-002 once the cap is used", async () => {
+    // The cap is given here; the original's (the verdict's maxIterations: 1) is the loader's.
+    const { result, gh } = await runShape("merger", [], {
+      args: { prNumber: 3, verdictPath: verdictFile("rejected") },
+      maxIterations: 1,
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.code).toBe("RUN-PROGRAM-002");
+    expect(result.error?.message).toContain("exited 1");
+    expect(result.error?.message).toContain('verdict is \\"rejected\\"');
+    expect(gh.state().pullRequests["3"]?.state).toBe("OPEN");
+  });
 });
+
+function verdictFile(verdict: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "climpt-verdict-")), "verdict.json");
+  writeFileSync(file, JSON.stringify({ verdict }));
+  return file;
+}
