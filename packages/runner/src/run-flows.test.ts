@@ -431,7 +431,11 @@ describe("a budget verdict", () => {
     const spec: TestAgentSpec = {
       name: "budgeted",
       entryStep: "initial.work",
-      runner: { verdict: { type: "count:iteration", config: { maxIterations: 2 } } },
+      // limits.maxIterations is the run cap; without it the budget (2) would also be the cap.
+      runner: {
+        verdict: { type: "count:iteration", config: { maxIterations: 2 } },
+        limits: { maxIterations: 10 },
+      },
       steps: {
         "initial.work": {
           intents: ["next", "repeat"],
