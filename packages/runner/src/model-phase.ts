@@ -202,6 +202,10 @@ export async function runModelPhase(
     system: ctx.system,
     prompt: text,
     outputSchema: phase === "check" ? CHECK_OUTPUT_SCHEMA : stepOutputSchema(step),
+    // An alias of an allowed intent passes the schema check; the gate maps it.
+    ...(phase === "check" || step.acceptedOutputSchema === undefined
+      ? {}
+      : { acceptedOutputSchema: step.acceptedOutputSchema }),
     tools: toolbox,
     maxTurns: limits.maxTurnsPerStep,
     callTimeoutMs: limits.callTimeoutMs,
