@@ -117,10 +117,9 @@ describe("original-shaped agents in the runner", () => {
   });
 
   it("a program that exits non-zero ends the run with RUN-PROGRAM-002 once the cap is used", async () => {
-    // The cap is given here; the original's (the verdict's maxIterations: 1) is the loader's.
+    // The run cap is the verdict's maxIterations (1), as in the original.
     const { result, gh } = await runShape("merger", [], {
       args: { prNumber: 3, verdictPath: verdictFile("rejected") },
-      maxIterations: 1,
     });
     expect(result.success).toBe(false);
     expect(result.error?.code).toBe("RUN-PROGRAM-002");
