@@ -28,6 +28,11 @@ export interface RunCompletionChainInput {
   readonly loaded: LoadedAgent;
   /** The closure step whose `closing` (or check-dialect `complete`) started the chain. */
   readonly closureStepId: string;
+  /**
+   * Whether the closure step said `closing` (default true). False for a closure step that
+   * carries no intent (no gate, or a program): the verdict alone decides (`DecideContext.closing`).
+   */
+  readonly closing?: boolean | undefined;
   /** Stage 1: the closure step's structured output. */
   readonly closureOutput: JsonValue;
   /** The closure step's final text. */
@@ -238,6 +243,7 @@ export async function runCompletionChain(
   try {
     decision = await verdict.decide({
       closureStepId: closureStep.id,
+      closing: input.closing ?? true,
       closureOutput: input.closureOutput,
       closureText: input.closureText ?? "",
       validation,

@@ -361,8 +361,8 @@ describe("transition targets and step kinds (SR-TRANS-101…107)", () => {
     const findings = analyze(
       flow([
         work("initial.a", {
-          intents: ["next", "handoff"],
-          transitions: { next: "closure.end", handoff: "continuation.side" },
+          intents: ["handoff"],
+          transitions: { handoff: "continuation.side" },
         }),
         work("continuation.side", {
           intents: ["next"],
@@ -370,7 +370,7 @@ describe("transition targets and step kinds (SR-TRANS-101…107)", () => {
         }),
         closure(),
       ]),
-      { ignore: ["SR-FLOW-004", "SR-FLOW-005"] },
+      { ignore: ["SR-FLOW-003", "SR-FLOW-004", "SR-FLOW-005"] },
     );
     expect(findings.map((finding) => [finding.code, finding.path])).toEqual([
       ["SR-TRANS-105", '$.steps["initial.a"].transitions.handoff'],
@@ -508,18 +508,17 @@ describe("handoff dataflow (SR-FLOW-006, SR-FLOW-007)", () => {
 
   it("reports a condition key written on only one path: a warning with a default, an error without", () => {
     const withDefault = diamond({
-      intents: ["handoff", "next"],
+      intents: ["handoff"],
       transitions: {
-        handoff: "closure.end",
-        next: conditional("x", { yes: "closure.end", default: "closure.end" }),
+        handoff: conditional("x", { yes: "closure.end", default: "closure.end" }),
       },
     });
     expect(withDefault.map((finding) => [finding.code, finding.severity])).toEqual([
       ["SR-FLOW-007", "warning"],
     ]);
     const withoutDefault = diamond({
-      intents: ["handoff", "next"],
-      transitions: { handoff: "closure.end", next: conditional("x", { yes: "closure.end" }) },
+      intents: ["handoff"],
+      transitions: { handoff: conditional("x", { yes: "closure.end" }) },
     });
     expect(withoutDefault.map((finding) => [finding.code, finding.severity])).toEqual([
       ["SR-FLOW-007", "error"],
@@ -528,10 +527,9 @@ describe("handoff dataflow (SR-FLOW-006, SR-FLOW-007)", () => {
 
   it("accepts a condition key that every path writes, even from different steps", () => {
     const findings = diamond({
-      intents: ["handoff", "next"],
+      intents: ["handoff"],
       transitions: {
-        handoff: "closure.end",
-        next: conditional("z", { yes: "closure.end", default: "closure.end" }),
+        handoff: conditional("z", { yes: "closure.end", default: "closure.end" }),
       },
     });
     expect(findings).toEqual([]);
@@ -539,8 +537,8 @@ describe("handoff dataflow (SR-FLOW-006, SR-FLOW-007)", () => {
 
   it("reports a condition key no step hands off", () => {
     const findings = diamond({
-      intents: ["handoff", "next"],
-      transitions: { handoff: "closure.end", next: conditional("nothing", { yes: "closure.end" }) },
+      intents: ["handoff"],
+      transitions: { handoff: conditional("nothing", { yes: "closure.end" }) },
     });
     expect(findings.map((finding) => [finding.code, finding.severity])).toEqual([
       ["SR-FLOW-006", "error"],

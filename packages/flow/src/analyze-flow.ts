@@ -24,6 +24,20 @@ export interface AnalyzeFlowOptions {
   readonly graph?: FlowGraph;
   /** Without `graph`: build it with the budget verdict's edges (`FlowGraphOptions`). */
   readonly budgetClosure?: boolean;
+  /**
+   * The step ids a run of this agent starts at (the entry of its verdict type). When given, the
+   * registry's other entries (another verdict type's entry step) are left out of the analysis:
+   * what only they reach never runs for this agent, and a path from them says nothing about what
+   * this agent's runs read. When none of them is a declared entry, every entry is kept.
+   */
+  readonly entries?: readonly string[];
+}
+
+/** The graph with only the entries a run of this agent uses (see `AnalyzeFlowOptions.entries`). */
+function withRunEntries(graph: FlowGraph, entries: readonly string[] | undefined): FlowGraph {
+  if (entries === undefined) return graph;
+  const kept = graph.entries.filter((entry) => entries.includes(entry.stepId));
+  return kept.length === 0 ? graph : { ...graph, entries: kept };
 }
 
 /**
@@ -34,8 +48,9 @@ export interface AnalyzeFlowOptions {
  * passes on real flows; nothing recurses, so 10,000-step registries are fine.
  */
 export function analyzeFlow(registry: Registry, options: AnalyzeFlowOptions = {}): FlowFinding[] {
-  const graph =
+  const declared =
     options.graph ?? buildFlowGraph(registry, { budgetClosure: options.budgetClosure === true });
+  const graph = withRunEntries(declared, options.entries);
   const flow = indexFlow(graph);
   const steps = graph.nodes.map((node) => registry.steps[node.id] as Step);
 
@@ -50,7 +65,8 @@ export function analyzeFlow(registry: Registry, options: AnalyzeFlowOptions = {}
   const reachesClosure = markReachable(flow.size, closures, flow.predecessors);
 
   const findings: FlowFinding[] = [
-    ...entryFindings(registry, flow),
+    // Every declared entry must name a flow step, whichever verdict type it serves.
+    ...entryFindings(registry, graph === declared ? flow : indexFlow(declared)),
     ...reachabilityFindings(flow, openSteps),
     ...unboundedCycleFindings(flow),
     // A budget's move into closure is an emergency exit, not a path the flow is designed along:

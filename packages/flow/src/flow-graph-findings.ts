@@ -42,7 +42,11 @@ export function reachabilityFindings(
   openSteps: ReadonlySet<number>,
 ): FlowFinding[] {
   const findings: FlowFinding[] = [];
-  const reachable = markReachable(flow.size, flow.entries, flow.successors);
+  // A failed validation returns to a work step the run took into the closure, one already
+  // reached: validation-retry edges never make a step reachable, so they are left out here
+  // (else a step that only leads into a validated closure would look reachable through them).
+  const forward = indexFlow(flow.graph, (edge) => edge.kind !== "validation-retry");
+  const reachable = markReachable(flow.size, forward.entries, forward.successors);
   let anyTerminal = false;
   const terminals: number[] = [];
   for (let node = 0; node < flow.size; node++) {

@@ -16,9 +16,12 @@ export type FlowEdgeKind =
   | "transition"
   /** `initial.X` allows `next` and declares no `next` rule: the router goes to `continuation.X`. */
   | "implicit-next"
-  /** `repeat` is allowed and has no transition: the router stays on the step. */
+  /** `repeat` is allowed and has no transition (or a subprocess step's program failed): the step runs again. */
   | "implicit-repeat"
-  /** A closure step allows `closing` without declaring it: closing still starts completion. */
+  /**
+   * A closure step allows `closing` without declaring it (closing still starts completion), a
+   * subprocess step's program exited 0, or a gate-less closure step leaves it to the verdict.
+   */
   | "implicit-closing"
   /** Check dialect `onPass: {next}` or `onPass: {complete: true}`. */
   | "check-pass"
@@ -211,6 +214,31 @@ function gateEdges(step: Step, stepIds: ReadonlySet<string>): FlowEdge[] {
   return edges;
 }
 
+/**
+ * Edges the model's intent does not draw. A subprocess step (`runner`) completes the run when its
+ * program exits 0 and runs again otherwise (bounded by the run cap). A gate-dialect closure step
+ * without a `structuredGate` is completed by the agent's verdict, as the original runtime does.
+ */
+function ungatedClosureEdges(step: Step, dialect: Registry["dialect"]): FlowEdge[] {
+  if (step.subprocess !== undefined) {
+    const path = stepPath(step.id, "runner");
+    return [
+      { from: step.id, to: null, kind: "implicit-closing", label: "exit 0", path },
+      { from: step.id, to: step.id, kind: "implicit-repeat", label: "exit ≠ 0", path },
+    ];
+  }
+  if (step.kind !== "closure" || step.gate !== undefined || dialect !== "gate") return [];
+  return [
+    {
+      from: step.id,
+      to: null,
+      kind: "implicit-closing",
+      label: "verdict",
+      path: stepPath(step.id),
+    },
+  ];
+}
+
 function checkEdges(step: Step): FlowEdge[] {
   const edges: FlowEdge[] = [];
   const check = step.check;
@@ -321,6 +349,7 @@ export function buildFlowGraph(registry: Registry, options: FlowGraphOptions = {
   for (const step of flowSteps) {
     const edges = [
       ...gateEdges(step, stepIds),
+      ...ungatedClosureEdges(step, registry.dialect),
       ...checkEdges(step),
       ...iterationEdge(step),
       ...budgetEdge(step, budgetClosure),

@@ -143,14 +143,15 @@ export function transitionFindings(context: TransitionContext, step: Step): Flow
   ][]) {
     if (transition === undefined) continue;
     const path = jsonPath(base, intent);
-    if (transition.kind === "target" && transition.target === null && intent !== "closing") {
+    const ends = intent === "closing" || intent === "abort";
+    if (transition.kind === "target" && transition.target === null && !ends) {
       findings.push({
         code: "SR-TRANS-103",
         severity: "error",
         stepId: step.id,
         path,
-        message: `Step "${step.id}" maps intent "${intent}" to "target": null, but only "closing" may end the flow.`,
-        hint: `Give "${intent}" a step target; only a closure step's "closing" uses "target": null.`,
+        message: `Step "${step.id}" maps intent "${intent}" to "target": null, but only "closing" (completion) and "abort" (a failed run) may end the flow.`,
+        hint: `Give "${intent}" a step target; "target": null belongs to a closure step's "closing" or to "abort".`,
       });
     }
     if (intent === "closing" && targetsOf(transition, path).length > 0) {
@@ -178,6 +179,19 @@ export function transitionFindings(context: TransitionContext, step: Step): Flow
           path: targetPath,
           message: `Work step "${step.id}" hands off to "${target}" (${targetKind}), from which no closure step can be reached, so the handoff can never lead to completion.`,
           hint: `Point "handoff" at a closure step (a handoff from a work step routes to a closure step).`,
+        });
+      }
+      const crossing = intent === "next" || intent === "jump";
+      // An intent the gate does not allow is dead (SR-INTENT-102 says so): no second finding.
+      const live = step.gate === undefined || step.gate.allowedIntents.includes(intent);
+      if (crossing && live && step.kind === "work" && targetKind === "closure") {
+        findings.push({
+          code: "SR-TRANS-108",
+          severity: "error",
+          stepId: step.id,
+          path: targetPath,
+          message: `Work step "${step.id}" goes to closure step "${target}" with "${intent}"; work crosses into closure only with "handoff", which carries the handoff values and marks the boundary.`,
+          hint: `Map "handoff" to "${target}" (and allow it), and point "${intent}" at a work or verification step.`,
         });
       }
       if (intent === "repeat" && step.kind === "closure" && targetKind === "verification") {

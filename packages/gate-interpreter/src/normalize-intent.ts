@@ -1,4 +1,4 @@
-import { type GateIntent, INTENT_ALIASES, isGateIntent } from "@climpt/model";
+import { canonicalIntent, type GateIntent } from "@climpt/model";
 
 /**
  * Maps a value a model wrote to one of the seven intents: trimmed, case-insensitive, either an
@@ -6,8 +6,5 @@ import { type GateIntent, INTENT_ALIASES, isGateIntent } from "@climpt/model";
  * Anything else (other words, numbers, objects) is not an intent: custom intents do not exist.
  */
 export function normalizeIntent(raw: unknown): GateIntent | undefined {
-  if (typeof raw !== "string") return undefined;
-  const word = raw.trim().toLowerCase();
-  if (isGateIntent(word)) return word;
-  return Object.hasOwn(INTENT_ALIASES, word) ? INTENT_ALIASES[word] : undefined;
+  return canonicalIntent(raw);
 }

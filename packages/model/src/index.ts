@@ -7,14 +7,17 @@ export {
   markError,
 } from "./climpt-error.ts";
 export { closestMatch, editDistance } from "./edit-distance.ts";
+export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context-refs.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
 export {
+  canonicalIntent,
   FLOW_STEP_KINDS,
   type FlowStepKind,
   GATE_INTENTS,
   type GateIntent,
   INTENT_ALIASES,
   inferStepKind,
+  intentAliasesOf,
   isGateIntent,
   isIntentAllowedForKind,
   STEP_KIND_INTENTS,
@@ -42,9 +45,11 @@ export {
   type ClosureAction,
   type CommandBoundaryHook,
   type ConditionalTransition,
+  DEFAULT_GATE_RUN_ITERATION_CAP,
   DEFAULT_PATH_TEMPLATE,
   DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
   DEFAULT_RUN_ITERATION_CAP,
+  DEFAULT_SUBPROCESS_TIMEOUT_MS,
   DEFAULT_VALIDATOR_TIMEOUT_MS,
   type FailurePattern,
   type GithubIntegration,
@@ -60,6 +65,7 @@ export {
   type RegistryDialect,
   type Step,
   type StepPermissions,
+  type StepSubprocess,
   type StructuredGate,
   type SuccessCondition,
   type TargetTransition,
@@ -100,6 +106,15 @@ export {
   KNOWN_SECRET_ENV_NAMES,
   SECRET_NAME_SUFFIXES,
 } from "./secrets/secret-names.ts";
+export { type RunCapSource, type RunIterationCap, resolveRunIterationCap } from "./run-cap.ts";
+export {
+  firstClosureStepId,
+  hasRunTimeJumpTarget,
+  type ReachabilityOptions,
+  reachableSteps,
+  type StepReachability,
+  stepSuccessors,
+} from "./step-reachability.ts";
 export { parseSuccessCondition } from "./success-condition.ts";
 export type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "./tool-contract.ts";
 export {
@@ -119,6 +134,8 @@ export {
 } from "./uv-names.ts";
 export {
   canonicalVerdictType,
+  DEFAULT_VERDICT_MAX_CHECKS,
+  DEFAULT_VERDICT_MAX_ITERATIONS,
   VERDICT_TYPE_ALIASES,
   VERDICT_TYPE_CAMEL_NAMES,
   VERDICT_TYPES,

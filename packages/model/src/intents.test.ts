@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { inferStepKind, isIntentAllowedForKind, STEP_KIND_INTENTS } from "./intents.ts";
+import {
+  canonicalIntent,
+  inferStepKind,
+  intentAliasesOf,
+  isIntentAllowedForKind,
+  STEP_KIND_INTENTS,
+} from "./intents.ts";
 import { canonicalVerdictType, verdictTypeSpellings } from "./verdict-types.ts";
 
 describe("step kinds", () => {
@@ -32,5 +38,20 @@ describe("verdict types", () => {
       "stepMachine",
       "stepFlow",
     ]);
+  });
+});
+
+describe("canonicalIntent and intentAliasesOf", () => {
+  it("maps intents and aliases, whatever their case and spacing", () => {
+    expect(canonicalIntent(" Retry ")).toBe("repeat");
+    expect(canonicalIntent("closing")).toBe("closing");
+    expect(canonicalIntent("finish")).toBeUndefined();
+    expect(canonicalIntent("constructor")).toBeUndefined();
+    expect(canonicalIntent(3)).toBeUndefined();
+  });
+
+  it("lists the aliases of one intent", () => {
+    expect(intentAliasesOf("repeat")).toEqual(["retry", "wait", "fail"]);
+    expect(intentAliasesOf("escalate")).toEqual([]);
   });
 });

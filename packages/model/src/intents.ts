@@ -46,6 +46,24 @@ export const INTENT_ALIASES: Readonly<Record<string, GateIntent>> = {
   fail: "repeat",
 };
 
+/**
+ * The intent a value a model (or a schema enum) writes stands for: trimmed, case-insensitive,
+ * an intent itself or an entry of `INTENT_ALIASES`. Anything else is not an intent.
+ */
+export function canonicalIntent(value: unknown): GateIntent | undefined {
+  if (typeof value !== "string") return undefined;
+  const word = value.trim().toLowerCase();
+  if (isGateIntent(word)) return word;
+  return Object.hasOwn(INTENT_ALIASES, word) ? INTENT_ALIASES[word] : undefined;
+}
+
+/** The aliases that stand for `intent` (`repeat` → retry, wait, fail), in table order. */
+export function intentAliasesOf(intent: GateIntent): readonly string[] {
+  return Object.entries(INTENT_ALIASES)
+    .filter(([, target]) => target === intent)
+    .map(([alias]) => alias);
+}
+
 export function isGateIntent(value: unknown): value is GateIntent {
   return typeof value === "string" && (GATE_INTENTS as readonly string[]).includes(value);
 }

@@ -9,6 +9,7 @@
  */
 import type { GateIntent, StepKind } from "./intents.ts";
 import type { JsonSchema, JsonValue } from "./json.ts";
+import type { Problem } from "./problem.ts";
 import type { VerdictType } from "./verdict-types.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -138,6 +139,33 @@ export interface OutputSchemaRef {
   readonly schema: string;
 }
 
+/**
+ * A closure step that runs a program instead of a model call (`"runner": { "command", "args",
+ * "timeout" }` on a step in the original runtime). The step needs no prompt file. How a runner
+ * executes it:
+ *
+ * - the arguments are `args` with every `${context.<key>}` replaced by the run's context value
+ *   of `<key>` (`substituteContextRefs`): the agent's arguments, laid over the issue payload the
+ *   orchestration layer passes, if any; a reference without a value stops the step before the
+ *   program starts;
+ * - the program is started without a shell, in the run's working directory, and stopped (its
+ *   process group) after `timeoutMs`;
+ * - its stdout, when it is a JSON object, is the step's output (otherwise `{ "raw": stdout }`);
+ * - exit 0 is the step's `closing`: the completion chain runs as after a model's closing;
+ *   any other exit is its `repeat`: the step runs again as the next iteration, so the run cap
+ *   (usually the verdict's `maxIterations`) bounds the attempts.
+ */
+export interface StepSubprocess {
+  /** The program, found on PATH or relative to the working directory. Never run through a shell. */
+  readonly command: string;
+  /** The arguments as written, `${context.<key>}` references included. */
+  readonly args: readonly string[];
+  /** `timeout` as written, else `DEFAULT_SUBPROCESS_TIMEOUT_MS`. */
+  readonly timeoutMs: number;
+  /** Every key `args` references, in order of first appearance, each once. */
+  readonly contextKeys: readonly string[];
+}
+
 export interface Step {
   readonly id: string;
   readonly name?: string;
@@ -157,6 +185,13 @@ export interface Step {
    * `$ref` inlined). Undefined before loading from disk, or when the step declares none.
    */
   readonly outputSchema?: JsonSchema;
+  /**
+   * What the step's output is checked against when it differs from `outputSchema`: the same
+   * schema with the intent enum widened by the aliases of the allowed intents (`retry` where the
+   * enum says `repeat`), so such a reply passes and the gate maps it. The model is sent
+   * `outputSchema`. Set by `loadAgent`; absent when there is nothing to widen.
+   */
+  readonly acceptedOutputSchema?: JsonSchema;
   readonly gate?: StructuredGate;
   readonly transitions: Transitions;
   readonly check?: CheckDefinition;
@@ -165,6 +200,11 @@ export interface Step {
   /** `opus` | `sonnet` | `haiku` or a full model id. */
   readonly model?: string;
   readonly permissions: StepPermissions;
+  /**
+   * Present on a closure step that runs a program instead of the model. Such a step has no gate,
+   * no transitions and no prompt file: `prompt` is kept as written but never resolved.
+   */
+  readonly subprocess?: StepSubprocess;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -256,7 +296,12 @@ export interface Registry {
 
 export const DEFAULT_PATH_TEMPLATE = "{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md";
 export const DEFAULT_PATH_TEMPLATE_NO_ADAPTATION = "{c1}/{c2}/{c3}/f_{edition}.md";
+/** The run cap of a check-dialect registry when nothing declares one. */
 export const DEFAULT_RUN_ITERATION_CAP = 100;
+/** The run cap of a gate-dialect registry when nothing declares one (the original runtime's). */
+export const DEFAULT_GATE_RUN_ITERATION_CAP = 20;
+/** How long a subprocess step may run when its definition gives no `timeout`. */
+export const DEFAULT_SUBPROCESS_TIMEOUT_MS = 30_000;
 export const DEFAULT_VALIDATOR_TIMEOUT_MS = 5 * 60 * 1000;
 
 // ---------------------------------------------------------------------------------------------
@@ -279,10 +324,12 @@ export interface VerdictSpec {
   /** The spelling the definition used, for messages. */
   readonly declaredType: string;
   /**
-   * Strategy settings, by type: `maxIterations` (count:iteration), `completionKeyword`
-   * (detect:keyword), `signalType` + `requiredFields` (detect:structured), `maxChecks`
-   * (count:check), `issue`/`repo`/`targetState` (poll:state), `operator` + `conditions`
-   * (meta:composite), `handlerPath` (meta:custom). Unknown keys are kept.
+   * Strategy settings, by type: `maxIterations` (count:iteration; the loader fills in 100 when
+   * absent), `completionKeyword` (detect:keyword; the loader copies the original runtime's
+   * `verdictKeyword` here), `signalType` + `requiredFields` (detect:structured), `maxChecks`
+   * (count:check; 10 when absent), `issue`/`repo`/`targetState` (poll:state), `operator` +
+   * `conditions` (meta:composite), `handlerPath` (meta:custom). `maxIterations` under any type
+   * is also the run's iteration cap (`resolveRunIterationCap`). Unknown keys are kept.
    */
   readonly config: Readonly<Record<string, JsonValue>>;
   /** Children of a composite verdict, normalized the same way. */
@@ -309,7 +356,7 @@ export interface CommandBoundaryHook {
 }
 
 export interface AgentLimits {
-  /** Run-wide iteration cap; DEFAULT_RUN_ITERATION_CAP when absent. */
+  /** Run-wide iteration cap; see `resolveRunIterationCap` for what applies when absent. */
   readonly maxIterations?: number;
   readonly maxTokens?: number;
   readonly maxCostUsd?: number;
@@ -356,4 +403,10 @@ export interface LoadedAgent {
   readonly agent: AgentDefinition;
   readonly registry: Registry;
   readonly files: { readonly agent: string; readonly registry: string };
+  /**
+   * What the loader noticed that does not stop a run (severity `warning`): variables only steps
+   * this run cannot reach declare, optional parameters without a default used as variables, ….
+   * Absent or empty when there are none.
+   */
+  readonly warnings?: readonly Problem[];
 }

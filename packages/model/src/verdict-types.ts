@@ -16,6 +16,11 @@ export const VERDICT_TYPES = [
 
 export type VerdictType = (typeof VERDICT_TYPES)[number];
 
+/** `count:iteration`'s budget when its config gives no `maxIterations` (the original's handler default). */
+export const DEFAULT_VERDICT_MAX_ITERATIONS = 100;
+/** `count:check`'s budget when its config gives no `maxChecks` (the original's handler default). */
+export const DEFAULT_VERDICT_MAX_CHECKS = 10;
+
 /** The older camelCase names, and the check dialect's `stepFlow`, mapped to the canonical spelling. */
 export const VERDICT_TYPE_ALIASES: Readonly<Record<string, VerdictType>> = {
   stepMachine: "detect:graph",

@@ -214,7 +214,7 @@ const cases: Case[] = [
     file: "agent.json",
     path: "$.runner.verdict.config.maxIterations",
     mutate: (f) => {
-      runner(f).verdict = { type: "count:iteration", config: {} };
+      runner(f).verdict = { type: "count:iteration", config: { maxIterations: 0 } };
     },
   },
   {

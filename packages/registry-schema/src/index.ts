@@ -34,8 +34,9 @@ export {
   type GenerateOutputSchemaOptions,
   generateOutputSchema,
 } from "./generate-output-schema.ts";
+export { acceptedOutputSchema } from "./intent-alias-schema.ts";
 export { agentJsonSchema, registryJsonSchema } from "./json-schema-files.ts";
-export { loadAgent } from "./load-agent.ts";
+export { type AgentInspection, inspectAgent, loadAgent } from "./load-agent.ts";
 export {
   DEFAULT_ALLOWED_TOOLS,
   DEFAULT_REGISTRY_PATH,
@@ -69,10 +70,12 @@ export {
   type RawPromptRef,
   type RawRegistry,
   type RawStructuredGate,
+  type RawSubprocessRunner,
   type RawTransition,
   type RawValidationStep,
   type RawValidator,
   registryFileSchema,
   structuredGateSchema,
+  subprocessRunnerSchema,
   validatorSchema,
 } from "./registry-file-schema.ts";

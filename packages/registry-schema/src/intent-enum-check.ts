@@ -1,4 +1,5 @@
 import {
+  canonicalIntent,
   isPlainObject,
   type JsonSchema,
   type JsonValue,
@@ -9,9 +10,11 @@ import {
 import { fragmentToPointer, parseJsonPointer, resolveJsonPointer } from "./json-pointer.ts";
 
 /**
- * The send/receive contract of seed 003: the enum at `intentSchemaRef` inside the step's resolved
- * output schema (what the model may send) must list exactly the step's `allowedIntents` (what
- * the gate accepts). Drift in either direction is a routing failure waiting to happen.
+ * The send/receive contract of a gated step: the enum at `intentSchemaRef` inside the step's
+ * resolved output schema (what the model may send) and the step's `allowedIntents` (what the gate
+ * accepts) must agree. An enum value may be an allowed intent or an alias of one; each allowed
+ * intent must appear, itself or as an alias. Drift either way is a routing failure waiting to
+ * happen.
  */
 export function checkIntentEnum(
   step: Step,
@@ -42,17 +45,28 @@ export function checkIntentEnum(
       },
     ];
   }
+  // A value is covered when it is an allowed intent or an alias of one: the gate maps aliases
+  // (`wait` → repeat) before it checks allowedIntents (docs/design.md#intents).
   const allowed = new Set<string>(gate.allowedIntents);
-  const extra = values.filter((value) => !allowed.has(value));
-  const missing = gate.allowedIntents.filter((intent) => !values.includes(intent));
+  const stands = (value: string) => canonicalIntent(value);
+  const extra = values.filter((value) => {
+    const intent = stands(value);
+    return intent === undefined || !allowed.has(intent);
+  });
+  const covered = new Set(values.map(stands));
+  const missing = gate.allowedIntents.filter((intent) => !covered.has(intent));
   if (extra.length === 0 && missing.length === 0) return [];
+  const describe = (value: string) => {
+    const intent = stands(value);
+    return intent === undefined || intent === value ? value : `${value} (an alias of ${intent})`;
+  };
   const parts = [
     ...(missing.length === 0
       ? []
       : [`allowedIntents has ${missing.join(", ")}, which the schema enum lacks`]),
     ...(extra.length === 0
       ? []
-      : [`the schema enum has ${extra.join(", ")}, which allowedIntents lacks`]),
+      : [`the schema enum has ${extra.map(describe).join(", ")}, which allowedIntents lacks`]),
   ];
   return [
     {
@@ -61,7 +75,7 @@ export function checkIntentEnum(
       message: `Step "${step.id}": the intent enum at ${gate.intentSchemaRef} is [${values.join(", ")}] but allowedIntents is [${gate.allowedIntents.join(", ")}]: ${parts.join("; ")}.`,
       ...file,
       path: `${at}.allowedIntents`,
-      hint: `Make the two lists equal: edit "enum" in ${schemaName} or allowedIntents in the registry.`,
+      hint: `Make the two lists agree: every enum value an allowed intent or an alias of one (${schemaName}), every allowed intent in the enum (directly or as an alias).`,
     },
   ];
 }

@@ -1,12 +1,14 @@
 /**
  * Loads an agent folder: agent.json, the registry it names, and every step's output schema
- * (inlined into one self-contained document). Returns the loaded agent or every problem found in
- * any of the files; it throws only on programming errors, never on a bad definition.
+ * (inlined into one self-contained document). Returns the loaded agent (with its warnings) or
+ * every problem found in any of the files; it throws only on programming errors, never on a bad
+ * definition.
  */
 
 import { stat } from "node:fs/promises";
 import * as path from "node:path";
 import {
+  type AgentDefinition,
   fail,
   type LoadedAgent,
   ok,
@@ -25,6 +27,7 @@ import {
   refTargetFile,
   type SchemaDocument,
 } from "./inline-schema-refs.ts";
+import { acceptedOutputSchema } from "./intent-alias-schema.ts";
 import { checkIntentEnum } from "./intent-enum-check.ts";
 import { draftAgent } from "./normalize-agent.ts";
 import { draftRegistry } from "./normalize-registry.ts";
@@ -33,11 +36,44 @@ import { readJsonFile } from "./read-json-file.ts";
 /** Schema files one agent may pull in through `$ref`s; more is a runaway, not a design. */
 const MAX_SCHEMA_FILES = 256;
 
+/**
+ * Everything the loader found in an agent folder: every problem of every file (errors and
+ * warnings), the loaded agent when there is no error, and the definition as far as it could be
+ * read even when there are errors, so static flow analysis can still look at a registry that
+ * does not load (`climpt validate` reports both at once).
+ */
+export interface AgentInspection {
+  /** Absolute path of the agent folder. */
+  readonly dir: string;
+  readonly problems: readonly Problem[];
+  /** Present when no problem is an error (warnings are in `loaded.warnings` too). */
+  readonly loaded?: LoadedAgent;
+  /**
+   * The definition as read, fields with problems defaulted. Absent when the registry file could
+   * not be read or parsed; `agent` is absent when agent.json could not be read or parsed.
+   */
+  readonly draft?: {
+    readonly agent?: AgentDefinition;
+    readonly registry: Registry;
+    readonly files: { readonly agent: string; readonly registry: string };
+  };
+}
+
+/**
+ * Reads and checks an agent folder. A definition with warnings only loads (they are in
+ * `LoadedAgent.warnings`); any error fails with every problem at once.
+ */
 export async function loadAgent(dir: string): Promise<Result<LoadedAgent>> {
+  const inspection = await inspectAgent(dir);
+  return inspection.loaded === undefined ? fail(inspection.problems) : ok(inspection.loaded);
+}
+
+/** `loadAgent`, keeping everything it found: see `AgentInspection`. Never throws on a bad definition. */
+export async function inspectAgent(dir: string): Promise<AgentInspection> {
   const agentDir = path.resolve(dir);
   const folderName = path.basename(agentDir);
   const folderProblem = await checkFolder(agentDir);
-  if (folderProblem !== undefined) return fail([folderProblem]);
+  if (folderProblem !== undefined) return { dir: agentDir, problems: [folderProblem] };
 
   const problems: Problem[] = [];
   const agentFile = path.join(agentDir, "agent.json");
@@ -73,7 +109,7 @@ export async function loadAgent(dir: string): Promise<Result<LoadedAgent>> {
       path: "$",
       hint: registryJson.hint,
     });
-    return fail(problems);
+    return { dir: agentDir, problems };
   }
   const registry = draftRegistry(registryJson.value, { file: registryFile, folderName });
   problems.push(...registry.problems);
@@ -82,13 +118,23 @@ export async function loadAgent(dir: string): Promise<Result<LoadedAgent>> {
   if (agentJson.ok) {
     problems.push(...checkAgentRegistry(agent.value, withSchemas, { agentFile, registryFile }));
   }
-  if (problems.length > 0) return fail(problems);
-  return ok({
+  const files = { agent: agentFile, registry: registryFile };
+  const draft = {
+    ...(agentJson.ok ? { agent: agent.value } : {}),
+    registry: withSchemas,
+    files,
+  };
+  if (problems.some((problem) => problem.severity === "error")) {
+    return { dir: agentDir, problems, draft };
+  }
+  const loaded: LoadedAgent = {
     dir: agentDir,
     agent: agent.value,
     registry: withSchemas,
-    files: { agent: agentFile, registry: registryFile },
-  });
+    files,
+    ...(problems.length === 0 ? {} : { warnings: problems }),
+  };
+  return { dir: agentDir, problems, loaded, draft };
 }
 
 async function checkFolder(agentDir: string): Promise<Problem | undefined> {
@@ -170,7 +216,12 @@ async function resolveOutputSchemas(
     }
     const schemaFile = path.relative(agentDir, path.resolve(schemasDir, ref.file));
     problems.push(...checkIntentEnum(step, schema.value, { registryFile, schemaFile }));
-    setEntry(steps, step.id, { ...step, outputSchema: schema.value });
+    const accepted = acceptedOutputSchema(schema.value, step.gate);
+    setEntry(steps, step.id, {
+      ...step,
+      outputSchema: schema.value,
+      ...(accepted === undefined ? {} : { acceptedOutputSchema: accepted }),
+    });
   }
   return { ...registry, steps };
 }

@@ -33,7 +33,7 @@ describe("normalizeAgent, flat shape (seed 000)", () => {
       verdict: { type: "detect:graph", declaredType: "stepFlow", config: {} },
       allowedTools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"],
       permissionMode: "acceptEdits",
-      github: { enabled: false, labels: {}, defaultClosureAction: "close" },
+      github: { enabled: true, labels: {}, defaultClosureAction: "close" },
       worktree: { enabled: false },
       logging: { directory: "tmp/logs/agents/code-improver", format: "jsonl" },
       limits: {},
@@ -170,7 +170,7 @@ describe("normalizeAgent, nested shape (runner.*)", () => {
       verdict: { type: "detect:graph", declaredType: "detect:graph", config: {} },
       allowedTools: DEFAULT_ALLOWED_TOOLS,
       permissionMode: "default",
-      github: { enabled: false, labels: {}, defaultClosureAction: "close" },
+      github: { enabled: true, labels: {}, defaultClosureAction: "close" },
       worktree: { enabled: false },
       logging: { directory: "tmp/logs/agents/tiny", format: "jsonl" },
       limits: {},
@@ -278,7 +278,12 @@ describe("verdicts", () => {
       runner: {
         verdict: {
           type: "composite",
-          config: { conditions: [{ type: "count:iteration" }, { type: "sometimes" }] },
+          config: {
+            conditions: [
+              { type: "count:iteration", config: { maxIterations: "ten" } },
+              { type: "sometimes" },
+            ],
+          },
         },
       },
     });

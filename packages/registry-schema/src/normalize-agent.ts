@@ -10,6 +10,8 @@ import {
   type AgentParameter,
   type CommandBoundaryHook,
   canonicalVerdictType,
+  DEFAULT_VERDICT_MAX_CHECKS,
+  DEFAULT_VERDICT_MAX_ITERATIONS,
   fail,
   type GithubIntegration,
   isPlainObject,
@@ -442,11 +444,22 @@ const MAX_VERDICT_DEPTH = 8;
 const REQUIRED_VERDICT_SETTINGS: Readonly<
   Partial<Record<string, { key: string; kind: "positive integer" | "non-empty string" }>>
 > = {
-  "count:iteration": { key: "maxIterations", kind: "positive integer" },
-  "count:check": { key: "maxChecks", kind: "positive integer" },
-  "detect:keyword": { key: "completionKeyword", kind: "non-empty string" },
   "meta:custom": { key: "handlerPath", kind: "non-empty string" },
 };
+
+/** Budgets the original runtime's handlers assumed when the config gave none. */
+const VERDICT_BUDGET_DEFAULTS: Readonly<Partial<Record<string, { key: string; value: number }>>> = {
+  "count:iteration": { key: "maxIterations", value: DEFAULT_VERDICT_MAX_ITERATIONS },
+  "count:check": { key: "maxChecks", value: DEFAULT_VERDICT_MAX_CHECKS },
+};
+
+function isPositiveInteger(value: JsonValue | undefined): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 1;
+}
+
+function isNonEmptyString(value: JsonValue | undefined): value is string {
+  return typeof value === "string" && value !== "";
+}
 
 function normalizeVerdict(written: WrittenVerdict, findings: Findings, depth: number): VerdictSpec {
   const declaredType = written.type ?? "detect:graph";
@@ -461,29 +474,85 @@ function normalizeVerdict(written: WrittenVerdict, findings: Findings, depth: nu
     );
     type = "detect:graph";
   }
-  const config = written.config ?? {};
+  const config: Record<string, JsonValue> = { ...(written.config ?? {}) };
+  const at = (key: string) => jsonPath(written.configPath, key);
+  const budget = VERDICT_BUDGET_DEFAULTS[type];
+  if (budget !== undefined && config[budget.key] === undefined) {
+    setEntry(config, budget.key, budget.value);
+  }
+  for (const key of ["maxIterations", "maxChecks"]) {
+    const value = config[key];
+    if (value === undefined || isPositiveInteger(value)) continue;
+    report(
+      findings,
+      "AC-VERDICT-003",
+      at(key),
+      `${key} of verdict type "${declaredType}" must be a positive integer, but is ${describeValue(value)}.`,
+      key === "maxIterations"
+        ? `Set ${at(key)} to a whole number of at least 1: it is the run's iteration cap (and the budget of count:iteration).`
+        : `Set ${at(key)} to a whole number of at least 1.`,
+    );
+  }
+  if (type === "detect:keyword") normalizeKeyword(config, declaredType, at, findings);
   const required = REQUIRED_VERDICT_SETTINGS[type];
   if (required !== undefined) {
     const setting = config[required.key];
     const good =
-      required.kind === "positive integer"
-        ? typeof setting === "number" && Number.isInteger(setting) && setting >= 1
-        : typeof setting === "string" && setting !== "";
+      required.kind === "positive integer" ? isPositiveInteger(setting) : isNonEmptyString(setting);
     if (!good) {
       report(
         findings,
         "AC-VERDICT-003",
-        jsonPath(written.configPath, required.key),
+        at(required.key),
         setting === undefined
           ? `Verdict type "${declaredType}" needs ${required.key} in its config.`
           : `${required.key} of verdict type "${declaredType}" must be a ${required.kind}, but is ${describeValue(setting)}.`,
-        `Set ${jsonPath(written.configPath, required.key)} to a ${required.kind}.`,
+        `Set ${at(required.key)} to a ${required.kind}.`,
       );
     }
   }
   const spec: VerdictSpec = { type, declaredType, config };
   if (type !== "meta:composite") return spec;
   return { ...spec, conditions: normalizeConditions(written, config, findings, depth) };
+}
+
+/**
+ * detect:keyword's keyword: `completionKeyword`, or the original runtime's name for it,
+ * `verdictKeyword` (copied to `completionKeyword`, which is what the verdict reads).
+ */
+function normalizeKeyword(
+  config: Record<string, JsonValue>,
+  declaredType: string,
+  at: (key: string) => string,
+  findings: Findings,
+): void {
+  const ours = config.completionKeyword;
+  const theirs = config.verdictKeyword;
+  if (ours !== undefined && theirs !== undefined && ours !== theirs) {
+    report(
+      findings,
+      "AC-VERDICT-003",
+      at("verdictKeyword"),
+      `Verdict type "${declaredType}" names two keywords: completionKeyword ${describeValue(ours)} and verdictKeyword ${describeValue(theirs)}.`,
+      "Keep one of them (verdictKeyword is the original runtime's name for completionKeyword).",
+    );
+    return;
+  }
+  const keyword = ours ?? theirs;
+  const key = ours === undefined && theirs !== undefined ? "verdictKeyword" : "completionKeyword";
+  if (isNonEmptyString(keyword)) {
+    setEntry(config, "completionKeyword", keyword);
+    return;
+  }
+  report(
+    findings,
+    "AC-VERDICT-003",
+    at(key),
+    keyword === undefined
+      ? `Verdict type "${declaredType}" needs completionKeyword (or verdictKeyword) in its config.`
+      : `${key} of verdict type "${declaredType}" must be a non-empty string, but is ${describeValue(keyword)}.`,
+    `Set ${at("completionKeyword")} to the word the model writes when it is done, e.g. "TASK_COMPLETE".`,
+  );
 }
 
 function normalizeConditions(
@@ -572,7 +641,9 @@ function normalizeGithub(
 ): GithubIntegration {
   const labels = github?.labels;
   return {
-    enabled: github?.enabled ?? false,
+    // On unless switched off, as the original runtime reads it: what it enables is bounded
+    // (closure prompt variants, poll:state's hook, GitHub tools a closure step lists).
+    enabled: github?.enabled ?? true,
     labels: {
       ...(labels?.requirements === undefined ? {} : { requirements: labels.requirements }),
       ...(labels?.inProgress === undefined ? {} : { inProgress: labels.inProgress }),

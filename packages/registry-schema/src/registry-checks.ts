@@ -159,12 +159,13 @@ function checkTransitions(registry: Registry, step: Step, at: string, findings: 
       continue;
     }
     if (transition.target === null) {
-      if (intent !== "closing") {
+      // A null target ends the flow: `closing` into the completion chain, `abort` as a failure.
+      if (intent !== "closing" && intent !== "abort") {
         report(
           findings,
           "SR-TRANS-002",
           `${here}.target`,
-          `Step "${step.id}" has transitions.${intent}.target: null; only "closing" may end the flow.`,
+          `Step "${step.id}" has transitions.${intent}.target: null; only "closing" (the completion chain) and "abort" (a failed run) may end the flow.`,
           `Set transitions.${intent}.target to a step id (e.g. a closure step for handoff).`,
         );
       }
@@ -260,7 +261,8 @@ function checkGateCompleteness(
   at: string,
   findings: Findings,
 ): void {
-  if (step.kind === "section") return;
+  // Section steps have no flow; a subprocess step's exit status routes it, not a model's intent.
+  if (step.kind === "section" || step.subprocess !== undefined) return;
   if (!keys.has("structuredGate")) {
     report(
       findings,

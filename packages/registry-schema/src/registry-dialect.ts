@@ -12,6 +12,7 @@ export const GATE_DIALECT_STEP_KEYS = [
   "adaptation",
   "structuredGate",
   "transitions",
+  "runner",
 ] as const;
 
 export interface DialectDetection {
@@ -29,7 +30,7 @@ export interface DialectDetection {
  * Which dialect a steps_registry.json is written in. The rule:
  * 1. a step carrying a check-only key (`id`, `prompt`, `check`, `iterations`, `handoff`) counts
  *    for the check dialect; a step carrying a gate-only key (`stepId`, `c2`, `c3`, `edition`,
- *    `adaptation`, `structuredGate`, `transitions`) counts for the gate dialect;
+ *    `adaptation`, `structuredGate`, `transitions`, `runner`) counts for the gate dialect;
  * 2. the dialect more steps count for wins (a tie goes to the gate dialect); when both have
  *    steps, the registry is mixed and the loader reports it (SR-LOAD-006) at a step of the
  *    losing dialect, whose foreign keys are then ignored;

@@ -100,7 +100,9 @@ export const structuredGateSchema = v.looseObject({
 export const targetTransitionSchema = v.looseObject({
   target: v.pipe(
     v.nullable(v.string()),
-    v.description('Next step id, or null (only for "closing": the flow ends).'),
+    v.description(
+      'Next step id, or null (only for "closing", which starts the completion chain, and "abort", which ends the run as AGENT_ABORTED).',
+    ),
   ),
 });
 
@@ -127,6 +129,26 @@ export const transitionsSchema = v.pipe(
   v.description("Intent → transition. Keys must be intents."),
 );
 
+/**
+ * `runner` on a closure step: a program that runs instead of the model (the original runtime's
+ * subprocess closure, used by its merger agent).
+ */
+export const subprocessRunnerSchema = v.looseObject({
+  command: nonEmpty(
+    "Program to run (found on PATH or relative to the working directory); no shell.",
+  ),
+  args: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.description(`Arguments; \${context.<name>} is replaced by the agent parameter <name>.`),
+    ),
+    [],
+  ),
+  timeout: v.optional(
+    v.pipe(durationSchema, v.description('Milliseconds, or "30s" / "5m" (default 30 seconds).')),
+  ),
+});
+
 export const gateStepSchema = v.looseObject({
   stepId: v.optional(text("Must equal the step's key in steps.")),
   c2: nonEmpty("C3L second segment (initial, continuation, closure, section, …)."),
@@ -136,6 +158,7 @@ export const gateStepSchema = v.looseObject({
   ...commonStepEntries,
   structuredGate: v.optional(structuredGateSchema),
   transitions: v.optional(transitionsSchema),
+  runner: v.optional(subprocessRunnerSchema),
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -335,3 +358,4 @@ export type RawValidator = v.InferInput<typeof validatorSchema>;
 export type RawFailurePattern = v.InferInput<typeof failurePatternSchema>;
 export type RawValidationStep = v.InferInput<typeof validationStepSchema>;
 export type RawOutputSchemaRef = v.InferInput<typeof outputSchemaRefSchema>;
+export type RawSubprocessRunner = v.InferInput<typeof subprocessRunnerSchema>;

@@ -1,5 +1,6 @@
 import type { Registry, Result } from "@climpt/model";
 import { resolveIterationCap, skipIteration } from "./advance.ts";
+import { closeWithoutIntent } from "./close-without-intent.ts";
 import { enterClosure } from "./enter-closure.ts";
 import {
   returnAfterFailedValidation,
@@ -10,6 +11,7 @@ import { route } from "./route.ts";
 import { beforeCheck, type CheckVerdict, routeCheck } from "./route-check.ts";
 import type {
   BeforeCheckDecision,
+  ClosingDecision,
   RouteDecision,
   RouteInput,
   RouteOptions,
@@ -44,6 +46,11 @@ export interface Router {
   start(entryStepId: string): RouterState;
   /** Gate dialect: where the flow goes after the current step emitted `input.intent`. */
   route(state: RouterState, input: RouteInput, options?: RouteOptions): Result<RouteDecision>;
+  /**
+   * A closure step that carries no intent (no gate, or a program) finished: record it and start
+   * the completion chain, where the verdict alone decides (`SR-TRANS-019` for another kind).
+   */
+  closeWithoutIntent(state: RouterState): Result<ClosingDecision>;
   /** Check dialect, after each execution: run the check now, or the step again first. */
   beforeCheck(state: RouterState): Result<BeforeCheckDecision>;
   /** Check dialect: where the flow goes with the verdict of the check `beforeCheck` asked for. */
@@ -75,6 +82,7 @@ export function createRouter(registry: Registry, options: RouterOptions = {}): R
     iterationCap: cap,
     start: (entryStepId) => createRouterState(registry, entryStepId),
     route: (state, input, routeOptions) => route(registry, state, input, cap, routeOptions),
+    closeWithoutIntent: (state) => closeWithoutIntent(registry, state),
     beforeCheck: (state) => beforeCheck(registry, state, cap),
     routeCheck: (state, verdict) => routeCheck(registry, state, verdict, cap),
     returnAfterFailedValidation: (state, closureStepId) =>

@@ -1,4 +1,5 @@
 import { type ChainEvent, runCompletionChain } from "@climpt/completion-chain";
+import type { JsonValue } from "@climpt/model";
 import type { ClosingDecision, CompleteDecision } from "@climpt/router";
 import type { FinishedStep } from "./follow-decision.ts";
 import { runtimeVariables } from "./model-phase.ts";
@@ -56,10 +57,11 @@ export async function completionPhase(
   const { step, iteration } = interpreted;
   const routerState = decision.state;
   const handoff = { ...state.handoff, [step.id]: interpreted.handoff };
-  const boundaryRequests = finished.toolbox.boundaryRequests();
+  const boundaryRequests = finished.toolbox?.boundaryRequests() ?? [];
   const chain = await runCompletionChain({
     loaded: ctx.loaded,
     closureStepId: step.id,
+    closing: finished.withoutIntent !== true,
     closureOutput: interpreted.output,
     closureText: finished.text,
     handoff,
@@ -104,6 +106,7 @@ export async function completionPhase(
       ending: {
         finalStepId: step.id,
         completionReason: chain.reason,
+        ...verdictOf(interpreted.output),
         stepEnd: record,
         boundary: {
           closureOutput: interpreted.output,
@@ -154,4 +157,14 @@ export async function completionPhase(
       ctx.usage.totals,
     ),
   );
+}
+
+/**
+ * The run's verdict (docs/design.md#the-run-result): the `verdict` string the closure step's
+ * output carries, which the orchestration layer routes on; nothing when there is none.
+ */
+export function verdictOf(output: JsonValue): { readonly verdict?: string } {
+  if (typeof output !== "object" || output === null || Array.isArray(output)) return {};
+  const verdict = output.verdict;
+  return typeof verdict === "string" && verdict.trim() !== "" ? { verdict } : {};
 }

@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
@@ -12,25 +15,30 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
+/** A poll:state agent that closes issue `issue` through the boundary hook. */
+function pollerSpec(): TestAgentSpec {
+  return {
+    name: "poller",
+    entryStep: "initial.work",
+    parameters: { issue: { type: "number", required: true } },
+    runner: {
+      verdict: { type: "poll:state", config: {} },
+      integrations: { github: { enabled: true, defaultClosureAction: "close" } },
+    },
+    steps: {
+      "initial.work": {
+        intents: ["handoff"],
+        transitions: { handoff: { target: "closure.done" } },
+      },
+      "closure.done": { intents: ["closing"], transitions: { closing: { target: null } } },
+    },
+  };
+}
+
 describe("finishing", () => {
   it("a verdict the boundary hook did not satisfy records the closure step once, before the hook", async () => {
     const gh = fakeGhThatNeverCloses();
-    const spec: TestAgentSpec = {
-      name: "poller",
-      entryStep: "initial.work",
-      parameters: { issue: { type: "number", required: true } },
-      runner: {
-        verdict: { type: "poll:state", config: {} },
-        integrations: { github: { enabled: true, defaultClosureAction: "close" } },
-      },
-      steps: {
-        "initial.work": {
-          intents: ["handoff"],
-          transitions: { handoff: { target: "closure.done" } },
-        },
-        "closure.done": { intents: ["closing"], transitions: { closing: { target: null } } },
-      },
-    };
+    const spec = pollerSpec();
     const fake = await startFakeAnthropic();
     closers.push(() => fake.close());
     fake.enqueue(intentReply("handoff"), intentReply("closing"));
@@ -60,5 +68,38 @@ describe("finishing", () => {
       "boundary_hook",
       "run_end",
     ]);
+  });
+
+  it("a failed boundary action is reported with its reason in the result and the journal", async () => {
+    // gh refuses to close (no permission) but reads the issue: the hook fails, with a reason.
+    const gh = path.join(mkdtempSync(path.join(tmpdir(), "climpt-gh-")), "gh");
+    writeFileSync(
+      gh,
+      `#!/bin/sh\nif [ "$1 $2" = "issue view" ]; then echo '{"state":"OPEN","labels":[]}'; exit 0; fi\necho "HTTP 403: Resource not accessible by integration" >&2\nexit 1\n`,
+    );
+    chmodSync(gh, 0o755);
+    const fake = await startFakeAnthropic();
+    closers.push(() => fake.close());
+    fake.enqueue(intentReply("handoff"), intentReply("closing"));
+    const loaded = await loadAgentDefinition(writeTestAgent(pollerSpec()));
+    const result = await new StepFlowRunner(loaded, {
+      modelClient: createAnthropicClient({
+        apiKey: "sk-test-key",
+        baseURL: fake.url,
+        maxRetries: 0,
+      }),
+      ghCommand: gh,
+    }).run({ cwd: makeSampleRepo(), args: { issue: 7 } });
+
+    expect(result.success).toBe(false);
+    expect(result.boundary?.ok).toBe(false);
+    const reason = result.boundary?.problems[0];
+    expect(reason?.code).toBe("AC-HOOK-003");
+    expect(reason?.message).toContain("gh issue close` for issue #7 exited 1");
+    expect(reason?.message).toContain("HTTP 403: Resource not accessible by integration");
+    const hook = readJournal(result.journalPath as string).find(
+      (event) => event.type === "boundary_hook",
+    );
+    expect(hook?.type === "boundary_hook" && hook.problems).toEqual(result.boundary?.problems);
   });
 });

@@ -35,6 +35,7 @@ export async function runBoundary(
       type: "boundary_hook",
       ok: result.ok,
       actions: toJson(result.actions) as JsonValue[],
+      problems: result.problems,
     });
   }
   if (!boundary.awaitsBoundary || ctx.verdict.confirmAfterBoundary === undefined) return undefined;
@@ -81,6 +82,7 @@ export async function finishRun(
       : `${formatCode(error)}: ${error.message}`,
     iterations:
       state.history.length === 0 ? 0 : Math.max(...state.history.map((entry) => entry.iteration)),
+    ...(ending.verdict === undefined ? {} : { verdict: ending.verdict }),
     ...(error === undefined ? {} : { error }),
     state: { history: state.history, handoff: state.handoff },
     usage: ctx.usage.totals,

@@ -12,8 +12,13 @@ export interface FinishedStep {
   readonly interpreted: InterpretedStep;
   /** The final reply's text (a closure step's text goes to the verdict). */
   readonly text: string;
-  /** The step's tools: the boundary actions they recorded go to the verdict and the hook. */
-  readonly toolbox: Toolbox;
+  /** The step's tools (none for a program step): the boundary actions they recorded go to the verdict and the hook. */
+  readonly toolbox: Toolbox | undefined;
+  /**
+   * The closure step carries no intent (no gate, or a program): the verdict alone decides, it is
+   * not told the step said `closing`.
+   */
+  readonly withoutIntent?: boolean;
 }
 
 /**

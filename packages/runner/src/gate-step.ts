@@ -1,4 +1,4 @@
-import { interpretGate } from "@climpt/gate-interpreter";
+import { extractHandoff, interpretGate } from "@climpt/gate-interpreter";
 import type { Step } from "@climpt/model";
 import type { Toolbox } from "@climpt/tools";
 import { followDecision } from "./follow-decision.ts";
@@ -13,7 +13,7 @@ import { observeStep } from "./verdict-observation.ts";
 /**
  * Gate dialect, after the step's model phase: the gate reads the intent (and handoff) from the
  * output and the router decides where it leads. A refused output or route ends the run at
- * this step.
+ * this step. A closure step without a gate goes to the completion chain without an intent.
  */
 export async function gateDialectStep(
   ctx: RunContext,
@@ -23,6 +23,9 @@ export async function gateDialectStep(
   toolbox: Toolbox,
 ): Promise<StepOutcome> {
   const iteration = state.routerState.iteration;
+  if (step.gate === undefined && step.kind === "closure") {
+    return closureWithoutIntent(ctx, state, step, answer, toolbox);
+  }
   const gate = interpretGate(step, answer.output, { iteration });
   if (!gate.ok) {
     return endAtStep(
@@ -67,5 +70,41 @@ export async function gateDialectStep(
     },
     text: answer.text,
     toolbox,
+  });
+}
+
+/**
+ * A closure step without a gate (the original's single-step agents that label issues from Bash):
+ * it says no intent, so each execution goes to the completion chain and the verdict alone decides
+ * whether the job is done (docs/design.md#the-completion-chain). Not done runs it again, as the
+ * next iteration, within the run's cap.
+ */
+async function closureWithoutIntent(
+  ctx: RunContext,
+  state: RunState,
+  step: Step,
+  answer: StepAnswer,
+  toolbox: Toolbox,
+): Promise<StepOutcome> {
+  const iteration = state.routerState.iteration;
+  observeStep(ctx, step, iteration, answer, undefined);
+  const decision = ctx.router.closeWithoutIntent(state.routerState);
+  if (!decision.ok) {
+    return endAtStep(
+      state,
+      unanswered(step, iteration),
+      problemError(decision.issues),
+      ctx.usage.totals,
+    );
+  }
+  return followDecision(ctx, state, decision.value, {
+    interpreted: {
+      ...unanswered(step, iteration),
+      output: toJson(answer.output ?? answer.text),
+      handoff: extractHandoff(step, answer.output ?? null).handoff,
+    },
+    text: answer.text,
+    toolbox,
+    withoutIntent: true,
   });
 }

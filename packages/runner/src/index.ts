@@ -25,6 +25,7 @@ export type {
   ModelRequestEvent,
   ModelResponseEvent,
   NoticeEvent,
+  ProgramEvent,
   PromptResolvedEvent,
   RouteEvent,
   RunEndEvent,

@@ -72,6 +72,9 @@ export function createMessagesStepExecutor(client: ModelClient): StepExecutor {
           system: request.system,
           prompt: request.prompt,
           ...(request.outputSchema === undefined ? {} : { outputSchema: request.outputSchema }),
+          ...(request.acceptedOutputSchema === undefined
+            ? {}
+            : { acceptedOutputSchema: request.acceptedOutputSchema }),
           tools: (tools ?? request.tools) satisfies ToolExecutor,
           ...(request.maxTurns === undefined ? {} : { maxTurns: request.maxTurns }),
           ...(request.callTimeoutMs === undefined ? {} : { timeoutMs: request.callTimeoutMs }),

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { resolveStepPrompt, type StepPrompt } from "@climpt/c3l-resolver";
+import { type PromptOverride, resolveStepPrompt, type StepPrompt } from "@climpt/c3l-resolver";
 import type { JsonValue, Result, Step } from "@climpt/model";
 import { modelId, resolveModel, type ToolExecutor } from "@climpt/sdk-adapter";
 import { createToolbox, type Toolbox } from "@climpt/tools";
@@ -40,7 +40,10 @@ function durableTools(ctx: RunContext, toolbox: Toolbox): ToolExecutor {
   };
 }
 
-/** The UV runtime channel: where the run is, and the verdict's own variables. */
+ * The UV runtime channel of the prompt of `iteration`: where the run is, and the verdict's own
+ * variables. `remaining` is the iterations left after this one, never negative, in every
+ * template (docs/design.md#variables); a budget verdict computes it from its own budget.
+ */
 export function runtimeVariables(
   ctx: RunContext,
   state: RunState,
@@ -53,8 +56,21 @@ export function runtimeVariables(
     max_iterations: cap,
     remaining: Math.max(0, cap - iteration),
     previous_summary: state.previousSummary,
-    ...ctx.verdict.uvVariables(),
+    ...ctx.verdict.uvVariables({ iteration }),
   };
+}
+
+/**
+ * The prompt variant a closure step's own prompt uses: with GitHub integration on and a
+ * `defaultClosureAction` other than `close`, the file whose adaptation is that action
+ * (`f_default_label-only.md`), else the plain file, which the resolver falls back to by itself
+ * (docs/design.md#prompts).
+ */
+function closureVariant(ctx: RunContext, step: Step): PromptOverride | undefined {
+  const { github } = ctx.agent;
+  if (step.kind !== "closure" || step.prompt.kind !== "c3l") return undefined;
+  if (!github.enabled || github.defaultClosureAction === "close") return undefined;
+  return { edition: step.prompt.edition, adaptation: github.defaultClosureAction };
 }
 
 function resolvePrompt(
@@ -63,6 +79,7 @@ function resolvePrompt(
   step: Step,
   phase: Phase,
 ): Promise<Result<StepPrompt>> {
+  const variant = phase === "step" ? closureVariant(ctx, step) : undefined;
   return resolveStepPrompt({
     registry: ctx.registry,
     step,
@@ -73,6 +90,7 @@ function resolvePrompt(
       handoff: state.handoffVariables,
     },
     ...(phase === "check" && step.check?.prompt !== undefined ? { prompt: step.check.prompt } : {}),
+    ...(variant === undefined ? {} : { override: variant, allowFallback: true }),
     registryFile: ctx.loaded.files.registry,
     parameterFlags: Object.fromEntries(
       Object.values(ctx.agent.parameters).map((parameter) => [parameter.name, parameter.cli]),
@@ -204,6 +222,10 @@ export async function runModelPhase(
     system: ctx.system,
     prompt: text,
     outputSchema: phase === "check" ? CHECK_OUTPUT_SCHEMA : stepOutputSchema(step),
+    // An alias of an allowed intent passes the schema check; the gate maps it.
+    ...(phase === "check" || step.acceptedOutputSchema === undefined
+      ? {}
+      : { acceptedOutputSchema: step.acceptedOutputSchema }),
     tools: durableTools(ctx, toolbox),
     maxTurns: limits.maxTurnsPerStep,
     callTimeoutMs: limits.callTimeoutMs,

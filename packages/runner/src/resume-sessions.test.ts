@@ -208,12 +208,13 @@ describe("resume across sessions", () => {
   );
 
   it("count:check keeps its count across a resume (check_count in the prompt)", async () => {
-    // code-improver with a check budget whose count its implement prompt shows.
+    // code-improver with a check budget its script uses up (four status checks, the last one
+    // the closure's), whose count its implement prompt shows.
     const agent = path.join(mkdtempSync(path.join(tmpdir(), "climpt-agent-")), "code-improver");
     cpSync(path.join(EXAMPLES, "agents", "code-improver"), agent, { recursive: true });
     const agentJson = JSON.parse(readFileSync(path.join(agent, "agent.json"), "utf8"));
     agentJson.behavior.completionType = "checkBudget";
-    agentJson.behavior.completionConfig = { maxChecks: 10 };
+    agentJson.behavior.completionConfig = { maxChecks: 4 };
     writeFileSync(path.join(agent, "agent.json"), JSON.stringify(agentJson));
     const implement = path.join(agent, "prompts/steps/phase/implement/f_default.md");
     writeFileSync(

@@ -15,6 +15,7 @@ import {
   type LoadedAgent,
   problem,
   type Registry,
+  resolveRunIterationCap,
 } from "@climpt/model";
 import { createRouter, type Router } from "@climpt/router";
 import type { JournalSink } from "./journal-store.ts";
@@ -188,7 +189,14 @@ export async function buildRunContext(
   };
 }
 
-/** The run-wide cap: the run's option, else the journal's (resume), else the agent's, else 100. */
-export function resolveRunCap(inputs: SessionInputs, fromJournal?: number): number | undefined {
-  return inputs.runOptions.maxIterations ?? fromJournal ?? inputs.loaded.agent.limits.maxIterations;
+/**
+ * The run-wide cap: the run's option, else the journal's (resume keeps the cap it started with),
+ * else `resolveRunIterationCap` (limits, the verdict's maxIterations, the dialect's default;
+ * docs/design.md#limits-and-budgets). An option that is not a positive integer is passed on so
+ * the router refuses it (AGENT_MAX_ITERATIONS) instead of it silently falling back.
+ */
+export function resolveRunCap(inputs: SessionInputs, fromJournal?: number): number {
+  const given = inputs.runOptions.maxIterations ?? fromJournal;
+  if (given !== undefined) return given;
+  return resolveRunIterationCap(inputs.loaded.agent, inputs.loaded.registry).cap;
 }

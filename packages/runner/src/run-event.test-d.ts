@@ -26,6 +26,7 @@ describe("RunEvent", () => {
       | "tool_call"
       | "tool_result"
       | "tool_refused"
+      | "program"
       | "step_failed"
       | "gate"
       | "check"
@@ -58,6 +59,7 @@ describe("RunEvent", () => {
         case "tool_call":
         case "tool_result":
         case "tool_refused":
+        case "program":
         case "step_failed":
         case "gate":
         case "check":

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/model";
+import type { JsonValue, Problem } from "@climpt/model";
 import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
 import type { RunError, RunResult, RunUsage } from "./run-result.ts";
@@ -20,6 +20,7 @@ export type RunEvent =
   | ToolCallEvent
   | ToolResultEvent
   | ToolRefusedEvent
+  | ProgramEvent
   | StepFailedEvent
   | GateEvent
   | CheckEvent
@@ -79,6 +80,21 @@ export interface StepStartEvent extends EventBase {
   readonly phase: "step" | "check";
   /** True when the prompt is a validation retry prompt. */
   readonly retry: boolean;
+}
+
+/** A closure step's program ran (a step with `runner.command`): its argv, exit and output. */
+export interface ProgramEvent extends EventBase {
+  readonly type: "program";
+  readonly iteration: number;
+  readonly stepId: string;
+  /** The program and its arguments after `${context.*}` substitution. */
+  readonly command: readonly string[];
+  readonly exitCode: number;
+  readonly timedOut?: boolean;
+  /** The first 4000 characters of each stream. */
+  readonly stdout: string;
+  readonly stderr: string;
+  readonly durationMs: number;
 }
 
 export interface PromptResolvedEvent extends EventBase {
@@ -234,6 +250,8 @@ export interface BoundaryHookEvent extends EventBase {
   readonly type: "boundary_hook";
   readonly ok: boolean;
   readonly actions: readonly JsonValue[];
+  /** Why an action was not taken or failed (`AC-HOOK-*`), each with its hint. */
+  readonly problems: readonly Problem[];
 }
 
 /**

@@ -57,7 +57,9 @@ export class RunEventStream {
       seq: this.seq,
     };
     if (event.type === "boundary_hook_start") this.hookStarted = true;
-    if (event.type === "boundary_hook") this.hookReport = { ok: event.ok, actions: event.actions };
+    if (event.type === "boundary_hook") {
+      this.hookReport = { ok: event.ok, actions: event.actions, problems: event.problems ?? [] };
+    }
     this.journal?.append(event);
     if (RESUME_READS.has(event.type)) this.lastNeeded = event.seq;
     if (event.type === "step_end" && this.journal !== null) {

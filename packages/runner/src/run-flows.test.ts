@@ -1,8 +1,7 @@
-import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
-import { startFakeAnthropic } from "@climpt/testing";
+import { installFakeGh, startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { readJournal } from "./journal.ts";
@@ -297,16 +296,15 @@ describe("flows", () => {
   });
 
   it("the boundary hook runs once, only after validated closing, through gh", async () => {
-    const bin = mkdtempSync(path.join(tmpdir(), "climpt-gh-"));
-    const log = path.join(bin, "calls.log");
-    const gh = path.join(bin, "gh");
-    writeFileSync(gh, `#!/bin/sh\necho "$@" >> "${log}"\n`);
-    chmodSync(gh, 0o755);
+    // The original's hook acts on GitHub for poll:state only; the stateful fake gh shows the
+    // issue closed afterwards, which is what poll:state confirms.
+    const gh = installFakeGh({ issues: { 7: {} } });
     const spec: TestAgentSpec = {
       ...linear,
       name: "closer",
       parameters: { issue: { type: "number", required: true } },
       runner: {
+        verdict: { type: "poll:state", config: {} },
         integrations: { github: { enabled: true, defaultClosureAction: "close" } },
       },
       ...FLAG_VALIDATION,
@@ -327,13 +325,13 @@ describe("flows", () => {
         intentReply("closing"),
       ],
       { args: { issue: 7 } },
-      { ghCommand: gh },
+      { ghCommand: gh.gh },
     );
     expect(result.error).toBeUndefined();
     expect(result.success).toBe(true);
-    const calls = readFileSync(log, "utf8").trim().split("\n");
-    expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatch(/^issue close 7/);
+    const changes = gh.calls().filter(([, action]) => action !== "view");
+    expect(changes).toEqual([["issue", "close", "7"]]);
+    expect(gh.issue(7)).toMatchObject({ state: "CLOSED", comments: [] });
     const order = events
       .map((event) => event.type)
       .filter((type) => type === "verdict" || type === "boundary_hook");
@@ -427,11 +425,11 @@ describe("bad input", () => {
 });
 
 describe("a budget verdict", () => {
-  it("count:iteration sends the flow to closure, and a failed validation returns to the work step", async () => {
+  it("count:iteration sends the flow to closure so that the closure is the budget's last iteration", async () => {
     const spec: TestAgentSpec = {
       name: "budgeted",
       entryStep: "initial.work",
-      runner: { verdict: { type: "count:iteration", config: { maxIterations: 2 } } },
+      runner: { verdict: { type: "count:iteration", config: { maxIterations: 3 } } },
       steps: {
         "initial.work": {
           intents: ["next", "repeat"],
@@ -444,10 +442,7 @@ describe("a budget verdict", () => {
       },
       ...FLAG_VALIDATION,
     };
-    const { result } = await runAgent(spec, [
-      intentReply("repeat"),
-      intentReply("repeat"),
-      intentReply("closing"),
+    const { result, events } = await runAgent(spec, [
       {
         kind: "message",
         content: [
@@ -455,15 +450,20 @@ describe("a budget verdict", () => {
         ],
       },
       intentReply("repeat"),
+      intentReply("repeat"),
       intentReply("closing"),
     ]);
     expect(result.error).toBeUndefined();
+    expect(result.iterations).toBe(3);
     expect(result.state.history.map((entry) => `${entry.stepId}->${entry.transition}`)).toEqual([
       "initial.work->initial.work",
       "initial.work->closure.done",
-      "closure.done->validation-retry:initial.work",
-      "initial.work->closure.done",
       "closure.done->closing",
     ]);
+    // remaining is the iterations left after the one the prompt is for, in every template.
+    const closurePrompt = events.find(
+      (event) => event.type === "prompt_resolved" && event.stepId === "closure.done",
+    );
+    expect(closurePrompt?.type === "prompt_resolved" && closurePrompt.iteration).toBe(3);
   });
 });

@@ -32,10 +32,14 @@ export interface RunUsage {
  */
 export type RunError = Problem;
 
-/** What a boundary hook did, as reported in the result (a failed hook is never swallowed). */
+/**
+ * What a boundary hook did, as reported in the result (a failed hook is never swallowed):
+ * every action with its command and output, and every problem with its code and reason.
+ */
 export interface BoundaryReport {
   readonly ok: boolean;
   readonly actions: readonly JsonValue[];
+  readonly problems: readonly Problem[];
 }
 
 /**
@@ -48,6 +52,11 @@ export interface RunResult {
   readonly finalStepId: string | null;
   readonly completionReason: string;
   readonly iterations: number;
+  /**
+   * The `verdict` string of the closure step's output the run ended with (what the orchestration
+   * layer routes on, as the original runtime's result carries it); absent when there is none.
+   */
+  readonly verdict?: string;
   /** Only when success is false. */
   readonly error?: RunError;
   readonly state: {

@@ -6,6 +6,7 @@ import { finishRun, runBoundary } from "./finish-run.ts";
 import { gateDialectStep } from "./gate-step.ts";
 import type { MidStepReplay } from "./mid-step-replay.ts";
 import { runModelPhase } from "./model-phase.ts";
+import { programStep } from "./program-step.ts";
 import { resumeRun } from "./resume-run.ts";
 import type { RunContext, SessionInputs } from "./run-context.ts";
 import { errorOf } from "./run-errors.ts";
@@ -120,6 +121,7 @@ export class RunSession {
         : undefined;
     this.replay = undefined;
 
+    if (step.subprocess !== undefined) return programStep(ctx, state, step, step.subprocess);
     const phase = await runModelPhase(ctx, state, step, "step", { replay: replay?.step });
     if (!phase.ok) return afterFailedPhase(ctx, state, step, phase);
     return ctx.registry.dialect === "check" || step.check !== undefined

@@ -41,6 +41,12 @@ export interface StepExecutionRequest {
   readonly prompt: string;
   /** Absent: the phase returns its final text and no output. */
   readonly outputSchema: JsonSchema | undefined;
+  /**
+   * The schema a reply is accepted under when it differs from `outputSchema` (the intent enum
+   * widened by its aliases, `Step.acceptedOutputSchema`); the model is sent `outputSchema`. An
+   * executor that cannot tell the two apart may validate against `outputSchema` alone.
+   */
+  readonly acceptedOutputSchema?: JsonSchema;
   /** The step's tools, under its tool policy (refusals are the toolbox's, not the executor's). */
   readonly tools: ToolExecutor;
   readonly maxTurns: number | undefined;

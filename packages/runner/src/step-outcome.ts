@@ -20,6 +20,8 @@ export interface RunEnding {
   /** Absent: the run succeeded. */
   readonly error?: RunError;
   readonly completionReason?: string;
+  /** The closure output's `verdict`, when the run ended at a closure step that carries one. */
+  readonly verdict?: string;
   /** The last step's record, written before the boundary hook and `run_end`. */
   readonly stepEnd?: StepEnd;
   /** Success only: the boundary hook to run. */

@@ -58,6 +58,13 @@ export interface RunStepOptions {
   readonly prompt: string;
   /** The step's output schema. Without one the step returns the final text and no output. */
   readonly outputSchema?: JsonSchema;
+  /**
+   * What a reply is checked against when that differs from `outputSchema`: the same schema with
+   * its intent enum widened by the aliases of the allowed intents (`Step.acceptedOutputSchema`),
+   * so `"retry"` under an enum of `repeat` is accepted and the gate maps it. The model is still
+   * sent `outputSchema`. Ignored without `outputSchema`.
+   */
+  readonly acceptedOutputSchema?: JsonSchema;
   readonly tools?: ToolExecutor;
   /** Model calls allowed before the step must have stopped asking for tools. Default 30. */
   readonly maxTurns?: number;
@@ -195,7 +202,7 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
   let schema: CompiledSchema | undefined;
   if (options.outputSchema !== undefined) {
     try {
-      schema = compileSchema(options.outputSchema);
+      schema = compileSchema(options.acceptedOutputSchema ?? options.outputSchema);
     } catch (error) {
       throw new StepError({
         reason: "unusable-schema",

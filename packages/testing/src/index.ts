@@ -16,6 +16,20 @@ export {
   startFakeAnthropic,
 } from "./fake-anthropic.ts";
 export {
+  type FakeGhIssue,
+  type FakeGhPullRequest,
+  type FakeGhSeed,
+  type FakeGhState,
+  type InstalledFakeGh,
+  installFakeGh,
+} from "./fake-gh.ts";
+export {
+  installOriginalShape,
+  ORIGINAL_SHAPE_AGENTS,
+  type OriginalShapeAgent,
+  originalShapeDir,
+} from "./original-shapes.ts";
+export {
   type ErrorReplyOptions,
   type FakeContentBlock,
   type FakeCutStreamReply,

@@ -6,13 +6,25 @@ describe("auditPolicy", () => {
   const loaded = loadedAgent(
     agentDefinition({
       name: "issue-solver",
-      allowedTools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "TodoWrite"],
+      allowedTools: [
+        "Read",
+        "Write",
+        "Edit",
+        "Bash",
+        "Glob",
+        "Grep",
+        "TodoWrite",
+        "github_close_issue",
+      ],
     }),
     [
       step("initial.issue", "work"),
-      step("verification.issue", "verification", { permissionMode: "plan" }),
+      // A verification step runs in plan mode without saying so.
+      step("verification.issue", "verification"),
       step("section.notes", "section"),
-      step("closure.issue", "closure", { allowedTools: ["Read", "Bash", "Task", "WebFetch"] }),
+      step("closure.issue", "closure", {
+        allowedTools: ["Read", "Bash", "Task", "WebFetch", "github_close_issue"],
+      }),
     ],
   );
 
@@ -43,7 +55,7 @@ describe("auditPolicy", () => {
         stepId: "closure.issue",
         kind: "closure",
         permissionMode: "acceptEdits",
-        tools: ["Read", "Bash", "github_comment", "github_edit_labels", "github_close_issue"],
+        tools: ["Read", "Bash", "github_close_issue"],
         canWrite: false,
         canBash: true,
         canGithub: true,
@@ -56,6 +68,7 @@ describe("auditPolicy", () => {
   it("warns about ignored names and step lists that try to widen, with file and path", () => {
     const widening = loadedAgent(agentDefinition({ allowedTools: ["Read"] }), [
       step("initial.issue", "work", { allowedTools: ["Read", "Write"] }),
+      step("closure.issue", "closure", { allowedTools: ["github_edit_labels"] }),
     ]);
     expect(auditPolicy(widening).problems).toEqual([
       expect.objectContaining({
@@ -63,6 +76,11 @@ describe("auditPolicy", () => {
         severity: "warning",
         file: "/agents/demo/steps_registry.json",
         path: '$.steps["initial.issue"].permissions.allowedTools',
+      }),
+      expect.objectContaining({
+        code: "TOOL-AUDIT-002",
+        message: expect.stringContaining('"github_edit_labels"'),
+        path: '$.steps["closure.issue"].permissions.allowedTools',
       }),
     ]);
     expect(auditPolicy(loaded).problems.map((p) => [p.code, p.path])).toEqual([
@@ -80,7 +98,7 @@ describe("auditPolicy", () => {
         "STEP                KIND          MODE         WRITE  BASH  GITHUB  TOOLS",
         "initial.issue       work          acceptEdits  yes    yes   no      Read, Write, Edit, Bash, Glob, Grep",
         "verification.issue  verification  plan         no     no    no      Read, Glob, Grep",
-        "closure.issue       closure       acceptEdits  no     yes   yes     Read, Bash, github_comment, github_edit_labels, github_close_issue",
+        "closure.issue       closure       acceptEdits  no     yes   yes     Read, Bash, github_close_issue",
         "",
         "In every step: Bash boundary commands (gh issue close, gh pr merge, gh release, gh api, git push --force/--delete, …) are refused,",
         "and file tools stay inside the working directory. Issue close and label changes run only in the boundary hook.",

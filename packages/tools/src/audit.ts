@@ -8,7 +8,7 @@ import {
 } from "@climpt/model";
 import { TOOL_CODES } from "./codes.ts";
 import { canTouchGithub, canWriteFiles, resolveToolPolicy, unknownToolNames } from "./policy.ts";
-import { FILE_TOOL_NAMES, isToolName, type ToolName } from "./tool-names.ts";
+import { FILE_TOOL_NAMES, GITHUB_TOOL_NAMES, isToolName, type ToolName } from "./tool-names.ts";
 
 export interface StepPolicyAudit {
   readonly stepId: string;
@@ -18,7 +18,7 @@ export interface StepPolicyAudit {
   /** Write or Edit is available. */
   readonly canWrite: boolean;
   readonly canBash: boolean;
-  /** Any GitHub tool is available (closure steps of an agent with GitHub integration only). */
+  /** Any GitHub tool is available (closure steps that list one, GitHub integration on). */
   readonly canGithub: boolean;
   /** Names in this step's permissions.allowedTools that climpt has no tool for. */
   readonly ignoredToolNames: readonly string[];
@@ -63,11 +63,7 @@ export function auditPolicy(loaded: LoadedAgent): PolicyAudit {
       );
     }
     for (const name of stepList) {
-      if (
-        isToolName(name) &&
-        (FILE_TOOL_NAMES as readonly string[]).includes(name) &&
-        !agent.allowedTools.includes(name)
-      ) {
+      if (isToolName(name) && !agent.allowedTools.includes(name)) {
         problems.push({
           code: TOOL_CODES.auditStepWidens,
           severity: "warning",
@@ -113,7 +109,7 @@ function ignoredProblem(
     message: `"${name}" in ${where} is not a climpt tool and is ignored.`,
     file,
     ...(path === undefined ? {} : { path }),
-    hint: `climpt's tools are ${FILE_TOOL_NAMES.join(", ")} (GitHub tools are added to closure steps by the GitHub integration). Remove "${name}" to silence this warning.`,
+    hint: `climpt's tools are ${FILE_TOOL_NAMES.join(", ")}, and in closure steps ${GITHUB_TOOL_NAMES.join(", ")} when listed. Remove "${name}" to silence this warning.`,
   };
 }
 

@@ -139,9 +139,6 @@ describe("isBoundaryCommand: harmless commands", () => {
     "gh issue comment 1 --body 'working on it'",
     "gh pr view 3 --json state",
     "gh pr list",
-    // A label change: the gh broker decides it by step kind (closure steps only).
-    "gh issue edit 12 --add-label done",
-    "gh issue edit 12 --add-label done --remove-label wip -R o/r",
     "gh pr create --fill",
     "gh pr checks 3",
     "gh release list",
@@ -334,5 +331,41 @@ describe("isBoundaryCommand: bounded time", () => {
       refused: true,
       reason: expect.stringContaining("write the commands to a script file"),
     });
+  });
+});
+
+describe("isBoundaryCommand: label edits from a closure step", () => {
+  const inClosure = (command: string) =>
+    isBoundaryCommand(command, { allowLabelEdits: true }).refused;
+
+  it("lets a closure step add and remove labels, as the original's triager does", () => {
+    for (const command of [
+      "gh issue edit 12 --add-label kind:impl --add-label order:3",
+      "gh issue edit 12 --remove-label need-triage --add-label=done",
+      'gh issue edit 12 --repo o/r --add-label "$KIND"',
+      "gh issue list --json number | cat; gh issue edit 4 --add-label triaged",
+      "gh issue comment 12 --body 'triaged as kind:impl'",
+    ]) {
+      expect(inClosure(command), command).toBe(false);
+    }
+  });
+
+  it("still refuses closing, merging, releasing and every other issue edit", () => {
+    for (const command of [
+      "gh issue close 12",
+      "gh issue edit 12 --add-label done && gh issue close 12",
+      "gh issue edit 12 --add-label done --title 'Closed'",
+      "gh issue edit 12 --add-label done --milestone v2",
+      "gh issue edit 12 13 --add-label done",
+      "gh issue edit $N --add-label done",
+      "gh issue edit 12 --body-file notes.md",
+      "gh pr merge 3 --squash",
+      "gh release create v1.0.0",
+      "gh api repos/o/r/issues/12/labels -f labels[]=done",
+    ]) {
+      expect(inClosure(command), command).toBe(true);
+    }
+    // Work and verification steps keep refusing label edits.
+    expect(refused("gh issue edit 12 --add-label done")).toBe(true);
   });
 });

@@ -18,6 +18,12 @@ export interface BoundaryCommandOptions {
    * exist or may not be read; the toolbox passes a reader confined to the working directory.
    */
   readonly readScript?: (path: string) => string | undefined;
+  /**
+   * A closure step may label issues itself: `gh issue edit <issue>` whose only options are
+   * `--add-label` / `--remove-label` (and `--repo`) is allowed. Closing, merging and releasing
+   * stay refused; every other `gh issue edit` too.
+   */
+  readonly allowLabelEdits?: boolean;
 }
 
 /**
@@ -225,7 +231,7 @@ class BoundaryInspector {
       const isGit = couldName(word, "git", budget);
 
       if (isGh) {
-        const found = checkGh(rest, viaXargs);
+        const found = checkGh(rest, viaXargs, this.options.allowLabelEdits === true);
         if (found) return found;
       }
       if (isGit) {
@@ -534,7 +540,10 @@ function isFlag(word: ShellWord): boolean {
 /** Flags that may follow `gh issue|pr edit N` without making it more than a label change. */
 const LABEL_FLAGS = new Set(["--add-label", "--remove-label", "-R", "--repo"]);
 
-/** `gh issue|pr edit N --add-label X --remove-label Y`: a label change, decided by the broker. */
+/**
+ * `gh issue|pr edit N --add-label X --remove-label Y`: a label change. Only a closure step's
+ * filter lets it through (`allowLabelEdits`); the sandbox's gh broker decides the same way on argv.
+ */
 function isLabelEdit(args: ArgView, actionIndex: number): boolean {
   let positionals = 0;
   for (let k = actionIndex + 1; k < args.length; k++) {
@@ -552,7 +561,7 @@ function isLabelEdit(args: ArgView, actionIndex: number): boolean {
 }
 
 /** `gh …` arguments → the reason it is a boundary action, if it is one. */
-function checkGh(args: ArgView, viaXargs: boolean): string | undefined {
+function checkGh(args: ArgView, viaXargs: boolean, allowLabelEdits = false): string | undefined {
   const positionals: { word: ShellWord; index: number }[] = [];
   for (let k = 0; k < args.length && positionals.length < 2; k++) {
     const word = args.at(k) as ShellWord;
@@ -587,7 +596,14 @@ function checkGh(args: ArgView, viaXargs: boolean): string | undefined {
       return `the action of \`gh ${name}\` is hidden behind an expansion; write the gh command literally.`;
     }
     const hit = actions.find((candidate) => couldBe(action, candidate));
-    if (hit === "edit" && !viaXargs && isLabelEdit(args, positionals[1]?.index ?? 0)) continue;
+    if (
+      hit === "edit" &&
+      allowLabelEdits &&
+      !viaXargs &&
+      isLabelEdit(args, positionals[1]?.index ?? 0)
+    ) {
+      continue;
+    }
     if (hit !== undefined) return ghReason(name, hit);
   }
   return undefined;

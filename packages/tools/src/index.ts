@@ -26,7 +26,13 @@ export {
 } from "./confine-path.ts";
 export type { ToolCallEvent, ToolEvent, ToolRefusedEvent, ToolResultEvent } from "./events.ts";
 export { PATTERN_DEADLINE_MS, patternFailure } from "./pattern-failure.ts";
-export { resolveToolPolicy, type ToolPolicy, type ToolRefusal } from "./policy.ts";
+export {
+  resolveToolPolicy,
+  STEP_KIND_PERMISSION_MODES,
+  stepPermissionMode,
+  type ToolPolicy,
+  type ToolRefusal,
+} from "./policy.ts";
 export { decideGh, type GhDecision, type GhStepKind } from "./sandbox/gh-policy.ts";
 export { probeSandbox, type SandboxProbe } from "./sandbox/sandbox-host.ts";
 export {

@@ -1,6 +1,6 @@
 import type { PermissionMode, StepKind } from "@climpt/model";
 import { describe, expect, it } from "vitest";
-import { resolveToolPolicy } from "./policy.ts";
+import { resolveToolPolicy, STEP_KIND_PERMISSION_MODES, stepPermissionMode } from "./policy.ts";
 import { agentDefinition, step, toolboxFor, useTempDirs } from "./test-support.ts";
 import { TOOL_NAMES, type ToolName } from "./tool-names.ts";
 
@@ -9,21 +9,31 @@ const READ_ONLY = ["Read", "Glob", "Grep"];
 const GITHUB = ["github_comment", "github_edit_labels", "github_close_issue"];
 
 describe("resolveToolPolicy", () => {
-  it("gives work and verification steps the file tools and closure steps the GitHub tools too", () => {
+  it("gives every step kind the listed file tools; verification steps run in plan mode", () => {
     const agent = agentDefinition();
     expect(resolveToolPolicy(agent, step("initial.issue", "work")).tools).toEqual(FILE);
-    expect(resolveToolPolicy(agent, step("verification.issue", "verification")).tools).toEqual(
-      FILE,
-    );
-    expect(resolveToolPolicy(agent, step("closure.issue", "closure")).tools).toEqual([
-      ...FILE,
-      ...GITHUB,
-    ]);
+    const verification = resolveToolPolicy(agent, step("verification.issue", "verification"));
+    expect(verification.permissionMode).toBe("plan");
+    expect(verification.tools).toEqual(READ_ONLY);
+    expect(resolveToolPolicy(agent, step("closure.issue", "closure")).tools).toEqual(FILE);
     expect(resolveToolPolicy(agent, step("section.notes", "section")).tools).toEqual(FILE);
   });
 
-  it("adds GitHub tools to closure steps only when the integration is enabled", () => {
+  it("gives a closure step the GitHub tools its allowedTools name, and no others", () => {
+    const agent = agentDefinition({ allowedTools: [...FILE, "github_edit_labels"] });
+    const closure = resolveToolPolicy(agent, step("closure.issue", "closure"));
+    expect(closure.tools).toEqual([...FILE, "github_edit_labels"]);
+    expect(closure.unavailable.github_close_issue).toEqual({
+      code: "TOOL-POLICY-001",
+      reason: `"github_close_issue" is not in the agent's allowedTools (agent.json).`,
+    });
+    // Listed or not, work steps never get them.
+    expect(resolveToolPolicy(agent, step("initial.issue", "work")).tools).toEqual(FILE);
+  });
+
+  it("adds listed GitHub tools to closure steps only when the integration is enabled", () => {
     const agent = agentDefinition({
+      allowedTools: [...FILE, ...GITHUB],
       github: { enabled: false, labels: {}, defaultClosureAction: "close" },
     });
     const policy = resolveToolPolicy(agent, step("closure.issue", "closure"));
@@ -52,7 +62,7 @@ describe("resolveToolPolicy", () => {
   it("makes plan mode read-only, in every step kind", () => {
     for (const kind of ["work", "verification", "closure"] as const) {
       const policy = resolveToolPolicy(
-        agentDefinition({ permissionMode: "plan" }),
+        agentDefinition({ permissionMode: "plan", allowedTools: [...FILE, ...GITHUB] }),
         step(`${kind}.x`, kind),
       );
       expect(policy.tools).toEqual(READ_ONLY);
@@ -67,8 +77,20 @@ describe("resolveToolPolicy", () => {
     }
   });
 
-  it("lets a step's permissionMode override the agent's", () => {
+  it("takes the step's permissionMode first, then an agent-wide plan, then the kind's default", () => {
+    // The agent's bypassPermissions does not lift a verification step out of plan mode.
+    const bypass = agentDefinition({ permissionMode: "bypassPermissions" });
+    expect(stepPermissionMode(bypass, step("verification.x", "verification"))).toBe("plan");
+    expect(stepPermissionMode(bypass, step("initial.x", "work"))).toBe("acceptEdits");
+    expect(stepPermissionMode(bypass, step("closure.x", "closure"))).toBe("acceptEdits");
+    expect(
+      stepPermissionMode(
+        bypass,
+        step("verification.x", "verification", { permissionMode: "default" }),
+      ),
+    ).toBe("default");
     const planAgent = agentDefinition({ permissionMode: "plan" });
+    expect(stepPermissionMode(planAgent, step("initial.x", "work"))).toBe("plan");
     expect(
       resolveToolPolicy(planAgent, step("initial.x", "work", { permissionMode: "acceptEdits" }))
         .tools,
@@ -80,13 +102,21 @@ describe("resolveToolPolicy", () => {
     );
     expect(planStep.permissionMode).toBe("plan");
     expect(planStep.tools).toEqual(READ_ONLY);
+    expect(STEP_KIND_PERMISSION_MODES).toEqual({
+      work: "acceptEdits",
+      verification: "plan",
+      closure: "acceptEdits",
+      section: "acceptEdits",
+    });
   });
 
   it("treats default, acceptEdits and bypassPermissions alike: the lists decide", () => {
     for (const mode of ["default", "acceptEdits", "bypassPermissions"] as PermissionMode[]) {
       expect(
-        resolveToolPolicy(agentDefinition({ permissionMode: mode }), step("closure.x", "closure"))
-          .tools,
+        resolveToolPolicy(
+          agentDefinition({ permissionMode: mode, allowedTools: [...FILE, ...GITHUB] }),
+          step("closure.x", "closure", { permissionMode: mode }),
+        ).tools,
       ).toEqual([...FILE, ...GITHUB]);
     }
   });
@@ -120,16 +150,27 @@ describe("the policy as enforced by the toolbox: each step kind × each tool", (
     expected: (kind: StepKind) => readonly string[];
     refusal: (tool: string, kind: StepKind) => string;
   };
+  // Verification steps run in plan mode unless the step says otherwise.
+  const listed = (kind: StepKind, tools: readonly string[]): readonly string[] =>
+    kind === "verification" ? tools.filter((tool) => READ_ONLY.includes(tool)) : tools;
   const scenarios: Scenario[] = [
     {
       name: "everything allowed",
+      agent: { allowedTools: [...FILE, ...GITHUB] },
+      expected: (kind) => (kind === "closure" ? [...FILE, ...GITHUB] : listed(kind, FILE)),
+      refusal: (tool, kind) =>
+        kind === "verification" && !GITHUB.includes(tool) ? "TOOL-POLICY-002" : "TOOL-POLICY-001",
+    },
+    {
+      name: "the file tools only",
       agent: {},
-      expected: (kind) => (kind === "closure" ? [...FILE, ...GITHUB] : FILE),
-      refusal: () => "TOOL-POLICY-001",
+      expected: (kind) => listed(kind, FILE),
+      refusal: (tool, kind) =>
+        kind === "verification" && !GITHUB.includes(tool) ? "TOOL-POLICY-002" : "TOOL-POLICY-001",
     },
     {
       name: "plan mode",
-      agent: { permissionMode: "plan" },
+      agent: { permissionMode: "plan", allowedTools: [...FILE, ...GITHUB] },
       expected: () => READ_ONLY,
       refusal: (tool, kind) =>
         GITHUB.includes(tool) && kind !== "closure" ? "TOOL-POLICY-001" : "TOOL-POLICY-002",
@@ -137,21 +178,25 @@ describe("the policy as enforced by the toolbox: each step kind × each tool", (
     {
       name: "an agent allowing nothing",
       agent: { allowedTools: [] },
-      expected: (kind) => (kind === "closure" ? GITHUB : []),
+      expected: () => [],
       refusal: () => "TOOL-POLICY-001",
     },
     {
       name: "a step narrowed to Read",
-      agent: {},
+      agent: { allowedTools: [...FILE, ...GITHUB] },
       permissions: { allowedTools: ["Read"] },
-      expected: (kind) => (kind === "closure" ? ["Read", ...GITHUB] : ["Read"]),
+      expected: () => ["Read"],
       refusal: () => "TOOL-POLICY-001",
     },
     {
       name: "GitHub integration off",
-      agent: { github: { enabled: false, labels: {}, defaultClosureAction: "close" } },
-      expected: () => FILE,
-      refusal: () => "TOOL-POLICY-001",
+      agent: {
+        allowedTools: [...FILE, ...GITHUB],
+        github: { enabled: false, labels: {}, defaultClosureAction: "close" },
+      },
+      expected: (kind) => listed(kind, FILE),
+      refusal: (tool, kind) =>
+        kind === "verification" && !GITHUB.includes(tool) ? "TOOL-POLICY-002" : "TOOL-POLICY-001",
     },
   ];
 

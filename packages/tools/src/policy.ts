@@ -18,7 +18,10 @@ export interface ToolRefusal {
 export interface ToolPolicy {
   readonly stepId: string;
   readonly stepKind: StepKind;
-  /** The step's permissionMode, else the agent's. */
+  /**
+   * The step's permissionMode, else `plan` when the agent says `plan`, else the step kind's
+   * default (`STEP_KIND_PERMISSION_MODES`).
+   */
   readonly permissionMode: PermissionMode;
   /** Available tools, in the canonical order of `TOOL_NAMES`. */
   readonly tools: readonly ToolName[];
@@ -29,21 +32,45 @@ export interface ToolPolicy {
 }
 
 /**
- * The tool policy of one step (see docs/design.md), computed from data only:
+ * The permission mode a step kind runs in when the step names none: work and closure steps may
+ * edit, verification steps only look (they judge the work; they do not change it). Section steps
+ * never run as a flow step; they get the work default.
+ */
+export const STEP_KIND_PERMISSION_MODES: Readonly<Record<StepKind, PermissionMode>> = {
+  work: "acceptEdits",
+  verification: "plan",
+  closure: "acceptEdits",
+  section: "acceptEdits",
+};
+
+/**
+ * The permission mode of one step (docs/design.md#tools-and-their-boundary): the step's own
+ * `permissionMode`; else `plan` when the agent's is `plan` (an agent declared read-only stays
+ * read-only); else its kind's default, `STEP_KIND_PERMISSION_MODES`.
+ */
+export function stepPermissionMode(agent: AgentDefinition, step: Step): PermissionMode {
+  const own = step.permissions.permissionMode;
+  if (own !== undefined) return own;
+  if (agent.permissionMode === "plan") return "plan";
+  return STEP_KIND_PERMISSION_MODES[step.kind];
+}
+
+/**
+ * The tool policy of one step (docs/design.md#tools-and-their-boundary), computed from data only:
  *
  * - file tools: agent `allowedTools` ∩ step `permissions.allowedTools` (when set);
- * - GitHub tools: never in work, verification or section steps; injected into closure steps when
- *   the agent's GitHub integration is enabled (the permission appears only on
- *   entering a closure step), whatever allowedTools say;
- * - `permissionMode: plan` then removes every tool with side effects (Write, Edit, Bash, GitHub).
- *   `default`, `acceptEdits` and `bypassPermissions` keep what the lists allow: a headless run has
- *   nobody to ask, so "ask first" cannot be honoured and the lists are the whole answer.
+ * - GitHub tools: only in closure steps, only when the agent's GitHub integration is enabled, and
+ *   only those the same lists name: a closure step gets no GitHub tool its agent did not ask for;
+ * - the step's permission mode (`stepPermissionMode`): `plan` removes every tool with side effects
+ *   (Write, Edit, Bash, GitHub). `default`, `acceptEdits` and `bypassPermissions` keep what the
+ *   lists allow: a headless run has nobody to ask, so "ask first" cannot be honoured and the
+ *   lists are the whole answer.
  *
  * Boundary Bash patterns and path confinement are not part of this table: they apply to every step
  * and every mode, checked per call by the toolbox.
  */
 export function resolveToolPolicy(agent: AgentDefinition, step: Step): ToolPolicy {
-  const permissionMode = step.permissions.permissionMode ?? agent.permissionMode;
+  const permissionMode = stepPermissionMode(agent, step);
   const stepList = step.permissions.allowedTools;
   const unavailable: Partial<Record<ToolName, ToolRefusal>> = {};
   const tools: ToolName[] = [];
@@ -89,19 +116,18 @@ function refusalFor(
         reason: `the agent's GitHub integration is disabled, so closure step "${step.id}" has no GitHub tools.`,
       };
     }
-  } else {
-    if (!agent.allowedTools.includes(name)) {
-      return {
-        code: TOOL_CODES.unavailable,
-        reason: `"${name}" is not in the agent's allowedTools (agent.json).`,
-      };
-    }
-    if (stepList !== undefined && !stepList.includes(name)) {
-      return {
-        code: TOOL_CODES.unavailable,
-        reason: `"${name}" is not in step "${step.id}"'s permissions.allowedTools.`,
-      };
-    }
+  }
+  if (!agent.allowedTools.includes(name)) {
+    return {
+      code: TOOL_CODES.unavailable,
+      reason: `"${name}" is not in the agent's allowedTools (agent.json).`,
+    };
+  }
+  if (stepList !== undefined && !stepList.includes(name)) {
+    return {
+      code: TOOL_CODES.unavailable,
+      reason: `"${name}" is not in step "${step.id}"'s permissions.allowedTools.`,
+    };
   }
   if (permissionMode === "plan" && WRITING_TOOL_NAMES.includes(name)) {
     return {

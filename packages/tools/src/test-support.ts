@@ -16,6 +16,7 @@ import type {
 import { afterEach } from "vitest";
 import type { ToolboxNotice } from "./builtin-tool.ts";
 import type { ToolEvent } from "./events.ts";
+import { TOOL_NAMES } from "./tool-names.ts";
 import { createToolbox, type Toolbox, type ToolboxOptions } from "./toolbox.ts";
 
 export function agentDefinition(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
@@ -118,7 +119,10 @@ export async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise
 /** A toolbox on `cwd` for a step of the given kind, everything allowed unless overridden. */
 export function toolboxFor(
   cwd: string,
-  options: Partial<Omit<ToolboxOptions, "cwd">> & { kind?: StepKind } = {},
+  options: Partial<Omit<ToolboxOptions, "cwd">> & {
+    kind?: StepKind;
+    permissions?: StepPermissions;
+  } = {},
 ): Toolbox & {
   events: ToolEvent[];
   notices: ToolboxNotice[];
@@ -126,10 +130,11 @@ export function toolboxFor(
 } {
   const events: ToolEvent[] = [];
   const notices: ToolboxNotice[] = [];
-  const { kind = "work", ...rest } = options;
+  const { kind = "work", permissions = {}, ...rest } = options;
   const toolbox = createToolbox({
     cwd,
-    agent: agentDefinition(),
+    // An agent that lists every tool, the GitHub ones included.
+    agent: agentDefinition({ allowedTools: [...TOOL_NAMES] }),
     step: step(
       kind === "closure"
         ? "closure.issue"
@@ -137,6 +142,7 @@ export function toolboxFor(
           ? "verification.issue"
           : "initial.issue",
       kind,
+      permissions,
     ),
     onEvent: (event) => events.push(event),
     onNotice: (notice) => notices.push(notice),

@@ -102,7 +102,7 @@ describe("an invalid agent definition", () => {
     ]);
   });
 
-  it("exits 2 from validate listing every problem at once, grouped by file", async () => {
+  it("exits 2 from validate listing every problem and flow finding at once, grouped by file", async () => {
     const { code, stderr } = await spawnCli(["validate", "broken"], { cwd: broken.root });
     expect(code).toBe(2);
     const agentAt = stderr.indexOf(".agent/broken/agent.json\n");
@@ -115,14 +115,19 @@ describe("an invalid agent definition", () => {
       "SR-TRANS-001",
       "SR-INTENT-001",
       "SR-INTENT-005",
+      // Flow analysis of the same registry: the broken target leaves initial.analyze without a
+      // way to complete, and closure.fix's extra intent has no transition.
+      "SR-FLOW-004",
+      "SR-INTENT-101",
     ]) {
       expect(stderr).toContain(`  error ${code} at $.`);
     }
-    // Each says how to fix it.
+    // Each says how to fix it; the flow's own SR-TRANS-101 is left out, the loader said it.
     const problemLines = stderr.split("\n").filter((line) => line.startsWith("  error "));
-    expect(problemLines).toHaveLength(5);
+    expect(problemLines).toHaveLength(7);
     for (const line of problemLines) expect(line).toContain(" Fix: ");
-    expect(stderr).toMatch(/5 errors, 0 warnings/);
+    expect(stderr).not.toContain("SR-TRANS-101");
+    expect(stderr).toMatch(/7 errors, 3 warnings/);
   });
 
   it("reports them as JSON with --json", async () => {
@@ -225,8 +230,9 @@ describe("climpt list, audit, schema", () => {
     const { code, stdout } = await spawnCli(["list", "--json"], { cwd: broken.root });
     expect(code).toBe(0);
     const listing = onlyJson(stdout);
+    // The loader's SR-TRANS-001 and the flow's consequence (SR-FLOW-004 at initial.analyze).
     expect(listing.agents).toEqual([
-      expect.objectContaining({ name: "broken-list", valid: false, errors: 1 }),
+      expect.objectContaining({ name: "broken-list", valid: false, errors: 2 }),
     ]);
   });
 

@@ -207,6 +207,13 @@ export class ProgressDisplay {
           );
         } else this.drawStatus();
         break;
+      case "program": {
+        const command = oneLine(event.command.join(" "), this.columns - 12);
+        const exit = event.timedOut === true ? "timed out" : `exit ${event.exitCode}`;
+        const text = `  ${s.dim("·")} ${command} ${s.dim(`(${exit})`)}`;
+        this.line(event.exitCode === 0 && event.timedOut !== true ? text : s.yellow(text));
+        break;
+      }
       case "tool_refused":
         this.line(
           s.yellow(`  ⊘ ${event.tool} refused: ${oneLine(event.reason, this.columns - 16)}`),

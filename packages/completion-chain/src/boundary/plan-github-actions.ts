@@ -13,8 +13,6 @@ export interface PlanGithubActionsInput {
   readonly params: Readonly<Record<string, JsonValue | undefined>>;
   readonly closureOutput: JsonValue;
   readonly boundaryRequests?: readonly BoundaryRequest[] | undefined;
-  /** For the default close comment. */
-  readonly runId?: string | undefined;
 }
 
 /** What the hook will do to one issue. */
@@ -22,12 +20,12 @@ export interface PlannedIssueAction {
   /** The issue number, as digits. */
   readonly issue: string;
   readonly action: ClosureAction;
-  /** Where the action came from: `config` (defaultClosureAction), `output`, or `request`. */
+  /** Where the action came from: `config` (defaultClosureAction), `output` (`closure_action`), or `request`. */
   readonly actionSource: "config" | "output" | "request";
   readonly addLabels: readonly string[];
   readonly removeLabels: readonly string[];
-  /** Posted by `gh issue close`. */
-  readonly comment: string;
+  /** Posted by `gh issue close`; only when a boundary request asked for it. */
+  readonly comment?: string;
 }
 
 export interface GithubPlan {
@@ -44,18 +42,23 @@ interface Draft {
 }
 
 /**
- * Merges the three sources of GitHub boundary actions into one plan per issue, without running
- * anything (so `poll:state` can ask whether the hook will close the issue):
+ * Merges the sources of GitHub boundary actions into one plan per issue, without running
+ * anything (so `poll:state` can ask what the hook will do), as docs/design.md#the-boundary-hook
+ * describes:
  *
- * 1. config: `github.defaultClosureAction` and `github.labels.completion.{add,remove}`;
- * 2. the closure step's structured output: `action` (close | label-only | label-and-close) and
- *    `issue.labels.{add,remove}` (the original schema's shape), `issue.number`;
- * 3. the tools' boundary requests, in order: a later action replaces an earlier one, labels
- *    accumulate.
+ * 1. config: `github.defaultClosureAction` and `github.labels.completion.{add,remove}`, and
+ * 2. the closure step's structured output: `closure_action` (close | label-only |
+ *    label-and-close) and `issue.labels.{add,remove}`, `issue.number`:
+ *    these two apply only when the agent's verdict is `poll:state`, the one verdict whose done
+ *    means "the issue reached its state"; other verdicts leave the issue alone;
+ * 3. the tools' boundary requests, in order (a later action replaces an earlier one, labels
+ *    accumulate): a closure step has the request tools only when its allowedTools list them, so
+ *    what they ask for is carried out whatever the verdict.
  *
  * Config and output apply to the run's issue (`issue.number` of the output, else the `issue`
  * parameter); a request may name another issue, which then gets only that request's labels.
- * A label both added and removed is added. GitHub integration disabled → no actions.
+ * A label both added and removed is added. The hook adds no comment of its own: `gh issue close`
+ * carries a comment only when a request asked for one. GitHub integration disabled → no actions.
  */
 export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
   const { agent } = input;
@@ -64,6 +67,7 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
   const output = asRecord(input.closureOutput);
   const outputIssue = asRecord(output?.issue);
   const defaultIssue = issueText(outputIssue?.number) ?? issueText(input.params.issue);
+  const actsOnIssue = agent.verdict.type === "poll:state";
 
   const drafts = new Map<string, Draft>();
   const draftFor = (issue: string): Draft => {
@@ -80,20 +84,19 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
     return draft;
   };
 
-  if (defaultIssue !== undefined) {
+  if (actsOnIssue && defaultIssue !== undefined) {
     const draft = draftFor(defaultIssue);
     const completion = agent.github.labels.completion;
     draft.add.push(...(completion?.add ?? []));
     draft.remove.push(...(completion?.remove ?? []));
-    if (isClosureAction(output?.action)) {
-      draft.action = output.action;
+    const closureAction = output?.closure_action;
+    if (isClosureAction(closureAction)) {
+      draft.action = closureAction;
       draft.actionSource = "output";
     }
     const labels = asRecord(outputIssue?.labels);
     draft.add.push(...stringList(labels?.add));
     draft.remove.push(...stringList(labels?.remove));
-    const comment = outputIssue?.comment ?? output?.summary;
-    if (typeof comment === "string" && comment.trim() !== "") draft.comment = comment;
   }
 
   for (const [index, request] of (input.boundaryRequests ?? []).entries()) {
@@ -120,7 +123,9 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
     }
   }
 
-  if (drafts.size === 0 && problems.length === 0) problems.push(noIssue("the completed run"));
+  if (actsOnIssue && drafts.size === 0 && problems.length === 0) {
+    problems.push(noIssue("the completed run"));
+  }
 
   const actions: PlannedIssueAction[] = [];
   for (const [issue, draft] of drafts) {
@@ -145,9 +150,7 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
       actionSource: draft.actionSource,
       addLabels: add,
       removeLabels: remove,
-      comment:
-        draft.comment ??
-        `Closed by climpt agent "${agent.name}" after validated completion${input.runId === undefined ? "" : ` (run ${input.runId})`}.`,
+      ...(draft.comment === undefined ? {} : { comment: draft.comment }),
     });
   }
   return { actions, problems };

@@ -14,6 +14,7 @@ import {
   gitRepo,
   loadedAgent,
   pathWith,
+  STEP_MACHINE,
   tempDir,
 } from "../test-support.ts";
 import { createVerdictStrategy } from "../verdict/create-verdict-strategy.ts";
@@ -25,6 +26,13 @@ afterAll(cleanupTemps);
 
 let runs = 0;
 const newRunId = (): string => `run-${process.pid}-${Date.now()}-${++runs}`;
+
+/** The GitHub actions of the hook belong to poll:state agents (docs/design.md#the-boundary-hook). */
+const POLLING: AgentDefinition["verdict"] = {
+  type: "poll:state",
+  declaredType: "poll:state",
+  config: {},
+};
 
 const GITHUB: AgentDefinition["github"] = {
   enabled: true,
@@ -42,10 +50,8 @@ function runnerFor(gh: FakeGh) {
  */
 async function closeOut(repo: string, gh: FakeGh, runId: string) {
   const loaded = loadedAgent({ agent: { github: GITHUB } });
-  const verdict = await createVerdictStrategy(loaded.agent.verdict, {
-    agentDir: loaded.dir,
-    params: {},
-  });
+  // The chain decides with the step machine; the hook acts as for a poll:state agent.
+  const verdict = await createVerdictStrategy(STEP_MACHINE, { agentDir: loaded.dir, params: {} });
   const closureOutput = {
     summary: "Fixed the off-by-one in app.js.",
     next_action: { action: "closing" },
@@ -66,7 +72,7 @@ async function closeOut(repo: string, gh: FakeGh, runId: string) {
   let hook: BoundaryHookResult | undefined;
   if (chain.kind === "done") {
     hook = await runBoundaryHook({
-      agent: loaded.agent,
+      agent: { ...loaded.agent, verdict: POLLING },
       params: { issue: 7 },
       closureOutput,
       boundaryRequests: [],
@@ -96,25 +102,19 @@ describe("the boundary hook runs only after a validated closing", () => {
     const { chain, hook } = await closeOut(repo, gh, runId);
     expect(chain.kind).toBe("done");
     expect(hook?.ok).toBe(true);
+    // The hook adds no comment of its own: the summary stays in the result.
     expect(gh.calls()).toEqual([
       ["issue", "edit", "7", "--add-label", "done", "--remove-label", "in-progress"],
-      ["issue", "close", "7", "--comment", "Fixed the off-by-one in app.js."],
+      ["issue", "close", "7"],
     ]);
     expect(hook?.actions.map((action) => [action.kind, action.exitCode])).toEqual([
       ["label", 0],
       ["close", 0],
     ]);
-    expect(hook?.actions[1]?.command).toEqual([
-      "gh",
-      "issue",
-      "close",
-      "7",
-      "--comment",
-      "Fixed the off-by-one in app.js.",
-    ]);
+    expect(hook?.actions[1]?.command).toEqual(["gh", "issue", "close", "7"]);
 
     const again = await runBoundaryHook({
-      agent: agentDefinition({ github: GITHUB }),
+      agent: agentDefinition({ verdict: POLLING, github: GITHUB }),
       params: { issue: 7 },
       closureOutput: {},
       commandRunner: runnerFor(gh),
@@ -142,7 +142,7 @@ describe("the boundary hook runs only after a validated closing", () => {
 
   it("reports gh missing from PATH as a failed action (exit 127)", async () => {
     const result = await runBoundaryHook({
-      agent: agentDefinition({ github: GITHUB }),
+      agent: agentDefinition({ verdict: POLLING, github: GITHUB }),
       params: { issue: 7 },
       closureOutput: {},
       commandRunner: createExecaCommandRunner({ env: { PATH: tempDir() } }),
@@ -164,7 +164,7 @@ describe("GitHub actions", () => {
   ) {
     const gh = fakeGh();
     const result = await runBoundaryHook({
-      agent: agentDefinition({ github }),
+      agent: agentDefinition({ verdict: POLLING, github }),
       params,
       closureOutput,
       boundaryRequests,
@@ -185,22 +185,31 @@ describe("GitHub actions", () => {
     expect(result).toEqual({ ran: true, ok: true, actions: [], problems: [] });
   });
 
-  it("close: only the close, with the default comment when nothing else is given", async () => {
-    const { calls } = await hookWith({ ...GITHUB, defaultClosureAction: "close" }, {});
-    expect(calls).toEqual([
-      [
-        "issue",
-        "close",
-        "7",
-        "--comment",
-        expect.stringContaining('Closed by climpt agent "fix-bug"'),
-      ],
-    ]);
+  it("close: only the close, without a comment", async () => {
+    const { calls } = await hookWith(
+      { ...GITHUB, defaultClosureAction: "close" },
+      { summary: "Fixed it." },
+    );
+    expect(calls).toEqual([["issue", "close", "7"]]);
   });
 
-  it("label-only from the closure output merges config and output labels", async () => {
+  it("other verdicts leave the issue alone: config and output act only for poll:state", async () => {
+    const gh = fakeGh();
+    const result = await runBoundaryHook({
+      agent: agentDefinition({ verdict: STEP_MACHINE, github: GITHUB }),
+      params: { issue: 7 },
+      closureOutput: { closure_action: "close" },
+      commandRunner: runnerFor(gh),
+      cwd: tempDir(),
+      runId: newRunId(),
+    });
+    expect(gh.calls()).toEqual([]);
+    expect(result).toEqual({ ran: true, ok: true, actions: [], problems: [] });
+  });
+
+  it("label-only from the closure output's closure_action merges config and output labels", async () => {
     const { calls } = await hookWith(GITHUB, {
-      action: "label-only",
+      closure_action: "label-only",
       issue: { labels: { add: ["needs-review"], remove: ["triage"] } },
     });
     expect(calls).toEqual([
@@ -223,7 +232,7 @@ describe("GitHub actions", () => {
   it("a boundary request overrides the action, adds labels and the comment, and may name another issue", async () => {
     const { calls } = await hookWith(
       { ...GITHUB, defaultClosureAction: "label-only" },
-      { action: "label-only" },
+      { closure_action: "label-only" },
       [
         { action: "close", comment: "Shipped in v2." },
         { action: "label-and-close", issue: "12", labels: { add: ["duplicate"] } },
@@ -232,7 +241,7 @@ describe("GitHub actions", () => {
     expect(calls).toEqual([
       ["issue", "close", "7", "--comment", "Shipped in v2."],
       ["issue", "edit", "12", "--add-label", "duplicate"],
-      ["issue", "close", "12", "--comment", expect.stringContaining("Closed by climpt agent")],
+      ["issue", "close", "12"],
     ]);
   });
 
@@ -260,7 +269,7 @@ describe("GitHub actions", () => {
 
   it("a label both added and removed is added", () => {
     const plan = planGithubActions({
-      agent: agentDefinition({ github: GITHUB }),
+      agent: agentDefinition({ verdict: POLLING, github: GITHUB }),
       params: { issue: 3 },
       closureOutput: { issue: { labels: { remove: ["done"] } } },
     });
@@ -305,6 +314,7 @@ describe("the generic command hook", () => {
     const cwd = tempDir();
     const result = await runBoundaryHook({
       agent: agentDefinition({
+        verdict: POLLING,
         github: { ...GITHUB, defaultClosureAction: "close" },
         boundaryHook: { command: 'cp "$CLIMPT_RESULT_JSON" result.json' },
       }),

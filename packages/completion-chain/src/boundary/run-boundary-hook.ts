@@ -30,7 +30,7 @@ export interface RunBoundaryHookInput {
 export interface BoundaryAction {
   /** `label`: `gh issue edit`; `close`: `gh issue close`; `command`: the generic command hook. */
   readonly kind: "label" | "close" | "command";
-  /** The argv that ran, e.g. `["gh", "issue", "close", "12", "--comment", "…"]`. */
+  /** The argv that ran, e.g. `["gh", "issue", "close", "12"]`. */
   readonly command: readonly string[];
   readonly issue?: string;
   readonly exitCode: number;
@@ -76,7 +76,6 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
     params: input.params,
     closureOutput: input.closureOutput,
     boundaryRequests: input.boundaryRequests,
-    runId: input.runId,
   });
   const problems: Problem[] = [...plan.problems];
   const actions: BoundaryAction[] = [];
@@ -178,7 +177,13 @@ export function githubCommands(planned: PlannedIssueAction): string[][] {
     commands.push(["gh", "issue", "edit", planned.issue, ...labels]);
   }
   if (planned.action !== "label-only") {
-    commands.push(["gh", "issue", "close", planned.issue, "--comment", planned.comment]);
+    commands.push([
+      "gh",
+      "issue",
+      "close",
+      planned.issue,
+      ...(planned.comment === undefined ? [] : ["--comment", planned.comment]),
+    ]);
   }
   return commands;
 }

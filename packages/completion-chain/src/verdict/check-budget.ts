@@ -9,10 +9,12 @@ import type {
 } from "./types.ts";
 
 /**
- * `count:check` (`checkBudget`): counts status checks, i.e. every `decide` call (a completion
- * check of the closure) and every check-dialect check the runner reports through `observe`
- * (a record with `check`). Once `maxChecks` are used, `afterIteration` asks for the closure
- * step; a validated closure is done.
+ * `count:check` (`checkBudget`): the job is done once `maxChecks` status checks ran
+ * (docs/design.md#verdicts). A status check is every completion check of a closure step (each
+ * `decide` call, whether the step said `closing` or carries no intent) and every check-dialect
+ * check the runner reports through `observe` (a record with `check`). A closure before the
+ * budget is used is not done: the flow goes on to the next check. Once `maxChecks` are used,
+ * `afterIteration` asks for the closure step.
  */
 export class CheckBudgetVerdict implements VerdictStrategy {
   readonly type = "count:check";
@@ -39,13 +41,20 @@ export class CheckBudgetVerdict implements VerdictStrategy {
   }
 
   async decide(ctx: DecideContext): Promise<VerdictDecision> {
-    this.checks += 1;
     if (!ctx.validation.passed) {
       return { done: false, reason: `closure step "${ctx.closureStepId}" did not pass validation` };
     }
+    this.checks += 1;
+    if (this.checks < this.maxChecks) {
+      return {
+        done: false,
+        reason: `status check ${this.checks} of ${this.maxChecks} done`,
+        retryHint: `Status check ${this.checks} of ${this.maxChecks} is recorded; the run ends after ${this.maxChecks}. Perform the next status check.`,
+      };
+    }
     return {
       done: true,
-      reason: `closure step "${ctx.closureStepId}" validated after ${this.checks} of ${this.maxChecks} status checks`,
+      reason: `completed ${this.checks} of ${this.maxChecks} status checks (closure step "${ctx.closureStepId}" validated)`,
     };
   }
 

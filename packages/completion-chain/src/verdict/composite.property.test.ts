@@ -7,6 +7,7 @@ import type { DecideContext, VerdictStrategy } from "./types.ts";
 const PASSED: ValidationSummary = { results: [], allPassed: true, passed: true, skipped: false };
 const CTX: DecideContext = {
   closureStepId: "closure.x",
+  closing: true,
   closureOutput: null,
   closureText: "",
   validation: PASSED,

@@ -4,6 +4,7 @@ import type {
   AfterIterationContext,
   DecideContext,
   IterationRecord,
+  UvContext,
   VerdictDecision,
   VerdictStrategy,
 } from "./types.ts";
@@ -101,10 +102,10 @@ export class CompositeVerdict implements VerdictStrategy {
     return this.combine(decisions);
   }
 
-  uvVariables(): Record<string, JsonValue> {
+  uvVariables(ctx?: UvContext): Record<string, JsonValue> {
     const merged: Record<string, JsonValue> = {};
     for (const child of this.children) {
-      for (const [name, value] of Object.entries(child.uvVariables())) {
+      for (const [name, value] of Object.entries(child.uvVariables(ctx))) {
         if (!(name in merged)) merged[name] = value;
       }
     }

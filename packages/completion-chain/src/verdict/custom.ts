@@ -113,7 +113,7 @@ export async function loadCustomVerdict(
     observe: (record) => custom.observe(record),
     afterIteration: (ctx) => custom.afterIteration(ctx),
     decide: (ctx) => custom.decide(ctx),
-    uvVariables: () => custom.uvVariables(),
+    uvVariables: (ctx) => custom.uvVariables(ctx),
     ...(confirm === undefined ? {} : { confirmAfterBoundary: confirm }),
   };
 }

@@ -1,4 +1,9 @@
-import { type AgentDefinition, ClimptError, type JsonValue } from "@climpt/model";
+import {
+  type AgentDefinition,
+  ClimptError,
+  type ClosureAction,
+  type JsonValue,
+} from "@climpt/model";
 import {
   asRecord,
   type BoundaryRequest,
@@ -38,16 +43,22 @@ export interface IssueState {
  * `poll:state` (`externalState`): done when the GitHub issue is in `targetState` (default
  * `CLOSED`), read with `gh issue view <issue> --json state,labels` through the CommandRunner.
  *
- * Closing the issue is itself a boundary action, which only the hook may take after `done`. So
- * when the issue is still open but the hook *will* close it (a boundary request or the closure
- * output's `action` is close / label-and-close, or, with the agent definition given, GitHub
- * integration is on and the planned action closes), the decision is done with
- * `awaitsBoundary: true`; the runner then calls `confirmAfterBoundary`, which polls again.
+ * Closing the issue or changing its labels is a boundary action, which only the hook may take
+ * after `done`. So the decision also looks at what the hook will do (its plan, from the agent
+ * definition, the closure output's `closure_action` and the boundary requests):
+ *
+ * - the hook will close the issue: done with `awaitsBoundary: true`; `confirmAfterBoundary`
+ *   polls again and wants the target state;
+ * - the closure action is `label-only`: the state the hook produces is the labels, so done
+ *   (with `awaitsBoundary: true` when it has labels to apply; `confirmAfterBoundary` then wants
+ *   them on the issue), whatever the issue's open/closed state (docs/design.md#verdicts).
  */
 export class ExternalStateVerdict implements VerdictStrategy {
   readonly type = "poll:state";
   private readonly tracker = new IterationTracker();
   lastState: IssueState | undefined;
+  /** What `confirmAfterBoundary` checks: the target state, or the labels a label-only hook applies. */
+  private expected: Expectation = { kind: "state" };
 
   constructor(private readonly options: ExternalStateOptions) {}
 
@@ -61,8 +72,22 @@ export class ExternalStateVerdict implements VerdictStrategy {
 
   async decide(ctx: DecideContext): Promise<VerdictDecision> {
     const { issue, targetState } = this.options;
+    this.expected = { kind: "state" };
     if (!ctx.validation.passed) {
       return { done: false, reason: `closure step "${ctx.closureStepId}" did not pass validation` };
+    }
+    const planned = this.plannedAction(ctx);
+    if (planned?.action === "label-only") {
+      const labels = { add: planned.addLabels, remove: planned.removeLabels };
+      const applies = labels.add.length + labels.remove.length > 0;
+      this.expected = { kind: "labels", ...labels };
+      return {
+        done: true,
+        ...(applies ? { awaitsBoundary: true } : {}),
+        reason: applies
+          ? `the closure action for issue #${issue} is label-only (${planned.source}); done once the boundary hook applied ${describeLabels(labels)}`
+          : `the closure action for issue #${issue} is label-only (${planned.source}) with no labels to change`,
+      };
     }
     let state: IssueState | undefined;
     let pollError: ClimptError | undefined;
@@ -75,12 +100,11 @@ export class ExternalStateVerdict implements VerdictStrategy {
     if (state !== undefined && state.state === targetState) {
       return { done: true, reason: `issue #${issue} is ${state.state}` };
     }
-    const closer = this.boundaryCloser(ctx);
-    if (targetState === "CLOSED" && closer !== undefined) {
+    if (targetState === "CLOSED" && planned !== undefined && closesIssue(planned.action)) {
       return {
         done: true,
         awaitsBoundary: true,
-        reason: `issue #${issue} is ${state?.state ?? "not readable now"}; the boundary hook will close it (${closer})`,
+        reason: `issue #${issue} is ${state?.state ?? "not readable now"}; the boundary hook will close it (${planned.action} from ${planned.source})`,
       };
     }
     if (pollError !== undefined) throw pollError;
@@ -89,7 +113,7 @@ export class ExternalStateVerdict implements VerdictStrategy {
       reason: `issue #${issue} is ${state?.state ?? "unknown"}, not ${targetState}`,
       retryHint:
         targetState === "CLOSED"
-          ? `Issue #${issue} is still ${state?.state ?? "open"}. The run ends when it is closed: finish the work it asks for, then in the closure step ask for the close (a boundary request with action "close" or "label-and-close", or "action": "close" in your closing output). Do not close it yourself.`
+          ? `Issue #${issue} is still ${state?.state ?? "open"}. The run ends when it is closed: finish the work it asks for, then say closing from the closure step with "closure_action": "close" (or "label-and-close") in your output. Do not close it yourself.`
           : `Issue #${issue} is ${state?.state ?? "unknown"}; the run ends when it is ${targetState}.`,
     };
   }
@@ -97,12 +121,31 @@ export class ExternalStateVerdict implements VerdictStrategy {
   async confirmAfterBoundary(ctx: {
     readonly signal?: AbortSignal | undefined;
   }): Promise<VerdictDecision> {
+    const { issue, targetState } = this.options;
     const state = await this.poll(ctx.signal);
-    return state.state === this.options.targetState
-      ? { done: true, reason: `issue #${this.options.issue} is ${state.state}` }
+    const expected = this.expected;
+    if (expected.kind === "labels") {
+      const have = new Set(state.labels.map((label) => label.toLowerCase()));
+      const missing = expected.add.filter((label) => !have.has(label.toLowerCase()));
+      const left = expected.remove.filter((label) => have.has(label.toLowerCase()));
+      if (missing.length === 0 && left.length === 0) {
+        return { done: true, reason: `issue #${issue} carries ${describeLabels(expected)}` };
+      }
+      return {
+        done: false,
+        reason: `after the boundary hook, issue #${issue} ${[
+          missing.length > 0 ? `lacks ${missing.map((l) => `"${l}"`).join(", ")}` : "",
+          left.length > 0 ? `still has ${left.map((l) => `"${l}"`).join(", ")}` : "",
+        ]
+          .filter((part) => part !== "")
+          .join(" and ")}`,
+      };
+    }
+    return state.state === targetState
+      ? { done: true, reason: `issue #${issue} is ${state.state}` }
       : {
           done: false,
-          reason: `after the boundary hook, issue #${this.options.issue} is ${state.state}, not ${this.options.targetState}`,
+          reason: `after the boundary hook, issue #${issue} is ${state.state}, not ${targetState}`,
         };
   }
 
@@ -147,8 +190,8 @@ export class ExternalStateVerdict implements VerdictStrategy {
     return state;
   }
 
-  /** Which boundary action will close the issue, if any. */
-  private boundaryCloser(ctx: DecideContext): string | undefined {
+  /** What the boundary hook will do to this run's issue, if anything. */
+  private plannedAction(ctx: DecideContext): PlannedOutcome | undefined {
     const { issue, agent, params } = this.options;
     if (agent !== undefined) {
       const plan = planGithubActions({
@@ -158,20 +201,56 @@ export class ExternalStateVerdict implements VerdictStrategy {
         boundaryRequests: ctx.boundaryRequests,
       });
       const planned = plan.actions.find((action) => action.issue === issue);
-      return planned !== undefined && closesIssue(planned.action)
-        ? `${planned.action} from ${planned.actionSource}`
-        : undefined;
+      return planned === undefined
+        ? undefined
+        : {
+            action: planned.action,
+            source: planned.actionSource === "output" ? "closure_action" : planned.actionSource,
+            addLabels: planned.addLabels,
+            removeLabels: planned.removeLabels,
+          };
     }
-    // Without the agent definition: only explicit requests count.
+    // Without the agent definition: only explicit requests and the output's closure_action count.
     const request = lastRequestFor(ctx.boundaryRequests, issue);
     if (request !== undefined) {
-      return closesIssue(request.action) ? `${request.action} requested` : undefined;
+      return {
+        action: request.action,
+        source: "request",
+        addLabels: request.labels?.add ?? [],
+        removeLabels: request.labels?.remove ?? [],
+      };
     }
-    const action = asRecord(ctx.closureOutput)?.action;
-    return isClosureAction(action) && closesIssue(action)
-      ? `${action} in the closure output`
+    const action = asRecord(ctx.closureOutput)?.closure_action;
+    return isClosureAction(action)
+      ? { action, source: "closure_action", addLabels: [], removeLabels: [] }
       : undefined;
   }
+}
+
+type Expectation =
+  | { readonly kind: "state" }
+  | {
+      readonly kind: "labels";
+      readonly add: readonly string[];
+      readonly remove: readonly string[];
+    };
+
+interface PlannedOutcome {
+  readonly action: ClosureAction;
+  readonly source: string;
+  readonly addLabels: readonly string[];
+  readonly removeLabels: readonly string[];
+}
+
+function describeLabels(labels: {
+  readonly add: readonly string[];
+  readonly remove: readonly string[];
+}): string {
+  const parts = [
+    ...labels.add.map((label) => `+"${label}"`),
+    ...labels.remove.map((label) => `-"${label}"`),
+  ];
+  return parts.length === 0 ? "no label changes" : `labels ${parts.join(" ")}`;
 }
 
 function lastRequestFor(

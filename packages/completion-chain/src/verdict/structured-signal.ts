@@ -14,7 +14,9 @@ export type RequiredFields = readonly string[] | Readonly<Record<string, JsonVal
 type JsonRecord = { readonly [key: string]: JsonValue };
 
 /**
- * `detect:structured` (`structuredSignal`): done when the closure output carries the signal.
+ * `detect:structured` (`structuredSignal`): done when the closure output carries the signal, or
+ * when the closure step said `closing` and its output carries no signal at all (a signal that is
+ * present must have its required fields).
  *
  * The signal is found, in this order:
  * 1. the output itself when `output.type` or `output.signal` equals `signalType`;
@@ -46,6 +48,14 @@ export class StructuredSignalVerdict implements VerdictStrategy {
 
   async decide(ctx: DecideContext): Promise<VerdictDecision> {
     const signal = findSignal(this.signalType, ctx.closureOutput, ctx.closureText);
+    if (signal === undefined && ctx.closing) {
+      // The closure step's `closing` is itself the signal: an agent whose schema has no field
+      // for the signal type must still be able to finish (docs/design.md#verdicts).
+      return {
+        done: true,
+        reason: `closure step "${ctx.closureStepId}" said closing (no "${this.signalType}" field in its output; closing counts as the signal)`,
+      };
+    }
     if (signal === undefined) {
       return {
         done: false,

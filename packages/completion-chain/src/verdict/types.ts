@@ -28,6 +28,12 @@ export interface AfterIterationContext {
   readonly intent?: string | undefined;
 }
 
+/** Which prompt the UV variables are for. */
+export interface UvContext {
+  /** The iteration whose prompt is being resolved. */
+  readonly iteration: number;
+}
+
 /** A budget asking the runner to go to the closure step now. */
 export interface AfterIterationAnswer {
   readonly enterClosure?: boolean;
@@ -37,6 +43,13 @@ export interface AfterIterationAnswer {
 /** What `decide` sees: the closure step's result after validation passed (or was skipped). */
 export interface DecideContext {
   readonly closureStepId: string;
+  /**
+   * True when the closure step said `closing` (or a check-dialect step completed). False when
+   * the closure step carries no intent at all: a closure step without a gate, or one that runs a
+   * program; then the verdict alone decides whether the job is done, as it does when asked
+   * after every such execution (docs/design.md#verdicts).
+   */
+  readonly closing: boolean;
   readonly closureOutput: JsonValue;
   readonly closureText: string;
   readonly validation: ValidationSummary;
@@ -72,8 +85,11 @@ export interface VerdictStrategy {
   observe(record: IterationRecord): void;
   afterIteration(ctx: AfterIterationContext): Promise<AfterIterationAnswer | undefined>;
   decide(ctx: DecideContext): Promise<VerdictDecision>;
-  /** Channel-3 UV values (and `completion_keyword`), e.g. `{max_iterations, remaining}`. */
-  uvVariables(): Record<string, JsonValue>;
+  /**
+   * Channel-3 UV values (and `completion_keyword`), e.g. `{max_iterations, remaining}`, for the
+   * prompt of iteration `ctx.iteration` (`remaining` counts the iterations left after it).
+   */
+  uvVariables(ctx?: UvContext): Record<string, JsonValue>;
   /**
    * Optional: after the boundary hook ran, check again (`poll:state` re-polls the issue).
    * Absent means the decision stands.

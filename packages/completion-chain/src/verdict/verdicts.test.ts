@@ -29,6 +29,7 @@ const PASSED: ValidationSummary = { results: [], allPassed: true, passed: true, 
 function ctx(overrides: Partial<DecideContext> = {}): DecideContext {
   return {
     closureStepId: "closure.issue",
+    closing: true,
     closureOutput: { next_action: { action: "closing" } },
     closureText: "",
     validation: PASSED,
@@ -153,32 +154,47 @@ describe("detect:graph (stepMachine)", () => {
 });
 
 describe("count:iteration (iterationBudget)", () => {
-  it("asks for the closure step once the budget is used and supplies max_iterations and remaining", async () => {
+  it("sends the flow to closure so that the closure runs as the last iteration of the budget", async () => {
     const verdict = await createVerdictStrategy(
       spec("iterationBudget", { maxIterations: 3 }),
       deps,
     );
-    expect(verdict.uvVariables()).toEqual({ max_iterations: 3, remaining: 3 });
+    // remaining: the iterations left after the one whose prompt is resolved.
+    expect(verdict.uvVariables({ iteration: 1 })).toEqual({ max_iterations: 3, remaining: 2 });
     verdict.observe(record(1));
     expect(
       await verdict.afterIteration({ iteration: 1, stepId: "a", stepKind: "work" }),
     ).toBeUndefined();
     verdict.observe(record(2));
-    expect(verdict.uvVariables()).toEqual({
+    expect(verdict.uvVariables({ iteration: 3 })).toEqual({
       max_iterations: 3,
-      remaining: 1,
+      remaining: 0,
       previous_summary: "did step 2",
     });
-    expect(
-      await verdict.afterIteration({ iteration: 2, stepId: "a", stepKind: "work" }),
-    ).toBeUndefined();
-    verdict.observe(record(3));
-    expect(await verdict.afterIteration({ iteration: 3, stepId: "a", stepKind: "work" })).toEqual({
+    // After iteration 2 the next is the last one: it must be the closure step.
+    expect(await verdict.afterIteration({ iteration: 2, stepId: "a", stepKind: "work" })).toEqual({
       enterClosure: true,
-      reason: "iteration budget used: 3 of 3 iterations",
+      reason: "iteration budget: iteration 3 is the last of 3, so it runs the closure step",
     });
-    expect(verdict.uvVariables()).toMatchObject({ remaining: 0 });
-    expect(await verdict.decide(ctx())).toMatchObject({ done: true });
+    expect(verdict.uvVariables({ iteration: 9 })).toMatchObject({ remaining: 0 });
+    expect(await verdict.decide(ctx({ iteration: 3 }))).toMatchObject({ done: true });
+  });
+
+  it("a closure step's closing is done at any count; one without an intent runs until the budget", async () => {
+    const verdict = await createVerdictStrategy(
+      spec("count:iteration", { maxIterations: 2 }),
+      deps,
+    );
+    expect(await verdict.decide(ctx({ iteration: 1, closing: true }))).toMatchObject({
+      done: true,
+    });
+    const early = await verdict.decide(ctx({ iteration: 1, closing: false }));
+    expect(early).toMatchObject({ done: false, reason: "completed 1 of 2 iterations" });
+    expect(early.retryHint).toContain("iteration 2 of 2");
+    expect(await verdict.decide(ctx({ iteration: 2, closing: false }))).toEqual({
+      done: true,
+      reason: "completed 2 of 2 iterations",
+    });
   });
 });
 
@@ -231,16 +247,38 @@ describe("detect:structured (structuredSignal)", () => {
     ).toMatchObject({ done: true });
   });
 
-  it("is not done for status completed alone, or another signal", async () => {
+  it("is not done for status completed alone, or another signal, without a closing", async () => {
     const verdict = await createVerdictStrategy(
       spec("detect:structured", { signalType: "complete" }),
       deps,
     );
     const decision = await verdict.decide(
-      ctx({ closureOutput: { status: "completed", type: "progress" } }),
+      ctx({ closing: false, closureOutput: { status: "completed", type: "progress" } }),
     );
     expect(decision.done).toBe(false);
     expect(decision.retryHint).toContain('"type":"complete"');
+  });
+
+  it("a closure step's closing counts as the signal when the output has no field for it", async () => {
+    // facilitator's shape: signalType facilitator_decision, which its schema never produces.
+    const verdict = await createVerdictStrategy(
+      spec("detect:structured", {
+        signalType: "facilitator_decision",
+        requiredFields: ["recommendations", "reasoning"],
+      }),
+      deps,
+    );
+    const decision = await verdict.decide(
+      ctx({ closing: true, closureOutput: { next_action: { action: "closing" } } }),
+    );
+    expect(decision.done).toBe(true);
+    expect(decision.reason).toContain("closing counts as the signal");
+    // A signal that is there must still carry its required fields.
+    const partial = await verdict.decide(
+      ctx({ closing: true, closureOutput: { type: "facilitator_decision", reasoning: "r" } }),
+    );
+    expect(partial.done).toBe(false);
+    expect(partial.reason).toContain('field "recommendations" is missing');
   });
 
   it("checks requiredFields: a list means present, an object means equal", async () => {
@@ -283,7 +321,19 @@ describe("detect:structured (structuredSignal)", () => {
 });
 
 describe("count:check (checkBudget)", () => {
-  it("counts decide calls and reported checks, and forces the closure at maxChecks", async () => {
+  it("consumes its N status checks: a closing before the budget is not done", async () => {
+    const verdict = await createVerdictStrategy(spec("checkBudget", { maxChecks: 2 }), deps);
+    const first = await verdict.decide(ctx());
+    expect(first).toMatchObject({ done: false, reason: "status check 1 of 2 done" });
+    expect(first.retryHint).toContain("Perform the next status check");
+    expect(verdict.uvVariables()).toMatchObject({ check_count: 1, max_checks: 2 });
+    expect(await verdict.decide(ctx())).toMatchObject({
+      done: true,
+      reason: 'completed 2 of 2 status checks (closure step "closure.issue" validated)',
+    });
+  });
+
+  it("counts reported checks too, and forces the closure at maxChecks", async () => {
     const verdict = await createVerdictStrategy(spec("checkBudget", { maxChecks: 3 }), deps);
     const askAfterIteration = () =>
       verdict.afterIteration({ iteration: 1, stepId: "s", stepKind: "work" });
@@ -292,13 +342,13 @@ describe("count:check (checkBudget)", () => {
     verdict.observe(record(2, { check: { passed: false, message: "not yet" } }));
     expect(verdict.uvVariables()).toMatchObject({ check_count: 1 });
     expect(await askAfterIteration()).toBeUndefined();
+    // A closure that failed validation is not a status check.
     expect(
       await verdict.decide(ctx({ validation: { ...PASSED, passed: false, allPassed: false } })),
-    ).toMatchObject({
-      done: false,
-    });
-    expect(await askAfterIteration()).toBeUndefined();
+    ).toMatchObject({ done: false });
+    expect(verdict.uvVariables()).toMatchObject({ check_count: 1 });
     verdict.observe(record(3, { check: { passed: true } }));
+    verdict.observe(record(4, { check: { passed: true } }));
     expect(verdict.uvVariables()).toMatchObject({ check_count: 3, max_checks: 3 });
     expect(await askAfterIteration()).toEqual({
       enterClosure: true,
@@ -344,7 +394,7 @@ describe("poll:state (externalState)", () => {
     });
     const decision = await verdict.decide(ctx());
     expect(decision).toMatchObject({ done: false, reason: "issue #12 is OPEN, not CLOSED" });
-    expect(decision.retryHint).toContain("boundary request");
+    expect(decision.retryHint).toContain('"closure_action": "close"');
   });
 
   it("is done (awaiting the hook) when a boundary request will close it, and re-polls after the hook", async () => {
@@ -365,27 +415,62 @@ describe("poll:state (externalState)", () => {
     expect(calls).toHaveLength(2);
   });
 
-  it("a label-only request does not count as closing; the output's action does", async () => {
-    const { runner } = scripted(["OPEN", "OPEN"]);
+  it("a label-only action is done once its labels are on the issue; closure_action close awaits the close", async () => {
+    const states = [
+      JSON.stringify({ state: "OPEN", labels: [{ name: "Done" }, { name: "bug" }] }),
+      JSON.stringify({ state: "OPEN", labels: [{ name: "bug" }] }),
+    ];
+    const calls: string[][] = [];
+    const runner: CommandRunner = async (command, args) => {
+      calls.push([command, ...args]);
+      return { exitCode: 0, stdout: states.shift() ?? "", stderr: "" };
+    };
     const verdict = await createVerdictStrategy(spec("poll:state"), {
       ...deps,
       commandRunner: runner,
     });
-    expect((await verdict.decide(ctx({ boundaryRequests: [{ action: "label-only" }] }))).done).toBe(
-      false,
+    const decision = await verdict.decide(
+      ctx({
+        boundaryRequests: [{ action: "label-only", labels: { add: ["done"], remove: ["wip"] } }],
+      }),
     );
+    expect(decision).toMatchObject({ done: true, awaitsBoundary: true });
+    // Nothing is polled before the hook: the issue stays open by design.
+    expect(calls).toEqual([]);
+    // Labels compare as GitHub compares them, without case.
+    expect(await verdict.confirmAfterBoundary?.({})).toEqual({
+      done: true,
+      reason: 'issue #12 carries labels +"done" -"wip"',
+    });
+    expect(await verdict.confirmAfterBoundary?.({})).toEqual({
+      done: false,
+      reason: 'after the boundary hook, issue #12 lacks "done"',
+    });
+
+    const { runner: open } = scripted(["OPEN"]);
+    const closing = await createVerdictStrategy(spec("poll:state"), {
+      ...deps,
+      commandRunner: open,
+    });
     expect(
-      (
-        await verdict.decide(
-          ctx({ closureOutput: { action: "close", next_action: { action: "closing" } } }),
-        )
-      ).done,
-    ).toBe(true);
+      await closing.decide(
+        ctx({ closureOutput: { closure_action: "close", next_action: { action: "closing" } } }),
+      ),
+    ).toMatchObject({ done: true, awaitsBoundary: true });
+    // The old `action` field is not a closure action.
+    const { runner: stillOpen } = scripted(["OPEN"]);
+    const ignored = await createVerdictStrategy(spec("poll:state"), {
+      ...deps,
+      commandRunner: stillOpen,
+    });
+    expect((await ignored.decide(ctx({ closureOutput: { action: "close" } }))).done).toBe(false);
   });
 
-  it("with the agent definition, the hook's planned default action counts", async () => {
-    const { runner } = scripted(["OPEN", "OPEN"]);
+  it("with the agent definition, the hook's planned action counts", async () => {
+    const { runner } = scripted(["OPEN"]);
+    const polling = { type: "poll:state", declaredType: "poll:state", config: {} } as const;
     const enabled = agentDefinition({
+      verdict: polling,
       github: { enabled: true, labels: {}, defaultClosureAction: "close" },
     });
     const verdict = await createVerdictStrategy(spec("poll:state"), {
@@ -394,13 +479,29 @@ describe("poll:state (externalState)", () => {
       agent: enabled,
     });
     expect(await verdict.decide(ctx())).toMatchObject({ done: true, awaitsBoundary: true });
+    // detailer's shape: label-only without labels to change: done, nothing to wait for.
     const labelOnly = agentDefinition({
+      verdict: polling,
       github: { enabled: true, labels: {}, defaultClosureAction: "label-only" },
     });
-    const strict = await createVerdictStrategy(spec("poll:state"), {
+    const plain = await createVerdictStrategy(spec("poll:state"), {
       ...deps,
       commandRunner: runner,
       agent: labelOnly,
+    });
+    const decision = await plain.decide(ctx());
+    expect(decision.done).toBe(true);
+    expect(decision.awaitsBoundary).toBeUndefined();
+    // GitHub integration off: the hook does nothing, the issue must be closed already.
+    const { runner: openAgain } = scripted(["OPEN"]);
+    const disabled = agentDefinition({
+      verdict: polling,
+      github: { enabled: false, labels: {}, defaultClosureAction: "close" },
+    });
+    const strict = await createVerdictStrategy(spec("poll:state"), {
+      ...deps,
+      commandRunner: openAgain,
+      agent: disabled,
     });
     expect((await strict.decide(ctx())).done).toBe(false);
   });
@@ -437,7 +538,12 @@ describe("meta:composite", () => {
     spec("keywordSignal", { completionKeyword: "FINISHED" }),
     spec("detect:structured", { signalType: "complete" }),
   ];
-  const disagreeing = ctx({ closureText: "FINISHED", closureOutput: { type: "progress" } });
+  // A closure step without an intent: the structured child needs its signal.
+  const disagreeing = ctx({
+    closing: false,
+    closureText: "FINISHED",
+    closureOutput: { type: "progress" },
+  });
 
   it("and: not done unless every child is done; the hint comes from the child that is not", async () => {
     const verdict = await createVerdictStrategy(
@@ -449,7 +555,9 @@ describe("meta:composite", () => {
     expect(decision.reason).toContain("[1 detect:structured]");
     expect(decision.retryHint).toContain('"complete" signal');
     expect(
-      await verdict.decide(ctx({ closureText: "FINISHED", closureOutput: { type: "complete" } })),
+      await verdict.decide(
+        ctx({ closing: false, closureText: "FINISHED", closureOutput: { type: "complete" } }),
+      ),
     ).toMatchObject({ done: true });
   });
 
@@ -464,9 +572,11 @@ describe("meta:composite", () => {
     expect(decision.reason).toContain("[0 detect:keyword]");
     // The check budget child counted this decide although an earlier child was already done.
     expect(verdict.uvVariables()).toMatchObject({ check_count: 1 });
+    // Only the structured child is done here: a closing with no signal field counts.
     expect((await verdict.decide(ctx({ closureText: "nothing", closureOutput: {} }))).done).toBe(
       true,
-    ); // checkBudget: validated
+    );
+    expect(verdict.uvVariables()).toMatchObject({ check_count: 2 });
   });
 
   it("or: not done when no child is done", async () => {
@@ -474,7 +584,9 @@ describe("meta:composite", () => {
       spec("composite", { operator: "or" }, children),
       deps,
     );
-    const decision = await verdict.decide(ctx({ closureText: "nope", closureOutput: {} }));
+    const decision = await verdict.decide(
+      ctx({ closing: false, closureText: "nope", closureOutput: {} }),
+    );
     expect(decision.done).toBe(false);
     expect(decision.retryHint).toContain("FINISHED");
     expect(decision.retryHint).toContain('"complete" signal');
@@ -513,10 +625,10 @@ describe("meta:composite", () => {
     );
     verdict.observe(record(1));
     verdict.observe(record(2, { check: { passed: false } }));
-    expect(verdict.uvVariables()).toEqual({
+    expect(verdict.uvVariables({ iteration: 3 })).toEqual({
       previous_summary: "did step 2",
       max_iterations: 4,
-      remaining: 2,
+      remaining: 1,
       check_count: 1,
       max_checks: 2,
       completion_keyword: "K",
@@ -538,9 +650,9 @@ describe("meta:composite", () => {
     expect(await and.afterIteration(at)).toBeUndefined();
     expect(await or.afterIteration(at)).toMatchObject({ enterClosure: true });
     expect((await first.afterIteration(at))?.reason).toBe(
-      "[0 count:iteration] iteration budget used: 3 of 2 iterations",
+      "[0 count:iteration] iteration budget: iteration 4 is the last of 2, so it runs the closure step",
     );
-    expect(await and.afterIteration({ ...at, iteration: 5 })).toMatchObject({ enterClosure: true });
+    expect(await and.afterIteration({ ...at, iteration: 4 })).toMatchObject({ enterClosure: true });
   });
 
   it("accepts children written in config.conditions under either spelling", async () => {

@@ -111,7 +111,8 @@ describe("Bash", () => {
   it("refuses a boundary command before anything runs, in every step kind", async () => {
     const dir = tempDir();
     for (const kind of ["work", "verification", "closure"] as const) {
-      const box = toolboxFor(dir, { kind });
+      // A verification step has Bash only when it leaves plan mode.
+      const box = toolboxFor(dir, { kind, permissions: { permissionMode: "acceptEdits" } });
       const result = await box.call("Bash", { command: "touch ran.txt; gh issue close 1" });
       expect(result.isError).toBe(true);
       expect(result.content).toMatch(

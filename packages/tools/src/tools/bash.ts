@@ -42,7 +42,8 @@ export const bashTool: BuiltinTool = {
     "Nobody can answer a prompt: use non-interactive flags. Long output keeps its beginning and end.",
     "On timeout the command and every process it started are killed.",
     "Boundary actions are refused in every step: `gh issue close|reopen|delete|transfer|edit`, `gh pr merge|close|ready`,",
-    "`gh release create|delete|edit|upload`, `gh repo delete|archive`, `gh api`, and `git push` with force or delete.",
+    "`gh release create|delete|edit|upload`, `gh repo delete|archive`, `gh api`, and `git push` with force or delete;",
+    "a closure step may label issues (`gh issue edit <n> --add-label <l> --remove-label <l>`) and comment (`gh issue comment`).",
     "Closing, merging and releasing happen only in the boundary hook after the run is validated.",
   ].join(" "),
   inputSchema: input.schema,
@@ -57,7 +58,11 @@ export const bashTool: BuiltinTool = {
         reason: `the command is ${command.length} characters long, more than ${MAX_COMMAND_CHARS}; write the commands to a script file in the working directory and run the script.`,
       };
     }
-    const verdict = isBoundaryCommand(command, { readScript: scriptReader(context.root) });
+    const verdict = isBoundaryCommand(command, {
+      readScript: scriptReader(context.root),
+      // The sandbox's gh broker lets a closure step edit labels; the filter agrees.
+      allowLabelEdits: context.stepKind === "closure",
+    });
     if (verdict.refused) {
       return {
         kind: "refused",

@@ -37,15 +37,13 @@ describe("GitHub tools", () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
     for (const kind of ["work", "verification"] as const) {
+      // The agent lists every tool; the GitHub ones stay out of these kinds all the same.
       const box = toolboxFor(dir, { kind, env: gh.env });
-      expect(box.definitions.map((d) => d.name)).toEqual([
-        "Read",
-        "Write",
-        "Edit",
-        "Bash",
-        "Glob",
-        "Grep",
-      ]);
+      expect(box.definitions.map((d) => d.name)).toEqual(
+        kind === "work"
+          ? ["Read", "Write", "Edit", "Bash", "Glob", "Grep"]
+          : ["Read", "Glob", "Grep"],
+      );
       for (const name of GITHUB_TOOL_NAMES) {
         const result = await box.call(name, { issue: 1, body: "x" });
         expect(result.isError).toBe(true);
@@ -59,8 +57,21 @@ describe("GitHub tools", () => {
     expect(gh.calls()).toEqual([]);
   });
 
-  it("exist in closure steps only when the GitHub integration is enabled", () => {
+  it("exist in closure steps only when listed in allowedTools and the GitHub integration is enabled", () => {
     const dir = tempDir();
+    // An agent listing only the file tools gets no GitHub tool in its closure step.
+    const unlisted = toolboxFor(dir, { kind: "closure", agent: agentDefinition() });
+    expect(unlisted.definitions.map((d) => d.name)).toEqual([
+      "Read",
+      "Write",
+      "Edit",
+      "Bash",
+      "Glob",
+      "Grep",
+    ]);
+    expect(unlisted.policy.unavailable.github_close_issue?.reason).toContain(
+      "not in the agent's allowedTools",
+    );
     const on = toolboxFor(dir, { kind: "closure" });
     expect(on.definitions.map((d) => d.name)).toEqual([
       "Read",
@@ -76,6 +87,7 @@ describe("GitHub tools", () => {
     const off = toolboxFor(dir, {
       kind: "closure",
       agent: agentDefinition({
+        allowedTools: [...GITHUB_TOOL_NAMES],
         github: { enabled: false, labels: {}, defaultClosureAction: "close" },
       }),
     });
@@ -190,12 +202,25 @@ describe("GitHub tools", () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
     const box = toolboxFor(dir, { kind: "closure", env: gh.env });
-    for (const command of ["gh issue close 7", "gh api repos/o/r/issues/7 -X PATCH"]) {
+    for (const command of [
+      "gh issue close 7",
+      "gh pr merge 7",
+      "gh issue edit 7 --add-label done --title x",
+      "gh api repos/o/r/issues/7 -X PATCH",
+    ]) {
       expect((await box.call("Bash", { command })).content).toMatch(/^TOOL-POLICY-003/);
     }
-    for (const command of ["gh issue edit 7 --add-label done", "gh issue view 7"]) {
-      expect((await box.call("Bash", { command })).content).toBe("(no output)\n[exit code 0]");
-    }
-    expect(gh.calls()).toEqual(["issue edit 7 --add-label done", "issue view 7"]);
+    expect((await box.call("Bash", { command: "gh issue view 7" })).content).toBe(
+      "(no output)\n[exit code 0]",
+    );
+    expect((await box.call("Bash", { command: "gh issue edit 7 --add-label done" })).content).toBe(
+      "(no output)\n[exit code 0]",
+    );
+    expect(gh.calls()).toEqual(["issue view 7", "issue edit 7 --add-label done"]);
+    // A work step's Bash still refuses the same label edit.
+    const work = toolboxFor(dir, { kind: "work", env: gh.env });
+    expect(
+      (await work.call("Bash", { command: "gh issue edit 7 --add-label done" })).content,
+    ).toMatch(/^TOOL-POLICY-003/);
   });
 });

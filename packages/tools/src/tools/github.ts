@@ -8,7 +8,7 @@ import { defineInput } from "../tool-input.ts";
 const GH_TIMEOUT_MS = 60_000;
 
 const DEFERRED_NOTE =
-  "Nothing has changed on GitHub yet. The boundary hook performs this once, and only after this closure step returns `closing` and the completion validators pass; if validation fails, the request is dropped and you get a retry prompt instead. Do not try to do it another way (Bash refuses issue close, label edits through `gh issue edit`, and `gh api`).";
+  "Nothing has changed on GitHub yet. The boundary hook performs this once, and only after this closure step returns `closing` and the completion validators pass; if validation fails, the request is dropped and you get a retry prompt instead. Do not try to do it another way (Bash refuses `gh issue close` and `gh api`).";
 
 const issueField = {
   type: "integer",

@@ -1,0 +1,136 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createAnthropicClient } from "@climpt/sdk-adapter";
+import {
+  type FakeReply,
+  installFakeGh,
+  installOriginalShape,
+  type OriginalShapeAgent,
+  reply,
+  startFakeAnthropic,
+} from "@climpt/testing";
+import { afterEach, describe, expect, it } from "vitest";
+import { loadAgentDefinition } from "./agent-location.ts";
+import type { RunEvent } from "./run-event.ts";
+import type { RunOptions } from "./run-options.ts";
+import { StepFlowRunner } from "./step-flow-runner.ts";
+import { makeSampleRepo } from "./test-support.ts";
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+/** Runs one original-shaped agent in a fresh sample repository with a stateful fake gh. */
+async function runShape(
+  agent: OriginalShapeAgent,
+  replies: readonly FakeReply[],
+  options: RunOptions = {},
+) {
+  const fake = await startFakeAnthropic();
+  closers.push(() => fake.close());
+  fake.enqueue(...replies);
+  const gh = installFakeGh({
+    issues: { 5: { labels: ["kind:detail"] } },
+    pullRequests: { 3: { head: "feature" } },
+  });
+  const cwd = makeSampleRepo();
+  const loaded = await loadAgentDefinition(installOriginalShape(agent, cwd));
+  const events: RunEvent[] = [];
+  const result = await new StepFlowRunner(loaded, {
+    modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 0 }),
+    onEvent: (event) => events.push(event),
+    ghCommand: gh.gh,
+    // Programs a step runs (the merger's) find the fake gh on PATH.
+    env: { PATH: gh.path },
+  }).run({ cwd, ...options });
+  return { result, events, fake, gh };
+}
+
+describe("original-shaped agents in the runner", () => {
+  it("a closure step without a gate (triager) completes through count:iteration", async () => {
+    const { result, events } = await runShape("triager", [
+      reply.text("Listed the open issues; none needed a label."),
+    ]);
+    expect(result.error).toBeUndefined();
+    expect(result.success).toBe(true);
+    expect(result.iterations).toBe(1);
+    expect(result.finalStepId).toBe("triage");
+    expect(result.state.history.map((entry) => `${entry.stepId} → ${entry.transition}`)).toEqual([
+      "triage → closing",
+    ]);
+    const prompt = events.find((event) => event.type === "prompt_resolved");
+    // The frontmatter is stripped and the parameters' defaults fill the variables.
+    expect(prompt?.type === "prompt_resolved" && prompt.text).toContain(
+      "carry a label named in .agent/workflow.json",
+    );
+  });
+
+  it("sends the label-only closure variant (detailer) and reports the closure's verdict", async () => {
+    const { result, events, gh } = await runShape(
+      "detailer",
+      [
+        reply.json({
+          stepId: "detail",
+          summary: "Wrote the spec as a comment draft.",
+          next_action: { action: "closing" },
+          verdict: "detailed",
+          closure_action: "label-only",
+        }),
+      ],
+      { args: { issue: 5 } },
+    );
+    expect(result.error).toBeUndefined();
+    expect(result.success).toBe(true);
+    expect(result.verdict).toBe("detailed");
+    const prompt = events.find((event) => event.type === "prompt_resolved");
+    expect(prompt?.type === "prompt_resolved" && prompt.promptFile).toMatch(
+      /f_default_label-only\.md$/,
+    );
+    // count:iteration is not poll:state: the original's hook leaves GitHub alone.
+    expect(gh.calls()).toEqual([]);
+    expect(gh.issue(5)).toMatchObject({ state: "OPEN", labels: ["kind:detail"] });
+  });
+
+  it("runs a program closure step (merger): exit 0 completes, without a model call", async () => {
+    const verdictPath = verdictFile("approved");
+    const { result, events, fake, gh } = await runShape("merger", [], {
+      args: { prNumber: 3, verdictPath },
+    });
+    expect(result.error).toBeUndefined();
+    expect(result.success).toBe(true);
+    expect(fake.messageRequests()).toHaveLength(0);
+    expect(gh.state().pullRequests["3"]?.state).toBe("MERGED");
+    const program = events.find((event) => event.type === "program");
+    expect(program?.type === "program" && program.command).toEqual([
+      "node",
+      ".agent/merger/scripts/merge-pr.mjs",
+      "--pr",
+      "3",
+      "--verdict",
+      verdictPath,
+    ]);
+    expect(result.state.history.map((entry) => `${entry.stepId} → ${entry.transition}`)).toEqual([
+      "merge → closing",
+    ]);
+  });
+
+  it("a program that exits non-zero ends the run with RUN-PROGRAM-002 once the cap is used", async () => {
+    // The run cap is the verdict's maxIterations (1), as in the original.
+    const { result, gh } = await runShape("merger", [], {
+      args: { prNumber: 3, verdictPath: verdictFile("rejected") },
+    });
+    expect(result.success).toBe(false);
+    expect(result.error?.code).toBe("RUN-PROGRAM-002");
+    expect(result.error?.message).toContain("exited 1");
+    expect(result.error?.message).toContain('verdict is \\"rejected\\"');
+    expect(gh.state().pullRequests["3"]?.state).toBe("OPEN");
+  });
+});
+
+function verdictFile(verdict: string): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "climpt-verdict-")), "verdict.json");
+  writeFileSync(file, JSON.stringify({ verdict }));
+  return file;
+}
