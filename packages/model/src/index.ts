@@ -6,8 +6,8 @@ export {
   hasErrorMarker,
   markError,
 } from "./climpt-error.ts";
-export { closestMatch, editDistance } from "./edit-distance.ts";
 export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context-refs.ts";
+export { closestMatch, editDistance } from "./edit-distance.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
 export {
   canonicalIntent,
@@ -89,6 +89,7 @@ export {
   type Result,
   stepPath,
 } from "./problem.ts";
+export { type RunCapSource, type RunIterationCap, resolveRunIterationCap } from "./run-cap.ts";
 export {
   type CollectSecretsOptions,
   collectSecrets,
@@ -106,7 +107,6 @@ export {
   KNOWN_SECRET_ENV_NAMES,
   SECRET_NAME_SUFFIXES,
 } from "./secrets/secret-names.ts";
-export { type RunCapSource, type RunIterationCap, resolveRunIterationCap } from "./run-cap.ts";
 export {
   firstClosureStepId,
   hasRunTimeJumpTarget,

@@ -5,9 +5,16 @@
  * schemas), every prompt a run can send (files and placeholders), flow analysis, and with a
  * working directory, what the run needs from it.
  */
-import { analyzeFlow, buildFlowGraph, type FlowFinding } from "@climpt/flow";
-import type { JsonValue, LoadedAgent, Problem } from "@climpt/model";
-import { loadAgent } from "@climpt/registry-schema";
+import { analyzeFlow, buildFlowGraph, type FlowFinding, type FlowGraph } from "@climpt/flow";
+import {
+  type AgentDefinition,
+  type JsonValue,
+  type LoadedAgent,
+  type Problem,
+  type Registry,
+  resolveRunIterationCap,
+} from "@climpt/model";
+import { inspectAgent, resolveEntryStep } from "@climpt/registry-schema";
 import { checkEnvironment } from "./environment-checks.ts";
 import { checkPrompts } from "./prompt-checks.ts";
 import { verdictTypes } from "./uv-supply.ts";
@@ -47,16 +54,67 @@ export interface AgentCheck extends AgentChecks {
   readonly loaded?: LoadedAgent;
 }
 
+/** Flow codes that repeat a loader check (SR-TRANS-001 / -002) about the same transition. */
+const LOADER_RESTATED: ReadonlySet<string> = new Set([
+  "SR-TRANS-101",
+  "SR-TRANS-102",
+  "SR-TRANS-103",
+]);
+
+/** Whether a flow finding says again what a loader problem at the same place already says. */
+function restatesLoader(finding: FlowFinding, problems: readonly Problem[]): boolean {
+  if (!LOADER_RESTATED.has(finding.code) || finding.path === undefined) return false;
+  const at = finding.path;
+  return problems.some((known) => known.path === at || known.path?.startsWith(`${at}.`));
+}
+
+/** The flow graph, with the budget verdict's edges when the agent has one. */
+function flowGraphOf(registry: Registry, agent: AgentDefinition | undefined): FlowGraph {
+  return buildFlowGraph(registry, {
+    budgetClosure:
+      agent !== undefined && verdictTypes(agent.verdict).some((type) => BUDGET_VERDICTS.has(type)),
+  });
+}
+
+/**
+ * Flow analysis of a definition as far as it could be read: from the entry of the agent's verdict
+ * type, with the prompts' texts. A cap the agent declares (limits, or its verdict's maxIterations
+ * as the original reads it) bounds every cycle on purpose: SR-FLOW-005 asks for exactly that
+ * bound, so it would only repeat what the author already decided (docs/design.md#limits-and-budgets).
+ */
+function flowFindings(
+  draft: {
+    readonly agent?: AgentDefinition;
+    readonly registry: Registry;
+    readonly files: { readonly registry: string };
+  },
+  graph: FlowGraph,
+  prompts: Readonly<Record<string, string>>,
+  problems: readonly Problem[],
+): FlowFinding[] {
+  const { agent, registry } = draft;
+  const entry = agent === undefined ? undefined : resolveEntryStep(registry, agent.verdict.type);
+  const capped =
+    agent !== undefined && resolveRunIterationCap(agent, registry).source !== "default";
+  return analyzeFlow(registry, {
+    graph,
+    prompts,
+    parameters: agent === undefined ? [] : Object.values(agent.parameters).map((p) => p.name),
+    ...(entry?.ok === true ? { entries: [entry.value] } : {}),
+    ...(capped ? { ignore: ["SR-FLOW-005"] } : {}),
+  })
+    .filter((finding) => !restatesLoader(finding, problems))
+    .map((finding) => ({ ...finding, file: draft.files.registry }));
+}
+
 /** The checks of a definition that loaded. */
 export async function checkLoadedAgent(
   loaded: LoadedAgent,
   options: CheckAgentOptions = {},
 ): Promise<AgentChecks> {
-  const graph = buildFlowGraph(loaded.registry, {
-    budgetClosure: verdictTypes(loaded.agent.verdict).some((type) => BUDGET_VERDICTS.has(type)),
-  });
+  const graph = flowGraphOf(loaded.registry, loaded.agent);
   const prompts = await checkPrompts(loaded, { args: options.args, graph });
-  const problems = [...prompts.problems];
+  const problems = [...(loaded.warnings ?? []), ...prompts.problems];
   if (options.cwd !== undefined) {
     problems.push(
       ...checkEnvironment(loaded, {
@@ -65,26 +123,29 @@ export async function checkLoadedAgent(
       }),
     );
   }
-  const findings = analyzeFlow(loaded.registry, {
-    graph,
-    prompts: prompts.flowPrompts,
-    parameters: Object.values(loaded.agent.parameters).map((parameter) => parameter.name),
-    // An agent that declares its run cap has bounded every cycle on purpose: SR-FLOW-005 asks
-    // for exactly that bound, so it would only repeat what the author already decided.
-    ...(loaded.agent.limits.maxIterations === undefined ? {} : { ignore: ["SR-FLOW-005"] }),
-  }).map((finding) => ({ ...finding, file: loaded.files.registry }));
+  const findings = flowFindings(loaded, graph, prompts.flowPrompts, problems);
   return { problems, findings };
 }
 
-/** Loads the agent folder and runs every check at once. */
+/**
+ * Loads the agent folder and runs every check at once. Flow analysis runs on the definition as
+ * far as it could be read even when loading failed, so one `climpt validate` shows both kinds of
+ * problem.
+ */
 export async function checkAgent(
   dir: string,
   options: CheckAgentOptions = {},
 ): Promise<AgentCheck> {
-  const result = await loadAgent(dir);
-  if (!result.ok) return { dir, problems: result.issues, findings: [] };
-  const checks = await checkLoadedAgent(result.value, options);
-  return { dir, loaded: result.value, ...checks };
+  const inspection = await inspectAgent(dir);
+  if (inspection.loaded !== undefined) {
+    const checks = await checkLoadedAgent(inspection.loaded, options);
+    return { dir, loaded: inspection.loaded, ...checks };
+  }
+  const problems = inspection.problems;
+  const draft = inspection.draft;
+  if (draft === undefined) return { dir, problems, findings: [] };
+  const findings = flowFindings(draft, flowGraphOf(draft.registry, draft.agent), {}, problems);
+  return { dir, problems, findings };
 }
 
 /** Whether any of them is an error (warnings allowed). */

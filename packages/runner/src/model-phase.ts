@@ -40,6 +40,7 @@ function durableTools(ctx: RunContext, toolbox: Toolbox): ToolExecutor {
   };
 }
 
+/**
  * The UV runtime channel of the prompt of `iteration`: where the run is, and the verdict's own
  * variables. `remaining` is the iterations left after this one, never negative, in every
  * template (docs/design.md#variables); a budget verdict computes it from its own budget.

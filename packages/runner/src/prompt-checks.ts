@@ -109,6 +109,8 @@ export async function checkPrompts(
   };
   const texts: PromptText[] = [];
   for (const step of Object.values(registry.steps)) {
+    // A program step (runner.command) runs a program, not the model: it has no prompt.
+    if (step.subprocess !== undefined) continue;
     const own = await resolvePrompt({
       registry,
       ref: step.prompt,

@@ -1,4 +1,3 @@
-export { ensureDebianPackages, hasProgram } from "./debian-packages.ts";
 export {
   type AgentFolderFiles,
   demoAgent,
@@ -8,6 +7,7 @@ export {
   type WritableAgentFolder,
   writeAgentFolder,
 } from "./agent-folder.ts";
+export { ensureDebianPackages, hasProgram } from "./debian-packages.ts";
 export {
   type FakeAnthropic,
   type FakeAnthropicOptions,

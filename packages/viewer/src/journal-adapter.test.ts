@@ -136,6 +136,33 @@ describe("a failed run's error", () => {
   });
 });
 
+describe("a program closure step", () => {
+  it("draws the program's run as a bar under its step, failed when it exited non-zero", () => {
+    const program = (exitCode: number) => ({
+      type: "program",
+      time: "2026-11-24T00:00:05Z",
+      iteration: 1,
+      stepId: "initial.analyze",
+      command: ["gh", "pr", "merge", "8"],
+      exitCode,
+      stdout: "",
+      stderr: "",
+      durationMs: 1200,
+    });
+    const passed = adaptJournal([...events.slice(0, 10), program(0)], declared, "x");
+    const failed = adaptJournal([...events.slice(0, 10), program(1)], declared, "x");
+    const bar = (detail: RunDetail) =>
+      detail.spans.find((span) => span.label.startsWith("program "));
+    expect(bar(passed)).toMatchObject({
+      label: "program gh pr merge 8 → exit 0",
+      status: "ok",
+      durationMs: 1200,
+    });
+    expect(bar(failed)?.status).toBe("error");
+    expect(passed.notices.join("\n")).not.toContain("program");
+  });
+});
+
 describe("a journal this viewer did not expect", () => {
   it("skips unknown events and wrongly typed fields and says so, never throwing", () => {
     const odd = [

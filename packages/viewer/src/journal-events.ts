@@ -50,6 +50,7 @@ const KNOWN_TYPES: Readonly<Record<RunEventType, true>> = {
   boundary_hook: true,
   step_end: true,
   notice: true,
+  program: true,
   run_end: true,
 };
 
@@ -251,6 +252,24 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
           step.error !== null || step.transition === "error" || step.transition === "abort";
         fold.closeOpenStep(now, failed ? "error" : "ok");
       }
+      break;
+    }
+    case "program": {
+      // A program closure step (runner.command): one bar for the program, under its step.
+      const event = raw as EventOf<"program">;
+      const step = fold.stepFor(count(event.iteration), text(event.stepId));
+      const command = Array.isArray(event.command) ? event.command.map(String).join(" ") : "";
+      const durationMs = count(event.durationMs) ?? 0;
+      fold.span({
+        kind: "tool",
+        label: `program ${command} → exit ${count(event.exitCode) ?? "?"}`,
+        startMs: Math.max(0, now - durationMs),
+        durationMs,
+        status: event.exitCode === 0 ? "ok" : "error",
+        depth: 1,
+        stepIndex: step?.index ?? -1,
+        tags: event.timedOut === true ? ["timed out"] : [],
+      });
       break;
     }
     case "notice": {
