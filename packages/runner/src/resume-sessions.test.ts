@@ -36,10 +36,19 @@ async function newFake(): Promise<Fake> {
   return fake;
 }
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const started = Date.now();
+/**
+ * Polls until `condition` holds. It has no time limit of its own: on a busy machine the wait is
+ * only longer, and a condition that never comes is a hang, which the test's hang limit reports.
+ * `failed` ends the wait early with an error when the awaited thing can no longer happen.
+ */
+async function waitFor(
+  condition: () => boolean,
+  what: string,
+  failed: () => string | undefined = () => undefined,
+): Promise<void> {
   while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    const reason = failed();
+    if (reason !== undefined) throw new Error(`gave up waiting for ${what}: ${reason}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
@@ -348,11 +357,14 @@ describe("resume across sessions", () => {
     const runner = runnerFor(loaded, fake, (event) => {
       if (event.type === "tool_call") setTimeout(() => controller.abort(), 100);
     });
-    fake.enqueue(bash("toolu_slow", "sleep 1 && echo ran > ran.txt"));
+    // The command waits for a file that appears only before the resume, so in the first run the
+    // interruption is the only way it can end, however late the abort fires.
+    fake.enqueue(bash("toolu_slow", "until [ -f go ]; do sleep 0.05; done; echo ran > ran.txt"));
     const stopped = await runner.run({ cwd: repo, signal: controller.signal });
     expect(stopped.error?.code).toBe("AGENT_INTERRUPTED");
     expect(existsSync(path.join(repo, "ran.txt"))).toBe(false);
 
+    writeFileSync(path.join(repo, "go"), "");
     fake.reset();
     fake.enqueue(intentReply("next"), intentReply("handoff"), intentReply("closing"));
     const resumed = await runner.run({ resume: stopped.runId, cwd: repo });

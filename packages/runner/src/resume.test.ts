@@ -17,10 +17,19 @@ afterEach(async () => {
 const AGENT = path.join(EXAMPLES, "agents", "fix-bug");
 const CHILD = path.join(import.meta.dirname, "fixtures", "run-in-child.mjs");
 
-async function waitFor(condition: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
-  const started = Date.now();
+/**
+ * Polls until `condition` holds. It has no time limit of its own: on a busy machine the wait is
+ * only longer, and a condition that never comes is a hang, which the test's hang limit reports.
+ * `failed` ends the wait early with an error when the awaited thing can no longer happen.
+ */
+async function waitFor(
+  condition: () => boolean,
+  what: string,
+  failed: () => string | undefined = () => undefined,
+): Promise<void> {
   while (!condition()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    const reason = failed();
+    if (reason !== undefined) throw new Error(`gave up waiting for ${what}: ${reason}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -75,10 +84,22 @@ describe("resume", () => {
       child.kill("SIGKILL");
     });
     let stdout = "";
+    let stderr = "";
+    let exitedEarly: string | undefined;
     child.stdout.on("data", (chunk: Buffer) => {
       stdout += chunk.toString();
     });
-    await waitFor(() => first.messageRequests().length === answered + 1, "the hanging call");
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once("exit", (code, signal) => {
+      exitedEarly = `the child exited (${signal ?? code}): ${stderr}`;
+    });
+    await waitFor(
+      () => first.messageRequests().length === answered + 1 && stdout.includes("\n"),
+      "the hanging call and the run id",
+      () => exitedEarly,
+    );
     const runId = stdout.split("\n")[0] as string;
     expect(runId).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]{6}$/);
     const exited = new Promise((resolve) => child.once("exit", resolve));

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ToolCall } from "@climpt/model";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type AnthropicClientOptions, createAnthropicClient } from "./anthropic-client.ts";
 import {
   ModelAbortedError,
@@ -220,18 +220,44 @@ describe("createAnthropicClient against the fake API through the real SDK", () =
   });
 
   it("times out a stream that goes silent after it started, trying it again first", async () => {
+    // The server sends four events (one text delta) and then nothing, ever. The client's timers
+    // run on a fake clock that this test moves only once the client holds everything the server
+    // will send, so "went silent" is the only way out and a busy machine cannot make the timeout
+    // fire early (before the headers or the delta arrive). The sockets stay real.
     fake.setHandler(() => reply.cutStream(undefined, { afterEvents: 4, stall: true }));
-    const deltas: string[] = [];
-    const error = await failure(
-      client({ maxRetries: 1, timeoutMs: 150 }).call({
-        ...request,
-        onTextDelta: (d) => deltas.push(d),
-      }),
-    );
-    expect(error).toBeInstanceOf(ModelTimeoutError);
-    expect(error.message).toContain("went silent for 150 ms");
-    expect(deltas.length).toBeGreaterThan(0);
-    expect(fake.messageRequests()).toHaveLength(2);
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const deltas: string[] = [];
+      const outcome = client({ maxRetries: 1, timeoutMs: 150 })
+        .call({ ...request, onTextDelta: (d) => deltas.push(d) })
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
+      // vi.waitFor polls on real time; its own 1 s default is a speed limit, so wait long.
+      const PATIENCE = { timeout: 120_000, interval: 10 };
+      const stallThenSilence = async (attempt: number): Promise<void> => {
+        // Everything sent has arrived; what is left on the clock is the idle timer alone (the
+        // SDK's timer for the headers ends when they arrive).
+        await vi.waitFor(() => {
+          expect(fake.messageRequests()).toHaveLength(attempt);
+          expect(deltas).toHaveLength(attempt);
+          expect(vi.getTimerCount()).toBe(1);
+        }, PATIENCE);
+        vi.advanceTimersByTime(150);
+      };
+      await stallThenSilence(1);
+      // The silent stream is tried again after a pause, also on the fake clock.
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1), PATIENCE);
+      vi.advanceTimersToNextTimer();
+      await stallThenSilence(2);
+      const error = await outcome;
+      expect(error).toBeInstanceOf(ModelTimeoutError);
+      expect((error as ModelTimeoutError).message).toContain("went silent for 150 ms");
+      expect(fake.messageRequests()).toHaveLength(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("tries a stream that broke off again from scratch, within maxRetries", async () => {

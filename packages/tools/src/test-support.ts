@@ -107,7 +107,12 @@ export function isAlive(pid: number): boolean {
   }
 }
 
-export async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise<boolean> {
+/**
+ * Polls until `check` holds, for up to `timeoutMs`. The default is long because it only detects
+ * something that never happens (a process that is never reaped); a busy machine makes the
+ * expected outcome slow, not absent.
+ */
+export async function waitUntil(check: () => boolean, timeoutMs = 60_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (check()) return true;

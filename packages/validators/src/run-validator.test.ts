@@ -25,8 +25,12 @@ function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * The pids still alive once they have had up to a minute to go. The bound only detects processes
+ * that are never killed: on a busy machine, reaping a killed process can take seconds.
+ */
 async function waitUntilGone(pids: readonly number[]): Promise<number[]> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (let attempt = 0; attempt < 600; attempt++) {
     const alive = pids.filter(isAlive);
     if (alive.length === 0) return [];
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -140,9 +144,11 @@ describe("processes", () => {
 
   it("a timeout kills the command and everything it started, and is recoverable", async () => {
     const command = "sleep 1000 & echo $! > pids; sleep 1000 & echo $! >> pids; wait";
+    // The timeout must leave the shell time to start both sleeps and write their pids, which on a
+    // busy machine takes far longer than it does alone; after that, only the timeout ends it.
     const result = await runValidator(validator(command, "exitCode:0"), {
       cwd,
-      timeoutMs: 500,
+      timeoutMs: 3000,
       killGraceMs: 500,
     });
     expect(result).toMatchObject({
@@ -179,9 +185,10 @@ describe("processes", () => {
 
   it("a TERM-ignoring command is killed after the grace period", async () => {
     const command = "trap '' TERM; echo $$ > pid; while :; do sleep 0.05; done";
+    // Room for the shell to set its trap and write its pid before the timeout, even when busy.
     const result = await runValidator(validator(command, "exitCode:0"), {
       cwd,
-      timeoutMs: 300,
+      timeoutMs: 3000,
       killGraceMs: 300,
     });
     expect(result.timedOut).toBe(true);
@@ -202,7 +209,11 @@ describe("processes", () => {
   });
 
   it("a process that left the group cannot keep the validator waiting on its pipes", async () => {
-    const command = "setsid sh -c 'echo $$ > escaped.pid; exec sleep 1000' & sleep 0.2; echo done";
+    // The command waits for the escaped process to write its pid (not a fixed time, which a busy
+    // machine can outlast), then exits while that process still holds the pipes.
+    const command =
+      "setsid sh -c 'echo $$ > escaped.tmp && mv escaped.tmp escaped.pid; exec sleep 1000' & " +
+      "while [ ! -f escaped.pid ]; do sleep 0.01; done; echo done";
     const result = await runValidator(validator(command, "contains:done"), {
       cwd,
       killGraceMs: 300,
