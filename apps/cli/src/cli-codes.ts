@@ -26,6 +26,8 @@ export const CLI_CODES = {
   initTarget: "AC-CLI-010",
   /** Flags that cannot be used together. */
   conflict: "AC-CLI-011",
+  /** `--executor claude-code` (or agent.json's) without @climpt/claude-code installed. */
+  executorMissing: "AC-CLI-012",
 } as const;
 
 export type CliCode = (typeof CLI_CODES)[keyof typeof CLI_CODES];

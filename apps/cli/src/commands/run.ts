@@ -13,6 +13,7 @@ import { locateAgent, problemsFromError } from "../locate-agent.ts";
 import { shellWord } from "../progress/format.ts";
 import { ProgressDisplay } from "../progress/progress-display.ts";
 import { runnerModule } from "../runner-module.ts";
+import { chooseExecutor, executorConflicts, loadStepExecutor } from "../step-executor-choice.ts";
 import type { Command } from "./command.ts";
 import {
   booleanValue,
@@ -59,6 +60,7 @@ export const runCommand: Command = {
   details: [
     "<agent> is a name under <cwd>/.agent/ (or --agent-dir), or a path to an agent folder. `climpt run <agent> --help` also lists the agent's parameter flags.",
     "Model access: ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured). --replay needs no key.",
+    "--executor claude-code runs each step as a Claude Code session (needs @climpt/claude-code; Claude Code's login also works, no key needed); --replay and --record need the default executor.",
     "Ctrl-C stops the run cleanly (the journal is kept) and prints how to resume it; a second Ctrl-C exits at once.",
     "Exit codes: 0 completed, 1 the run failed or was interrupted, 2 bad usage or an invalid agent definition.",
   ],
@@ -132,7 +134,20 @@ export const runCommand: Command = {
         hint: "Record one first with --record CASSETTE, or check the path.",
       });
     }
-    if (replay === undefined && !io.env.ANTHROPIC_API_KEY && !io.env.ANTHROPIC_AUTH_TOKEN) {
+    const executorName = chooseExecutor(stringValue(values, "executor"), loaded.agent.executor);
+    problems.push(
+      ...executorConflicts(executorName, {
+        replay: replay !== undefined,
+        record: record !== undefined,
+      }),
+    );
+    // Claude Code also signs in with the user's Claude Code login: no key needed up front.
+    if (
+      executorName === "messages" &&
+      replay === undefined &&
+      !io.env.ANTHROPIC_API_KEY &&
+      !io.env.ANTHROPIC_AUTH_TOKEN
+    ) {
       problems.push({
         code: CLI_CODES.noCredentials,
         severity: "error",
@@ -141,6 +156,8 @@ export const runCommand: Command = {
       });
     }
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
+    const stepExecutor = await loadStepExecutor(executorName, io.env);
+    if (!stepExecutor.ok) return reportUsageProblems(io, this, [stepExecutor.problem], json);
 
     const maxTokens = numberValue(values, "maxTokens");
     const maxCostUsd = numberValue(values, "maxCost");
@@ -194,7 +211,10 @@ export const runCommand: Command = {
     });
     let result: RunResult;
     try {
-      const runner = new StepFlowRunner(loaded, { onEvent: (event) => display.handle(event) });
+      const runner = new StepFlowRunner(loaded, {
+        onEvent: (event) => display.handle(event),
+        ...(stepExecutor.executor === undefined ? {} : { stepExecutor: stepExecutor.executor }),
+      });
       display.startTicking();
       result = await runner.run(options);
     } catch (error) {
