@@ -186,3 +186,42 @@ describe("kill -9 in the middle of a Claude Code step, then --resume", () => {
     expect(git(cwd, "status", "--porcelain")).toBe("");
   });
 });
+
+describe("choosing the executor", () => {
+  it("reads runner.flow.executor from agent.json, and --executor messages overrides it", async () => {
+    const files = initFiles("picky");
+    const agent = JSON.parse(files["agent.json"] as string) as {
+      runner: { flow: Record<string, unknown> };
+    };
+    agent.runner.flow.executor = "claude-code";
+    const cwd = project("picky", { ...files, "agent.json": agent });
+    // Claude Code cannot replay a cassette: agent.json's choice is what refuses --replay here.
+    const chosen = await spawnCli(["run", "picky", "--task", "x", "--replay", "none.jsonl"], {
+      cwd,
+      env: env(),
+    });
+    expect(chosen.code).toBe(2);
+    expect(chosen.stderr).toContain("AC-CLI-011");
+    expect(chosen.stderr).toContain("--replay cannot be used with the claude-code executor");
+
+    const overridden = await spawnCli(
+      ["run", "picky", "--task", "x", "--executor", "messages", "--replay", "none.jsonl"],
+      { cwd, env: env() },
+    );
+    expect(overridden.stderr).not.toContain("AC-CLI-011");
+    expect(overridden.stderr).toContain("--replay: no cassette");
+  });
+
+  it("reports a misspelt runner.flow.executor with the name it most likely meant", async () => {
+    const files = initFiles("typo");
+    const agent = JSON.parse(files["agent.json"] as string) as {
+      runner: { flow: Record<string, unknown> };
+    };
+    agent.runner.flow.executor = "claude_code";
+    const cwd = project("typo", { ...files, "agent.json": agent });
+    const run = await spawnCli(["validate", "typo"], { cwd, env: env() });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("$.runner.flow.executor");
+    expect(run.stderr).toContain('Did you mean "claude-code"?');
+  });
+});
