@@ -109,7 +109,9 @@ describe("the bundled demo through --executor claude-code", () => {
 
     // Claude Code spoke to the fake only through streamed POST /v1/messages, one per model call.
     const requests = fake.requests;
+    // Every scripted reply was taken by exactly one request: 14, plus the Read before the Edit.
     expect(fake.pending()).toBe(0);
+    expect(fake.messageRequests()).toHaveLength(15);
     expect(new Set(requestSummary(requests))).toEqual(new Set(["POST /v1/messages"]));
     expect(
       requests.every((request) => (request.body as { stream?: boolean }).stream === true),
