@@ -2,7 +2,7 @@
  * A check-dialect agent and a resumed run through `climpt run --executor claude-code`: the built
  * CLI, the real Claude Agent SDK and its Claude Code binary, the fake Messages API on 127.0.0.1.
  */
-import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -121,6 +121,35 @@ function whenRequests(count: number, then: () => void): void {
   }, 10);
 }
 
+/** A process's descendants (Linux /proc), so a crash can take Claude Code down with the CLI. */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter((word) => word !== "")
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** kill -9 of the CLI and everything it started, as a crash of the machine's session would. */
+function crash(pid: number | undefined): void {
+  if (pid === undefined) return;
+  const tree = descendants(pid);
+  process.kill(pid, "SIGKILL");
+  for (const child of tree) {
+    try {
+      process.kill(child, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
 describe("kill -9 in the middle of a Claude Code step, then --resume", () => {
   it("asks the interrupted step again from its start and repeats no completed step", async () => {
     const cwd = project("my-agent", initFiles("my-agent"));
@@ -155,7 +184,7 @@ describe("kill -9 in the middle of a Claude Code step, then --resume", () => {
     const killed = await spawnCli([...args, "--task", "write notes"], {
       cwd,
       env: env(),
-      onSpawn: (child) => whenRequests(3, () => child.kill("SIGKILL")),
+      onSpawn: (child) => whenRequests(3, () => crash(child.pid)),
     });
     expect(killed.signal).toBe("SIGKILL");
     const runId = /run (\S+)\)/.exec(killed.stderr)?.[1] as string;
