@@ -30,6 +30,8 @@ export const CLI_CODES = {
   noFolder: "AC-CLI-012",
   /** `climpt resume` / `show`: no journal holds this run id. */
   noRun: "AC-CLI-013",
+  /** `--executor claude-code` (or agent.json's) without @climpt/claude-code installed. */
+  executorMissing: "AC-CLI-014",
 } as const;
 
 export type CliCode = (typeof CLI_CODES)[keyof typeof CLI_CODES];

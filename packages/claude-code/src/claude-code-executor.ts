@@ -26,7 +26,7 @@ import {
   sessionEnv,
 } from "./session-env.ts";
 import { compileStepSchema, stepOutcome, thrownOutcome } from "./step-outcome.ts";
-import { StepTranscript } from "./step-transcript.ts";
+import { type ModelReply, StepTranscript } from "./step-transcript.ts";
 import { CLIMPT_MCP_SERVER, climptToolName, resolveToolAccess } from "./tool-access.ts";
 import { createToolGuard, type GuardVerdict } from "./tool-guard.ts";
 
@@ -99,6 +99,8 @@ export interface ClaudeCodeStepInput {
   readonly onEvent?: (event: StepEvent) => void;
   readonly onTextDelta?: (delta: string) => void;
   readonly onToolRefused?: (event: ToolRefusalEvent) => void;
+  /** Each finished model call with its content (what a journal records of a reply). */
+  readonly onReply?: (reply: ModelReply) => void;
 }
 
 export interface ClaudeCodeExecutor {
@@ -181,6 +183,7 @@ async function runClaudeCodeStep(
     model,
     ...(input.onEvent === undefined ? {} : { onEvent: input.onEvent }),
     ...(input.onTextDelta === undefined ? {} : { onTextDelta: input.onTextDelta }),
+    ...(input.onReply === undefined ? {} : { onReply: input.onReply }),
   });
 
   const refused = new Set<string>();

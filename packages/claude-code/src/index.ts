@@ -1,3 +1,4 @@
+export { findClaudeCodeBinary } from "./claude-code-binary.ts";
 export {
   type ClaudeCodeExecutor,
   type ClaudeCodeSettings,
@@ -6,8 +7,19 @@ export {
   type SettingSource,
   type ToolRefusalEvent,
 } from "./claude-code-executor.ts";
+export {
+  type ClaudeCodeStepExecutor,
+  createClaudeCodeStepExecutor,
+} from "./claude-code-step-executor.ts";
 export { CLAUDE_CODE_CODES, type ClaudeCodeCode } from "./codes.ts";
 export { QUIET_ENV, sandboxSettings, sessionEnv } from "./session-env.ts";
+export type {
+  SeamObserver,
+  SeamReply,
+  SeamRequest,
+  SeamResult,
+} from "./step-executor-seam.ts";
+export type { ModelReply } from "./step-transcript.ts";
 export {
   canonicalToolName,
   READ_ONLY_TOOLS,

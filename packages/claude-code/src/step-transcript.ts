@@ -100,9 +100,23 @@ interface OpenCall {
   closed: boolean;
 }
 
+/** One finished model call with what it said: the journal's record of a reply. */
+export interface ModelReply {
+  readonly turn: number;
+  readonly content: readonly ModelContentBlock[];
+  readonly usage: Usage;
+  readonly costUsd: number;
+  readonly stopReason: StopReason | null;
+  readonly model: string;
+  readonly requestId: string | null;
+  readonly durationMs: number;
+}
+
 export interface StepTranscriptOptions {
   readonly prompt: string;
   readonly model: string;
+  /** Each finished call with its content blocks (the `model-response` event carries none). */
+  readonly onReply?: (reply: ModelReply) => void;
   readonly onEvent?: (event: StepEvent) => void;
   readonly onTextDelta?: (delta: string) => void;
 }
@@ -244,6 +258,17 @@ export class StepTranscript {
     this.costSoFar += cost ?? 0;
     this.lastStopReason = call.stopReason;
     this.lastModel = call.model;
+    const durationMs = performance.now() - call.started;
+    this.options.onReply?.({
+      turn: call.turn,
+      content: this.contentOf(call.messageId),
+      usage: call.usage,
+      costUsd: cost ?? 0,
+      stopReason: call.stopReason,
+      model: call.model,
+      requestId: call.requestId ?? null,
+      durationMs,
+    });
     this.emit({
       type: "model-response",
       turn: call.turn,
@@ -252,11 +277,20 @@ export class StepTranscript {
       usage: call.usage,
       costUsd: cost ?? 0,
       ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
-      durationMs: performance.now() - call.started,
+      durationMs,
     });
     for (const pending of this.pendingTools.values()) {
       if (pending.turn === call.turn) this.announce(pending);
     }
+  }
+
+  /**
+   * The blocks of the reply with this message id. Claude Code streams each block as its own
+   * assistant message when the block ends, so by the reply's `message_delta` all have arrived.
+   */
+  private contentOf(messageId: string): readonly ModelContentBlock[] {
+    const last = this.transcript[this.transcript.length - 1];
+    return last?.role === "assistant" && this.openAssistantId === messageId ? last.content : [];
   }
 
   private announce(pending: PendingTool): void {

@@ -126,6 +126,10 @@ export interface HandoffField {
 
 export type PermissionMode = "default" | "plan" | "acceptEdits" | "bypassPermissions";
 
+/** Which executor runs the agent's model steps: climpt's own tool loop, or Claude Code. */
+export const STEP_EXECUTOR_NAMES = ["messages", "claude-code"] as const;
+export type StepExecutorName = (typeof STEP_EXECUTOR_NAMES)[number];
+
 export interface StepPermissions {
   /** When set, narrows the agent's allowedTools for this step. */
   readonly allowedTools?: readonly string[];
@@ -383,6 +387,8 @@ export interface AgentDefinition {
   readonly fallbackDir?: string;
   readonly verdict: VerdictSpec;
   readonly defaultModel?: string;
+  /** agent.json `runner.flow.executor`; absent: the caller's choice (the default, `messages`). */
+  readonly executor?: StepExecutorName;
   readonly allowedTools: readonly string[];
   readonly permissionMode: PermissionMode;
   readonly github: GithubIntegration;

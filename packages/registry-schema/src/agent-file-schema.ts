@@ -4,6 +4,7 @@
  * The single source of the raw shape: `normalizeAgent` reads fields with them and the shipped
  * `agent.schema.json` is generated from them. Objects are loose: unknown keys are ignored.
  */
+import { STEP_EXECUTOR_NAMES } from "@climpt/model";
 import * as v from "valibot";
 import { durationSchema } from "./duration.ts";
 import { jsonValueSchema } from "./json-value.ts";
@@ -152,6 +153,14 @@ export const runnerFlowSchema = v.looseObject({
   systemPromptPath: v.optional(text('Relative to the agent folder (default "prompts/system.md").')),
   prompts: v.optional(promptsSchema),
   defaultModel: v.optional(text('Model alias or id (default "opus").')),
+  executor: v.optional(
+    v.pipe(
+      v.picklist(STEP_EXECUTOR_NAMES),
+      v.description(
+        'Which executor runs the model steps: "messages" (default, climpt\'s tool loop on the Messages API) or "claude-code" (each step a Claude Code session through the Claude Agent SDK). `climpt run --executor` overrides it.',
+      ),
+    ),
+  ),
 });
 
 export const runnerVerdictSchema = v.looseObject({

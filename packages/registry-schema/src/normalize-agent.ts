@@ -20,6 +20,7 @@ import {
   ok,
   type Problem,
   type Result,
+  type StepExecutorName,
   setEntry,
   VERDICT_TYPES,
   type VerdictSpec,
@@ -42,6 +43,7 @@ import {
 import { toAgentRelativePath } from "./agent-relative-path.ts";
 import { CLI_FLAG_PATTERN, cliFlagFor } from "./cli-flag.ts";
 import { durationToMs } from "./duration.ts";
+import { readExecutor } from "./executor-field.ts";
 import {
   describeValue,
   type FieldValues,
@@ -143,6 +145,7 @@ export function draftAgent(
     ...(fallbackDir === undefined ? {} : { fallbackDir }),
     verdict,
     ...(sections.defaultModel === undefined ? {} : { defaultModel: sections.defaultModel }),
+    ...(sections.executor === undefined ? {} : { executor: sections.executor }),
     allowedTools: sections.allowedTools ?? DEFAULT_ALLOWED_TOOLS,
     permissionMode: sections.permissionMode ?? "default",
     github: normalizeGithub(sections.github),
@@ -184,6 +187,7 @@ interface AgentSections {
   readonly fallbackDir?: WrittenPath;
   readonly verdict: WrittenVerdict;
   readonly defaultModel?: string;
+  readonly executor?: StepExecutorName;
   readonly allowedTools?: readonly string[];
   readonly permissionMode?: AgentDefinition["permissionMode"];
   readonly boundaryHook?: RawBoundaryHook;
@@ -230,7 +234,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
   }
   const flow =
     optionalObject(runnerFlowSchema.entries, runner.flow, "$.runner.flow", findings, {
-      skip: ["prompts"],
+      skip: ["prompts", "executor"],
     }) ?? {};
   const flowRaw: Record<string, unknown> = isPlainObject(runner.flow) ? runner.flow : {};
   const prompts =
@@ -261,6 +265,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
       configPath: "$.runner.verdict.config",
     },
     ...defined("defaultModel", flow.defaultModel),
+    ...defined("executor", readExecutor(flowRaw.executor, "$.runner.flow.executor", findings)),
     ...defined("allowedTools", boundaries.allowedTools),
     ...defined("permissionMode", boundaries.permissionMode),
     ...defined("boundaryHook", boundaries.boundaryHook),

@@ -195,6 +195,8 @@ export async function runModelPhase(
       });
     },
     toolCall: (call) => emit({ type: "tool_call", iteration, stepId: step.id, call }),
+    toolRefused: ({ tool, reason }) =>
+      emit({ type: "tool_refused", iteration, stepId: step.id, tool, reason }),
     toolResult: ({ call, result, durationMs, replayed }) => {
       // A tool the stop cut off comes back as an error: resume runs it again.
       const interrupted = !replayed && result.isError && ctx.signal.aborted;
@@ -233,6 +235,9 @@ export async function runModelPhase(
     signal: ctx.signal,
     replay: options.replay,
     observer,
+    step,
+    agent: ctx.agent,
+    cwd: ctx.cwd,
   });
   if (result.ok) return { ok: true, answer: { output: result.output, text: result.text }, toolbox };
   // Stopped while the model or a tool ran: the failure says nothing about the step.

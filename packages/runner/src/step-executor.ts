@@ -1,4 +1,4 @@
-import type { JsonSchema, JsonValue } from "@climpt/model";
+import type { AgentDefinition, JsonSchema, JsonValue, Step } from "@climpt/model";
 import type { ToolCall, ToolExecutor, ToolResult } from "@climpt/sdk-adapter";
 import type { RecordedReply } from "./journal-replay.ts";
 import type { RunError } from "./run-result.ts";
@@ -56,6 +56,13 @@ export interface StepExecutionRequest {
   /** What the journal recorded of this phase before the run stopped (resume). */
   readonly replay: PhaseReplay | undefined;
   readonly observer: StepExecutionObserver;
+  /**
+   * What the phase belongs to, for an executor that applies the tool policy itself (an agent
+   * SDK with its own tools): the step, the agent and the run's working directory (absolute).
+   */
+  readonly step: Step;
+  readonly agent: AgentDefinition;
+  readonly cwd: string;
 }
 
 /** The recorded part of an interrupted phase: replies in order, tool results by tool_use id. */
@@ -87,6 +94,8 @@ export interface StepExecutionObserver {
    * flush covers every waiting record). Await it before each model call.
    */
   durable(): Promise<void>;
+  /** A tool call the executor's own policy check refused (the toolbox reports its own). */
+  toolRefused(refusal: { tool: string; reason: string }): void;
   /** Streamed model text, for live display; absent when nobody displays it. */
   readonly textDelta?: ((delta: string) => void) | undefined;
 }

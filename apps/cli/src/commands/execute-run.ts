@@ -1,5 +1,5 @@
 import type { LoadedAgent } from "@climpt/model";
-import type { RunEvent, RunOptions, RunResult } from "@climpt/runner";
+import type { RunEvent, RunOptions, RunResult, StepExecutor } from "@climpt/runner";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { problemsFromError } from "../locate-agent.ts";
@@ -22,6 +22,8 @@ export interface ExecuteRunOptions {
   readonly resumeCommand: (runId: string) => string;
   /** The run id being resumed, so a run that had completed says nothing ran. */
   readonly resuming?: string;
+  /** Another step executor (`--executor claude-code`); absent: the runner's own. */
+  readonly stepExecutor?: StepExecutor;
 }
 
 /**
@@ -68,6 +70,7 @@ export async function executeRun(
     const runner = new StepFlowRunner(options.loaded, {
       onEvent,
       resumeCommand: options.resumeCommand,
+      ...(options.stepExecutor === undefined ? {} : { stepExecutor: options.stepExecutor }),
     });
     display.startTicking();
     result = await runner.run({

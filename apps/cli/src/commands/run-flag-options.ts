@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import type { Problem } from "@climpt/model";
+import type { Problem, StepExecutorName } from "@climpt/model";
 import type { RunOptions } from "@climpt/runner";
 import type { ParsedFlags } from "../args/parse-flags.ts";
 import { CLI_CODES } from "../cli-codes.ts";
@@ -17,7 +17,15 @@ export interface FlagRunOptions {
   readonly problems: readonly Problem[];
 }
 
-export function runOptionsFromFlags(values: ParsedFlags["values"], io: CliIo): FlagRunOptions {
+/**
+ * `executor`: Claude Code also signs in with the user's Claude Code login, so only the default
+ * executor needs a key up front.
+ */
+export function runOptionsFromFlags(
+  values: ParsedFlags["values"],
+  io: CliIo,
+  executor: StepExecutorName = "messages",
+): FlagRunOptions {
   const problems: Problem[] = [];
   const replay = stringValue(values, "replay");
   const record = stringValue(values, "record");
@@ -30,7 +38,12 @@ export function runOptionsFromFlags(values: ParsedFlags["values"], io: CliIo): F
       hint: "Record one first with --record CASSETTE, or check the path.",
     });
   }
-  if (replay === undefined && !io.env.ANTHROPIC_API_KEY && !io.env.ANTHROPIC_AUTH_TOKEN) {
+  if (
+    executor === "messages" &&
+    replay === undefined &&
+    !io.env.ANTHROPIC_API_KEY &&
+    !io.env.ANTHROPIC_AUTH_TOKEN
+  ) {
     problems.push({
       code: CLI_CODES.noCredentials,
       severity: "error",

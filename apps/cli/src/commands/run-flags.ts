@@ -24,6 +24,14 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     description: "Model for steps that name none: opus, sonnet, haiku or a full model id.",
   },
   {
+    name: "executor",
+    kind: "choice",
+    key: "executor",
+    choices: ["messages", "claude-code"],
+    description:
+      "What runs each model step: climpt's tool loop (messages) or Claude Code; overrides agent.json's runner.flow.executor.",
+  },
+  {
     name: "max-iterations",
     kind: "integer",
     key: "maxIterations",

@@ -8,6 +8,7 @@ import { EXIT } from "../exit-codes.ts";
 import { formatCommandHelp } from "../help.ts";
 import { locateAgent, problemsFromError } from "../locate-agent.ts";
 import { runnerModule } from "../runner-module.ts";
+import { chooseExecutor, executorConflicts, loadStepExecutor } from "../step-executor-choice.ts";
 import type { Command } from "./command.ts";
 import {
   booleanValue,
@@ -40,6 +41,7 @@ export const runCommand: Command = {
     "Model access: ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured). --replay needs no key.",
     "Ctrl-C stops the run cleanly (the journal is kept) and prints how to resume it (`climpt resume RUN_ID`); a second Ctrl-C exits at once. `--resume RUN_ID` here does the same, unless the agent has a parameter of that name: then --resume is that parameter.",
     "--jsonl prints every run event as one JSON line on stdout as it happens (the journal's events); --verbose shows each step's resolved prompt and the model's text on stderr.",
+    "--executor claude-code runs each step as a Claude Code session (needs @climpt/claude-code; Claude Code's login also works, no key needed); --replay and --record need the default executor.",
     "Exit codes: 0 completed, 1 the run failed or was interrupted, 2 bad usage or an invalid agent definition.",
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -115,9 +117,18 @@ export const runCommand: Command = {
         hint: "--jsonl streams the events (the last one, run_end, holds the result); --json prints only the result.",
       });
     }
-    const shared = runOptionsFromFlags(values, io);
+    const executorName = chooseExecutor(stringValue(values, "executor"), loaded.agent.executor);
+    problems.push(
+      ...executorConflicts(executorName, {
+        replay: stringValue(values, "replay") !== undefined,
+        record: stringValue(values, "record") !== undefined,
+      }),
+    );
+    const shared = runOptionsFromFlags(values, io, executorName);
     problems.push(...shared.problems);
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
+    const stepExecutor = await loadStepExecutor(executorName, io.env);
+    if (!stepExecutor.ok) return reportUsageProblems(io, this, [stepExecutor.problem], json);
 
     return executeRun(io, this, {
       loaded,
@@ -132,6 +143,7 @@ export const runCommand: Command = {
       verbose: booleanValue(values, "verbose") === true,
       resumeCommand: (runId) => resumeCommandFor(agentRef, argv, runId),
       ...(resume === undefined ? {} : { resuming: resume }),
+      ...(stepExecutor.executor === undefined ? {} : { stepExecutor: stepExecutor.executor }),
     });
   },
 };
