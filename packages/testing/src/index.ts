@@ -6,6 +6,25 @@ export {
   startFakeAnthropic,
 } from "./fake-anthropic.ts";
 export {
+  type FakeGh,
+  type FakeGhIssueSeed,
+  type FakeGhRepoSeed,
+  type FakeGhSeed,
+  type InstallFakeGhOptions,
+  installFakeGh,
+} from "./fake-gh/install-fake-gh.ts";
+export { FAKE_GH_VERSION, type RunFakeGhOptions, runFakeGh } from "./fake-gh/run-fake-gh.ts";
+export type {
+  FakeGhCall,
+  FakeGhComment,
+  FakeGhFailure,
+  FakeGhIssue,
+  FakeGhLabel,
+  FakeGhPullRequest,
+  FakeGhRepo,
+  FakeGhState,
+} from "./fake-gh/state.ts";
+export {
   type ErrorReplyOptions,
   type FakeContentBlock,
   type FakeCutStreamReply,
