@@ -42,3 +42,16 @@ export {
 export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.ts";
 export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
 export { type PromptAccounting, PromptCache, pseudoTokens } from "./token-count.ts";
+export {
+  type AgentScript,
+  requestKey,
+  ScenarioModel,
+  type ServedCall,
+  type SlowCall,
+} from "./workflow-scenario/scenario-model.ts";
+export {
+  type ExpectedIssue,
+  type ScenarioOptions,
+  type WorkflowScenario,
+  writeWorkflowScenario,
+} from "./workflow-scenario/write-scenario.ts";

@@ -24,7 +24,7 @@ import type {
   PrioritizeRequest,
 } from "./dispatcher.ts";
 import { ensureIssueWorktree, type IssueWorktree } from "./issue-worktree.ts";
-import { finalOutput, outcomeOfRun, setupFailure } from "./run-outcome.ts";
+import { finalOutput, isInterruption, outcomeOfRun, setupFailure } from "./run-outcome.ts";
 
 export interface RunnerDispatcherOptions {
   /** The repository checkout: agents are found under `<repoDir>/.agent`, worktrees made from it. */
@@ -160,8 +160,10 @@ export class RunnerDispatcher implements Dispatcher {
         newestRun(journalDirectory({ cwd, agent: loaded.agent }), loaded, request.resume.startedAt);
     }
     if (runId !== null) {
-      // A run whose journal ends with run_end is over (its boundary hook may have acted): read its
-      // result back instead of running anything.
+      // A run whose journal ends with an outcome of the agent's (success, or a failure such as a
+      // refused validation) is over: read its result back instead of running anything; its
+      // boundary hook may have acted. A run that ended interrupted (a signal, the model API
+      // failing) is continued.
       const file = journalPath({ cwd, agent: loaded.agent, runId });
       let events: RunEvent[];
       try {
@@ -170,7 +172,9 @@ export class RunnerDispatcher implements Dispatcher {
         return setupFailure({ ...problemText(error), code: C.dispatchJournal }, runId);
       }
       const end = events.findLast((event) => event.type === "run_end");
-      if (end?.type === "run_end") return outcomeOfRun(end.result, events, worktree.branch);
+      if (end?.type === "run_end" && !isInterruption(end.result.error)) {
+        return outcomeOfRun(end.result, events, worktree.branch);
+      }
       if (events.length === 0) runId = null;
     }
     const args: Record<string, JsonValue> = {};

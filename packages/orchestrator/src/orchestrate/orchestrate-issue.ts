@@ -1,6 +1,11 @@
 import { ClimptError } from "@climpt/registry-schema";
 import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
-import type { Dispatcher, DispatchOutcome, StartedRun } from "../dispatch/dispatcher.ts";
+import type {
+  Dispatcher,
+  DispatchOutcome,
+  DispatchRequest,
+  StartedRun,
+} from "../dispatch/dispatcher.ts";
 import type { GhClient } from "../github/gh-client.ts";
 import {
   cycleRuleViolation,
@@ -203,7 +208,7 @@ class IssueRun {
       agent: agent.id,
       resume,
     });
-    const outcome = await this.context.dispatcher.dispatch({
+    const outcome = await this.#dispatchSafely({
       issue: { repo: this.context.repo, number: this.issue, title },
       phase: phase.id,
       agent,
@@ -230,6 +235,31 @@ class IssueRun {
       }
     }
     return outcome;
+  }
+
+  /**
+   * A dispatcher that throws (a bug, an I/O error) must not take the batch down: the issue keeps
+   * its phase and its in-flight record, and the next pass resumes the run from its journal.
+   */
+  async #dispatchSafely(request: DispatchRequest): Promise<DispatchOutcome> {
+    try {
+      return await this.context.dispatcher.dispatch(request);
+    } catch (error) {
+      return {
+        success: false,
+        verdict: null,
+        error: {
+          code: C.dispatchRefused,
+          message: `Dispatching ${request.agent.id} for issue #${this.issue} failed: ${error instanceof Error ? error.message : String(error)}`,
+          hint: "The issue keeps its phase; the next pass resumes the run if it started.",
+        },
+        runId: null,
+        journalPath: null,
+        interrupted: true,
+        values: {},
+        branch: null,
+      };
+    }
   }
 }
 
