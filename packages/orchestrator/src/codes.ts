@@ -124,6 +124,8 @@ export const ORCHESTRATOR_CODES = {
   queueBadUrl: "ORC-QUEUE-002",
   /** A job's data is not what `climpt orchestrate --queue` enqueues. */
   queueBadJob: "ORC-QUEUE-003",
+  /** A model request waited longer than the limiter's bound for a slot. */
+  limiterTimeout: "ORC-LIMIT-001",
 } as const;
 
 export type OrchestratorCode = (typeof ORCHESTRATOR_CODES)[keyof typeof ORCHESTRATOR_CODES];

@@ -24,6 +24,7 @@ export type {
   FakeGhRepo,
   FakeGhState,
 } from "./fake-gh/state.ts";
+export { ensureRedisServer, type RedisServer, startRedisServer } from "./redis-server.ts";
 export {
   type ErrorReplyOptions,
   type FakeContentBlock,

@@ -91,24 +91,31 @@ function newestRun(dir: string, loaded: LoadedAgent, since: string): string | nu
  */
 export class RunnerDispatcher implements Dispatcher {
   readonly #options: RunnerDispatcherOptions;
-  readonly #client: ModelClient | undefined;
+  #client: ModelClient | undefined;
 
   constructor(options: RunnerDispatcherOptions) {
     this.#options = options;
-    if (options.limiter === undefined) {
-      this.#client = options.modelClient;
-    } else {
-      const inner =
-        options.modelClient ??
-        createAnthropicClient({
-          maxRetries: 0,
-          ...(options.runner?.callTimeoutMs === undefined
-            ? {}
-            : { timeoutMs: options.runner.callTimeoutMs }),
-          ...(options.runner?.prices === undefined ? {} : { prices: options.runner.prices }),
-        });
-      this.#client = limitModelClient(inner, options.limiter, options.limiterOptions);
-    }
+  }
+
+  /**
+   * The model client every run shares, made on first use (a dry run or a label sync never needs
+   * one, and the SDK refuses to start without credentials).
+   */
+  #modelClient(): ModelClient | undefined {
+    const options = this.#options;
+    if (this.#client !== undefined || options.limiter === undefined)
+      return this.#client ?? options.modelClient;
+    const inner =
+      options.modelClient ??
+      createAnthropicClient({
+        maxRetries: 0,
+        ...(options.runner?.callTimeoutMs === undefined
+          ? {}
+          : { timeoutMs: options.runner.callTimeoutMs }),
+        ...(options.runner?.prices === undefined ? {} : { prices: options.runner.prices }),
+      });
+    this.#client = limitModelClient(inner, options.limiter, options.limiterOptions);
+    return this.#client;
   }
 
   async #load(agent: WorkflowAgent): Promise<LoadedAgent | OrchestratorError> {
@@ -129,9 +136,10 @@ export class RunnerDispatcher implements Dispatcher {
   }
 
   #runner(loaded: LoadedAgent, issue: number, onEvent?: (event: RunEvent) => void): StepFlowRunner {
+    const modelClient = this.#modelClient();
     return new StepFlowRunner(loaded, {
       ...this.#options.runner,
-      ...(this.#client === undefined ? {} : { modelClient: this.#client }),
+      ...(modelClient === undefined ? {} : { modelClient }),
       onEvent: (event) => {
         onEvent?.(event);
         this.#options.onEvent?.(issue, event);

@@ -79,6 +79,18 @@ export class GhClient {
     return this.#options;
   }
 
+  /** `owner/name` of the repository gh acts on (the `repo` option, else the checkout's remote). */
+  async repoName(): Promise<GhResult<string>> {
+    if (this.#options.repo) return { ok: true, value: this.#options.repo };
+    const json = await this.#json<{ nameWithOwner: string }>([
+      "repo",
+      "view",
+      "--json",
+      "nameWithOwner",
+    ]);
+    return json.ok ? { ok: true, value: json.value.nameWithOwner } : json;
+  }
+
   async listIssues(query: IssueQuery = {}): Promise<GhResult<GhIssue[]>> {
     const args = ["issue", "list", "--json", ISSUE_FIELDS, "--state", query.state ?? "open"];
     args.push("--limit", String(query.limit ?? 100));

@@ -73,7 +73,12 @@ function failed(error: OrchestratorError, labelSync: readonly LabelSyncEntry[] =
   return { status: "failed", issues: [], order: [], plan: [], labelSync, warnings: [], error };
 }
 
-async function prioritize(
+/**
+ * Runs the prioritizer over a batch and puts each issue's order label on it (one edit each,
+ * replacing an order label it had). A prioritizer that fails or gives no usable order leaves the
+ * batch as it was, with a warning.
+ */
+export async function prioritizeBatch(
   context: OrchestratorContext,
   issues: GhIssue[],
   warnings: OrchestratorError[],
@@ -166,7 +171,8 @@ export async function orchestrateBatch(
   });
   if (!listed.ok) return failed(listed.error, labelSync);
   let issues = listed.value;
-  if (options.prioritize === true && !dryRun) issues = await prioritize(context, issues, warnings);
+  if (options.prioritize === true && !dryRun)
+    issues = await prioritizeBatch(context, issues, warnings);
   const ordered = orderIssues(workflow, issues);
   const order = ordered.map((issue) => issue.number);
   if (dryRun) {

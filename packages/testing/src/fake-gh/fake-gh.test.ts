@@ -332,6 +332,15 @@ describe("the fake gh: what it does not model, failures, and many processes at o
     expect(new Set(fake.issue(1)?.comments.map((comment) => comment.id)).size).toBe(16);
   });
 
+  it("names the repository it acts on with gh repo view", async () => {
+    const fake = install(WORKFLOW_SEED);
+    const view = await gh(fake, ["repo", "view", "--json", "nameWithOwner,defaultBranchRef"]);
+    expect(JSON.parse(view.stdout)).toEqual({
+      nameWithOwner: "acme/widgets",
+      defaultBranchRef: { name: "main" },
+    });
+  });
+
   it("acts on another repository with --repo or GH_REPO, and on none it does not have", async () => {
     const fake = install({
       ...WORKFLOW_SEED,

@@ -4,6 +4,7 @@ import { ISSUE_COMMANDS } from "./issue-commands.ts";
 import { GhFieldError } from "./json-fields.ts";
 import { LABEL_COMMANDS } from "./label-commands.ts";
 import { PR_COMMANDS } from "./pr-commands.ts";
+import { REPO_COMMANDS } from "./repo-commands.ts";
 import {
   emptyRepo,
   type FakeGhFailure,
@@ -21,6 +22,7 @@ const GROUPS: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   issue: ISSUE_COMMANDS,
   label: LABEL_COMMANDS,
   pr: PR_COMMANDS,
+  repo: REPO_COMMANDS,
 };
 
 export interface RunFakeGhOptions {
@@ -78,7 +80,7 @@ function dispatch(context: GhContext, argv: readonly string[]): GhOutput {
   const handlers = group === undefined ? undefined : GROUPS[group];
   if (handlers === undefined) {
     return usage(
-      `fake gh: \`gh ${group ?? ""}\` is not modelled. It models: issue (list, view, create, edit, close, reopen, comment), label (list, create, edit, delete), pr (create, list, view, merge), auth status, --version.`,
+      `fake gh: \`gh ${group ?? ""}\` is not modelled. It models: issue (list, view, create, edit, close, reopen, comment), label (list, create, edit, delete), pr (create, list, view, merge), repo view, auth status, --version.`,
     );
   }
   const handler = command === undefined ? undefined : handlers[command];
@@ -127,7 +129,7 @@ export function runFakeGh(argv: readonly string[], options: RunFakeGhOptions): G
     }
     if (repo === undefined) {
       const group = argv[0];
-      if (group === "issue" || group === "label" || group === "pr") {
+      if (group === "issue" || group === "label" || group === "pr" || group === "repo") {
         return record(
           usage(
             `GraphQL: Could not resolve to a Repository with the name '${repoName}'. (repository)`,
