@@ -44,6 +44,12 @@ export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.
 export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
 export { type PromptAccounting, PromptCache, pseudoTokens } from "./token-count.ts";
 export {
+  type FleetScenarioOptions,
+  type FleetScenarioRun,
+  type FleetScenarioSummary,
+  runFleetScenario,
+} from "./workflow-scenario/run-fleet-scenario.ts";
+export {
   type AgentScript,
   requestKey,
   ScenarioModel,

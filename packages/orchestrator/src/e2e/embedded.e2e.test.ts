@@ -9,6 +9,10 @@ import {
   startHarness,
 } from "./scenario-harness.ts";
 
+// Six issues through real runs and ~80 gh processes: a minute alone, more on a busy 2-core
+// machine. The limit detects a hang; it does not measure speed.
+const BATCH_LIMIT_MS = 420_000;
+
 const harnesses: Harness[] = [];
 afterEach(async () => {
   for (const harness of harnesses.splice(0)) await harness.close();
@@ -89,7 +93,7 @@ describe("the workflow on one machine: real runs through the SDK, the fake model
     expect(phaseEdits).toHaveLength(14);
     for (const argv of phaseEdits)
       expect([argv.includes("--add-label"), argv.includes("--remove-label")]).toEqual([true, true]);
-  });
+  }, BATCH_LIMIT_MS);
 
   it("recovers a pass stopped in the middle of a run: the next pass resumes the run from its journal, repeating no completed model call", async () => {
     const started = await harness({ slow: [{ key: "implementer#1", index: 1, delayMs: 30_000 }] });
