@@ -106,11 +106,7 @@ describe("climpt labels sync, orchestrate --dry-run and orchestrate on one machi
   it("refuses an invalid workflow with its coded problems (exit 2), bad flags with AC-CLI codes, and a bad queue URL", async () => {
     const { scenario, env } = await project();
     const workflowFile = path.join(scenario.repoDir, ".agent", "workflow.json");
-    const workflow = JSON.parse(
-      JSON.stringify(
-        await import(workflowFile, { with: { type: "json" } }).then((module) => module.default),
-      ),
-    );
+    const workflow = JSON.parse(readFileSync(workflowFile, "utf8"));
     workflow.phases.reviewing.agent = "reviewr";
     writeFileSync(workflowFile, JSON.stringify(workflow));
     const invalid = await spawnCli(["orchestrate", "--json"], { cwd: scenario.repoDir, env });

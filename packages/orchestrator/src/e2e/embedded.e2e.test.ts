@@ -25,75 +25,84 @@ async function harness(options: Parameters<typeof startHarness>[0] = {}): Promis
 }
 
 describe("the workflow on one machine: real runs through the SDK, the fake model, the fake gh and git", () => {
-  it("takes six issues to the phases their scripts lead to, two at a time, in the prioritizer's order", async () => {
-    const started = await harness();
-    const { scenario, fake } = started;
-    const result = await orchestrateBatch(await started.context(), {
-      prioritize: true,
-      concurrency: 2,
-    });
-
-    expect(result.warnings).toEqual([]);
-
-    expect(result.status).toBe("completed");
-    expect(result.order).toEqual([3, 6, 1, 2, 4, 5]);
-    expect(result.issues.map((issue) => `#${issue.issue} ${issue.status} ${issue.phase}`)).toEqual([
-      "#3 completed done",
-      "#6 blocked blocked",
-      "#1 completed done",
-      "#2 completed done",
-      "#4 blocked blocked",
-      "#5 completed wontfix",
-    ]);
-    for (const issue of result.issues) {
-      expect({
-        issue: issue.issue,
-        path: issue.transitions.map((record) => `${record.from}->${record.to}`),
-      }).toEqual({
-        issue: issue.issue,
-        path: scenario.expected[issue.issue]?.path,
+  it(
+    "takes six issues to the phases their scripts lead to, two at a time, in the prioritizer's order",
+    async () => {
+      const started = await harness();
+      const { scenario, fake } = started;
+      const result = await orchestrateBatch(await started.context(), {
+        prioritize: true,
+        concurrency: 2,
       });
-    }
-    expectScenarioOutcome(scenario);
 
-    // The implementer really worked on each issue's branch; #3 went round the review loop.
-    expect(branchLog(scenario.repoDir, 3)).toEqual([
-      "widgets: issue #3, pass 2",
-      "widgets: issue #3, pass 1",
-    ]);
-    expect(branchLog(scenario.repoDir, 1)).toEqual(["widgets: issue #1, pass 1"]);
-    expect(branchLog(scenario.repoDir, 6)).toEqual([]);
-    // #6's close-out was refused by its git-clean validation: blocked, with the run's error.
-    expect(scenario.gh.issue(6)?.comments[0]?.body).toContain("AGENT_VALIDATION_ABORT");
-    // The handoff comments came from the templates, filled from the runs' outputs.
-    expect(scenario.gh.issue(3)?.comments.map((comment) => comment.body.split("\n")[0])).toEqual([
-      "## Needs a specification",
-      "## Specification",
-      "Implemented on `climpt/issue-3`; ready for review.",
-      "## Changes requested",
-      "Implemented on `climpt/issue-3`; ready for review.",
-      "Approved: Both passes are recorded.",
-    ]);
-    expect(scenario.gh.issue(3)?.comments[1]?.body).toContain(
-      "Write one line per pass to notes/issue-3.md.",
-    );
+      expect(result.warnings).toEqual([]);
 
-    // Every scripted call was made once; none twice.
-    expect(fake.messageRequests()).toHaveLength(scenario.modelCalls);
-    expect(scenario.model.served.filter((call) => call.repeat)).toEqual([]);
-    // Each phase change was one gh issue edit carrying both the label added and the one removed
-    // (the prioritizer's edits only add an order label).
-    const edits = scenario.gh
-      .calls()
-      .filter((call) => call.argv[0] === "issue" && call.argv[1] === "edit")
-      .map((call) => call.argv.slice(3));
-    const phaseEdits = edits.filter(
-      (argv) => !argv.some((arg) => arg.startsWith("order:")) || argv.includes("--remove-label"),
-    );
-    expect(phaseEdits).toHaveLength(14);
-    for (const argv of phaseEdits)
-      expect([argv.includes("--add-label"), argv.includes("--remove-label")]).toEqual([true, true]);
-  }, BATCH_LIMIT_MS);
+      expect(result.status).toBe("completed");
+      expect(result.order).toEqual([3, 6, 1, 2, 4, 5]);
+      expect(
+        result.issues.map((issue) => `#${issue.issue} ${issue.status} ${issue.phase}`),
+      ).toEqual([
+        "#3 completed done",
+        "#6 blocked blocked",
+        "#1 completed done",
+        "#2 completed done",
+        "#4 blocked blocked",
+        "#5 completed wontfix",
+      ]);
+      for (const issue of result.issues) {
+        expect({
+          issue: issue.issue,
+          path: issue.transitions.map((record) => `${record.from}->${record.to}`),
+        }).toEqual({
+          issue: issue.issue,
+          path: scenario.expected[issue.issue]?.path,
+        });
+      }
+      expectScenarioOutcome(scenario);
+
+      // The implementer really worked on each issue's branch; #3 went round the review loop.
+      expect(branchLog(scenario.repoDir, 3)).toEqual([
+        "widgets: issue #3, pass 2",
+        "widgets: issue #3, pass 1",
+      ]);
+      expect(branchLog(scenario.repoDir, 1)).toEqual(["widgets: issue #1, pass 1"]);
+      expect(branchLog(scenario.repoDir, 6)).toEqual([]);
+      // #6's close-out was refused by its git-clean validation: blocked, with the run's error.
+      expect(scenario.gh.issue(6)?.comments[0]?.body).toContain("AGENT_VALIDATION_ABORT");
+      // The handoff comments came from the templates, filled from the runs' outputs.
+      expect(scenario.gh.issue(3)?.comments.map((comment) => comment.body.split("\n")[0])).toEqual([
+        "## Needs a specification",
+        "## Specification",
+        "Implemented on `climpt/issue-3`; ready for review.",
+        "## Changes requested",
+        "Implemented on `climpt/issue-3`; ready for review.",
+        "Approved: Both passes are recorded.",
+      ]);
+      expect(scenario.gh.issue(3)?.comments[1]?.body).toContain(
+        "Write one line per pass to notes/issue-3.md.",
+      );
+
+      // Every scripted call was made once; none twice.
+      expect(fake.messageRequests()).toHaveLength(scenario.modelCalls);
+      expect(scenario.model.served.filter((call) => call.repeat)).toEqual([]);
+      // Each phase change was one gh issue edit carrying both the label added and the one removed
+      // (the prioritizer's edits only add an order label).
+      const edits = scenario.gh
+        .calls()
+        .filter((call) => call.argv[0] === "issue" && call.argv[1] === "edit")
+        .map((call) => call.argv.slice(3));
+      const phaseEdits = edits.filter(
+        (argv) => !argv.some((arg) => arg.startsWith("order:")) || argv.includes("--remove-label"),
+      );
+      expect(phaseEdits).toHaveLength(14);
+      for (const argv of phaseEdits)
+        expect([argv.includes("--add-label"), argv.includes("--remove-label")]).toEqual([
+          true,
+          true,
+        ]);
+    },
+    BATCH_LIMIT_MS,
+  );
 
   it("recovers a pass stopped in the middle of a run: the next pass resumes the run from its journal, repeating no completed model call", async () => {
     const started = await harness({ slow: [{ key: "implementer#1", index: 1, delayMs: 30_000 }] });
