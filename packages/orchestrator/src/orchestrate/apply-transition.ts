@@ -1,12 +1,18 @@
 import type { OrchestratorError } from "../codes.ts";
-import type { GhClient } from "../github/gh-client.ts";
-import { isEmptyChange, type LabelChange } from "../phase-machine/label-changes.ts";
+import type { GhClient, GhIssue } from "../github/gh-client.ts";
+import {
+  applyLabelChange,
+  isEmptyChange,
+  type LabelChange,
+} from "../phase-machine/label-changes.ts";
 import type { PendingTransition } from "../state/issue-record.ts";
 
 export interface AppliedTransition {
   readonly commented: boolean;
   readonly relabelled: boolean;
   readonly closed: boolean;
+  /** The issue as the transition left it (its labels and state after the calls above). */
+  readonly issue: GhIssue;
 }
 
 /**
@@ -54,5 +60,10 @@ export async function applyTransition(
     if (!done.ok) return done;
     closed = true;
   }
-  return { ok: true, value: { commented, relabelled, closed } };
+  const issueAfter: GhIssue = {
+    ...view.value,
+    labels: applyLabelChange(view.value.labels, change),
+    state: closed ? "CLOSED" : view.value.state,
+  };
+  return { ok: true, value: { commented, relabelled, closed, issue: issueAfter } };
 }

@@ -6,7 +6,7 @@ import type {
   DispatchRequest,
   StartedRun,
 } from "../dispatch/dispatcher.ts";
-import type { GhClient } from "../github/gh-client.ts";
+import type { GhClient, GhIssue } from "../github/gh-client.ts";
 import {
   cycleRuleViolation,
   effectiveHistory,
@@ -119,6 +119,11 @@ class IssueRun {
   readonly resumed: string[] = [];
   closed = false;
   agent: string | null = null;
+  /**
+   * The issue as the transition just applied left it, read by the next cycle instead of asking
+   * gh again (it was read a moment ago, right before the change).
+   */
+  known: GhIssue | null = null;
   #writes: Promise<void> = Promise.resolve();
 
   constructor(
@@ -171,6 +176,7 @@ class IssueRun {
       at: new Date().toISOString(),
     };
     this.closed ||= applied.value.closed;
+    this.known = applied.value.issue;
     this.transitions.push(record);
     await this.save({ ...this.record, history: [...this.record.history, record], inFlight: null });
     this.context.onProgress?.({
@@ -304,6 +310,11 @@ export async function orchestrateIssue(
       );
     }
     for (let cycle = 0; ; cycle++) {
+      // The pause between two cycles of the issue comes first, so the labels are read after it.
+      if (cycle > 0 && workflow.rules.cycleDelayMs > 0) {
+        await sleep(workflow.rules.cycleDelayMs, context.signal);
+        run.known = null;
+      }
       if (context.signal?.aborted)
         return run.result("interrupted", null, {
           code: C.dispatchInterrupted,
@@ -315,7 +326,9 @@ export async function orchestrateIssue(
         if (failed !== null) return run.result("error", pending.from, failed);
         continue;
       }
-      const view = await gh.viewIssue(issue);
+      const known = run.known;
+      run.known = null;
+      const view = known === null ? await gh.viewIssue(issue) : { ok: true as const, value: known };
       if (!view.ok) return run.result("error", null, view.error);
       const resolution = resolvePhase(workflow, view.value.labels);
       if (resolution.kind === "none") return run.result("no_phase", null);
@@ -360,7 +373,6 @@ export async function orchestrateIssue(
         return run.result(status, failed === null ? stuck.to : phase.id, failed ?? violation);
       }
       if (options.dryRun) return run.result("dry-run", phase.id);
-      if (cycle > 0) await sleep(workflow.rules.cycleDelayMs, context.signal);
       const outcome = await run.dispatch(phase, agent, view.value.title);
       if (outcome.interrupted) {
         return run.result(
