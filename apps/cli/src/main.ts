@@ -5,13 +5,17 @@ import type { CliIo } from "./cli-io.ts";
 import { auditCommand } from "./commands/audit.ts";
 import type { Command } from "./commands/command.ts";
 import { reportUsageProblems, wantsJson } from "./commands/command-line.ts";
+import { fleetCommand } from "./commands/fleet.ts";
 import { graphCommand } from "./commands/graph.ts";
 import { initCommand } from "./commands/init.ts";
+import { labelsCommand } from "./commands/labels.ts";
 import { listCommand } from "./commands/list.ts";
+import { orchestrateCommand } from "./commands/orchestrate.ts";
 import { runCommand } from "./commands/run.ts";
 import { schemaCommand } from "./commands/schema.ts";
 import { validateCommand } from "./commands/validate.ts";
 import { viewCommand } from "./commands/view.ts";
+import { workerCommand } from "./commands/worker.ts";
 import { EXIT } from "./exit-codes.ts";
 import { formatCommandHelp, formatMainHelp } from "./help.ts";
 import { CLI_VERSION } from "./version.ts";
@@ -26,6 +30,10 @@ export const COMMANDS: readonly Command[] = [
   schemaCommand,
   auditCommand,
   viewCommand,
+  orchestrateCommand,
+  labelsCommand,
+  workerCommand,
+  fleetCommand,
 ];
 
 /**

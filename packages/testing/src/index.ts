@@ -7,6 +7,26 @@ export {
   startFakeAnthropic,
 } from "./fake-anthropic.ts";
 export {
+  type FakeGh,
+  type FakeGhIssueSeed,
+  type FakeGhRepoSeed,
+  type FakeGhSeed,
+  type InstallFakeGhOptions,
+  installFakeGh,
+} from "./fake-gh/install-fake-gh.ts";
+export { FAKE_GH_VERSION, type RunFakeGhOptions, runFakeGh } from "./fake-gh/run-fake-gh.ts";
+export type {
+  FakeGhCall,
+  FakeGhComment,
+  FakeGhFailure,
+  FakeGhIssue,
+  FakeGhLabel,
+  FakeGhPullRequest,
+  FakeGhRepo,
+  FakeGhState,
+} from "./fake-gh/state.ts";
+export { ensureRedisServer, type RedisServer, startRedisServer } from "./redis-server.ts";
+export {
   type ErrorReplyOptions,
   type FakeContentBlock,
   type FakeCutStreamReply,
@@ -34,3 +54,22 @@ export {
 export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.ts";
 export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
 export { type PromptAccounting, PromptCache, pseudoTokens } from "./token-count.ts";
+export {
+  type FleetScenarioOptions,
+  type FleetScenarioRun,
+  type FleetScenarioSummary,
+  runFleetScenario,
+} from "./workflow-scenario/run-fleet-scenario.ts";
+export {
+  type AgentScript,
+  requestKey,
+  ScenarioModel,
+  type ServedCall,
+  type SlowCall,
+} from "./workflow-scenario/scenario-model.ts";
+export {
+  type ExpectedIssue,
+  type ScenarioOptions,
+  type WorkflowScenario,
+  writeWorkflowScenario,
+} from "./workflow-scenario/write-scenario.ts";
