@@ -2,7 +2,8 @@
  * Every code this package reports. `WF-*` are problems in `.agent/workflow.json`; the families
  * and the numbers the original runtime used keep their meaning, so a user can search them. `ORC-*`
  * are the orchestrator's own run-time outcomes: a `gh` call that failed, a dispatch that could not
- * start, a cycle rule that stopped an issue, the queue. The README's error table has a row for each.
+ * start, a cycle rule that stopped an issue, the queue. @climpt/registry-schema's error catalogue
+ * has a row for each.
  */
 export const ORCHESTRATOR_CODES = {
   /** The workflow file does not exist. */

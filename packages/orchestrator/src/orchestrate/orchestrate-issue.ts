@@ -303,6 +303,7 @@ export async function orchestrateIssue(
         ClimptError.isInstance(error)
           ? {
               code: error.code,
+              ...(error.family === undefined ? {} : { family: error.family }),
               message: error.message,
               ...(error.hint === undefined ? {} : { hint: error.hint }),
             }
