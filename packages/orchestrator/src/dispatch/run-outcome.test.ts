@@ -1,3 +1,4 @@
+import { problem } from "@climpt/model";
 import type { RunError, RunResult } from "@climpt/runner";
 import { describe, expect, it } from "vitest";
 import { isInterruption, outcomeOfRun } from "./run-outcome.ts";
@@ -27,11 +28,11 @@ function failedRun(error: RunError): RunResult {
 describe("a failed run's outcome", () => {
   it("keeps the specific code and the run-level family", () => {
     const outcome = outcomeOfRun(
-      failedRun({
-        code: "AC-STEP-002",
-        family: "FAILED_SCHEMA_RESOLUTION",
-        message: "Step output does not match.",
-      }),
+      failedRun(
+        problem("AC-STEP-002", "Step output does not match.", {
+          family: "FAILED_SCHEMA_RESOLUTION",
+        }),
+      ),
       [],
       null,
     );
@@ -47,7 +48,7 @@ describe("a failed run's outcome", () => {
     // No runner code has this family today; a stop reported with a specific code must still
     // resume the issue rather than send it to its fallback phase.
     const outcome = outcomeOfRun(
-      failedRun({ code: "RUN-STOP-001", family: "AGENT_INTERRUPTED", message: "Stopped." }),
+      failedRun(problem("RUN-STOP-001", "Stopped.", { family: "AGENT_INTERRUPTED" })),
       [],
       null,
     );
