@@ -1,7 +1,10 @@
 import { defineConfig } from "tsdown";
 import { packageBuildConfig } from "../../tsdown.shared.ts";
 
-// The CLI is a second entry; `exports` stays `.` only (the bin reaches dist/cli.mjs directly).
+// The CLIs are more entries; `exports` stays `.` only (the bins reach dist/*.mjs directly).
 export default defineConfig(
-  packageBuildConfig({ entry: ["src/index.ts", "src/cli.ts"], exports: false }),
+  packageBuildConfig({
+    entry: ["src/index.ts", "src/cli.ts", "src/fake-gh-cli.ts"],
+    exports: false,
+  }),
 );

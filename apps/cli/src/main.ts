@@ -4,9 +4,12 @@ import type { CliIo } from "./cli-io.ts";
 import { auditCommand } from "./commands/audit.ts";
 import type { Command } from "./commands/command.ts";
 import { reportUsageProblems, wantsJson } from "./commands/command-line.ts";
+import { fleetCommand } from "./commands/fleet.ts";
 import { graphCommand } from "./commands/graph.ts";
 import { initCommand } from "./commands/init.ts";
+import { labelsCommand } from "./commands/labels.ts";
 import { listCommand } from "./commands/list.ts";
+import { orchestrateCommand } from "./commands/orchestrate.ts";
 import { promptCommand } from "./commands/prompt.ts";
 import { resumeCommand } from "./commands/resume.ts";
 import { runCommand } from "./commands/run.ts";
@@ -15,6 +18,7 @@ import { schemaCommand } from "./commands/schema.ts";
 import { showCommand } from "./commands/show.ts";
 import { validateCommand } from "./commands/validate.ts";
 import { viewCommand } from "./commands/view.ts";
+import { workerCommand } from "./commands/worker.ts";
 import { EXIT } from "./exit-codes.ts";
 import { formatCommandHelp, formatMainHelp } from "./help.ts";
 import { CLI_VERSION } from "./version.ts";
@@ -33,6 +37,10 @@ export const COMMANDS: readonly Command[] = [
   schemaCommand,
   auditCommand,
   viewCommand,
+  orchestrateCommand,
+  labelsCommand,
+  workerCommand,
+  fleetCommand,
 ];
 
 /**

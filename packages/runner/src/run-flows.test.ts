@@ -1,7 +1,7 @@
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
-import { installFakeGh, startFakeAnthropic } from "@climpt/testing";
+import { installSimpleFakeGh, startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { readJournal } from "./journal.ts";
@@ -298,7 +298,7 @@ describe("flows", () => {
   it("the boundary hook runs once, only after validated closing, through gh", async () => {
     // The original's hook acts on GitHub for poll:state only; the stateful fake gh shows the
     // issue closed afterwards, which is what poll:state confirms.
-    const gh = installFakeGh({ issues: { 7: {} } });
+    const gh = installSimpleFakeGh({ issues: { 7: {} } });
     const spec: TestAgentSpec = {
       ...linear,
       name: "closer",

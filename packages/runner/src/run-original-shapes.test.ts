@@ -4,8 +4,8 @@ import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import {
   type FakeReply,
-  installFakeGh,
   installOriginalShape,
+  installSimpleFakeGh,
   type OriginalShapeAgent,
   reply,
   startFakeAnthropic,
@@ -31,7 +31,7 @@ async function runShape(
   const fake = await startFakeAnthropic();
   closers.push(() => fake.close());
   fake.enqueue(...replies);
-  const gh = installFakeGh({
+  const gh = installSimpleFakeGh({
     issues: { 5: { labels: ["kind:detail"] } },
     pullRequests: { 3: { head: "feature" } },
   });

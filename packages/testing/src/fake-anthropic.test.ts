@@ -43,6 +43,24 @@ describe("fake Anthropic server through the real SDK", () => {
     expect(received?.body).toMatchObject({ model: "claude-haiku-5-5", max_tokens: 256 });
   });
 
+  it("marks a response completed once all of it was written, and not when the client went away first", async () => {
+    fake.enqueue(reply.text("done"), reply.text("too late", { delayMs: 2_000 }));
+    await sdk().messages.create(base);
+    const stop = new AbortController();
+    const aborted = sdk()
+      .messages.create(base, { signal: stop.signal })
+      .catch((error: unknown) => error);
+    while (fake.messageRequests().length < 2)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    stop.abort();
+    expect(await aborted).toBeInstanceOf(Anthropic.APIUserAbortError);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(fake.messageRequests().map((request) => request.response)).toEqual([
+      { status: 200, completed: true },
+      { status: null, completed: false },
+    ]);
+  });
+
   it("streams text deltas that add up to the text", async () => {
     fake.enqueue(reply.text("A streamed answer in pieces"));
     const deltas: string[] = [];

@@ -32,6 +32,12 @@ export interface FakeRequest {
   /** The parsed JSON body; undefined when the body was empty or not JSON. */
   readonly body: unknown;
   readonly rawBody: string;
+  /**
+   * How the response went, filled in as it happens: its status once sent, and `completed` once
+   * all of it was written. A client that died (or aborted) mid-response leaves `completed`
+   * false, so a test can tell a completed call from one that was cut off.
+   */
+  readonly response: { status: number | null; completed: boolean };
 }
 
 /** Decides the reply to a request the queue had nothing for; undefined falls through to the default. */
@@ -281,8 +287,18 @@ export async function startFakeAnthropic(
       headers: headerRecord(incoming),
       body: parseJson(rawBody),
       rawBody,
+      response: { status: null, completed: false },
     };
     requests.push(request);
+    response.on("finish", () => {
+      request.response.status = response.statusCode;
+      request.response.completed = true;
+    });
+    response.on("close", () => {
+      if (!request.response.completed && response.headersSent) {
+        request.response.status = response.statusCode;
+      }
+    });
     const requestId = `req_fake_${String(++requestCounter).padStart(6, "0")}`;
     const body = request.body;
 

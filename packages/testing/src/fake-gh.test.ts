@@ -1,10 +1,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { installFakeGh } from "./fake-gh.ts";
+import { installSimpleFakeGh } from "./fake-gh.ts";
 
-describe("installFakeGh", () => {
+describe("installSimpleFakeGh", () => {
   it("keeps issue labels, state and comments across calls, as gh would show them", () => {
-    const fake = installFakeGh({ issues: { 7: { title: "Broken", labels: ["bug"] } } });
+    const fake = installSimpleFakeGh({ issues: { 7: { title: "Broken", labels: ["bug"] } } });
     const gh = (...args: string[]) => execFileSync(fake.gh, args, { encoding: "utf8" });
     gh("issue", "edit", "7", "--add-label", "kind:impl,order:1", "--remove-label", "bug");
     gh("issue", "comment", "7", "--body", "triaged");
@@ -27,7 +27,7 @@ describe("installFakeGh", () => {
   });
 
   it("merges an open pull request once and refuses what it does not know", () => {
-    const fake = installFakeGh({ pullRequests: { 3: {} } });
+    const fake = installSimpleFakeGh({ pullRequests: { 3: {} } });
     expect(spawnSync(fake.gh, ["pr", "merge", "3", "--squash"]).status).toBe(0);
     expect(fake.state().pullRequests["3"]?.state).toBe("MERGED");
     const again = spawnSync(fake.gh, ["pr", "merge", "3"], { encoding: "utf8" });

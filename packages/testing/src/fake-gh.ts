@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 
 /** One issue as the fake `gh` keeps it. */
-export interface FakeGhIssue {
+export interface SimpleFakeGhIssue {
   readonly title: string;
   readonly state: "OPEN" | "CLOSED";
   readonly labels: readonly string[];
@@ -11,7 +11,7 @@ export interface FakeGhIssue {
 }
 
 /** One pull request as the fake `gh` keeps it. */
-export interface FakeGhPullRequest {
+export interface SimpleFakeGhPullRequest {
   readonly title: string;
   readonly state: "OPEN" | "MERGED" | "CLOSED";
   readonly head: string;
@@ -19,17 +19,17 @@ export interface FakeGhPullRequest {
 }
 
 /** Everything the fake `gh` knows; it reads and rewrites this file on every call. */
-export interface FakeGhState {
-  readonly issues: Readonly<Record<string, FakeGhIssue>>;
-  readonly pullRequests: Readonly<Record<string, FakeGhPullRequest>>;
+export interface SimpleFakeGhState {
+  readonly issues: Readonly<Record<string, SimpleFakeGhIssue>>;
+  readonly pullRequests: Readonly<Record<string, SimpleFakeGhPullRequest>>;
 }
 
-export interface FakeGhSeed {
-  readonly issues?: Readonly<Record<number, Partial<FakeGhIssue>>>;
-  readonly pullRequests?: Readonly<Record<number, Partial<FakeGhPullRequest>>>;
+export interface SimpleFakeGhSeed {
+  readonly issues?: Readonly<Record<number, Partial<SimpleFakeGhIssue>>>;
+  readonly pullRequests?: Readonly<Record<number, Partial<SimpleFakeGhPullRequest>>>;
 }
 
-export interface InstalledFakeGh {
+export interface SimpleInstalledFakeGh {
   /** The folder holding `gh`: put it first on PATH. */
   readonly bin: string;
   /** The `gh` executable's path (for `ghCommand` options). */
@@ -37,9 +37,9 @@ export interface InstalledFakeGh {
   /** The state file. */
   readonly stateFile: string;
   /** The state now (after every call the run made). */
-  state(): FakeGhState;
+  state(): SimpleFakeGhState;
   /** One issue now; throws when the fake has no such issue. */
-  issue(number: number): FakeGhIssue;
+  issue(number: number): SimpleFakeGhIssue;
   /** Every call's argv (without `gh`), in order. */
   calls(): string[][];
   /** `PATH` with `bin` first. */
@@ -54,11 +54,11 @@ export interface InstalledFakeGh {
  * naming the unsupported command, so a test never passes on a call the fake silently ignored.
  * `gh issue edit --add-label` accepts any label (the fake has no label catalogue).
  */
-export function installFakeGh(seed: FakeGhSeed = {}): InstalledFakeGh {
+export function installSimpleFakeGh(seed: SimpleFakeGhSeed = {}): SimpleInstalledFakeGh {
   const bin = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-fake-gh-")));
   const stateFile = path.join(bin, "state.json");
   const callLog = path.join(bin, "calls.jsonl");
-  const issues: Record<string, FakeGhIssue> = {};
+  const issues: Record<string, SimpleFakeGhIssue> = {};
   for (const [number, issue] of Object.entries(seed.issues ?? {})) {
     issues[number] = {
       title: issue.title ?? `Issue ${number}`,
@@ -67,7 +67,7 @@ export function installFakeGh(seed: FakeGhSeed = {}): InstalledFakeGh {
       comments: issue.comments ?? [],
     };
   }
-  const pullRequests: Record<string, FakeGhPullRequest> = {};
+  const pullRequests: Record<string, SimpleFakeGhPullRequest> = {};
   for (const [number, pr] of Object.entries(seed.pullRequests ?? {})) {
     pullRequests[number] = {
       title: pr.title ?? `PR ${number}`,
@@ -80,7 +80,8 @@ export function installFakeGh(seed: FakeGhSeed = {}): InstalledFakeGh {
   const gh = path.join(bin, "gh");
   writeFileSync(gh, ghScript(stateFile, callLog));
   chmodSync(gh, 0o755);
-  const state = (): FakeGhState => JSON.parse(readFileSync(stateFile, "utf8")) as FakeGhState;
+  const state = (): SimpleFakeGhState =>
+    JSON.parse(readFileSync(stateFile, "utf8")) as SimpleFakeGhState;
   return {
     bin,
     gh,

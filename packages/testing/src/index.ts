@@ -16,12 +16,31 @@ export {
   startFakeAnthropic,
 } from "./fake-anthropic.ts";
 export {
-  type FakeGhIssue,
-  type FakeGhPullRequest,
+  type FakeGh,
+  type FakeGhIssueSeed,
+  type FakeGhRepoSeed,
   type FakeGhSeed,
-  type FakeGhState,
-  type InstalledFakeGh,
+  type InstallFakeGhOptions,
   installFakeGh,
+} from "./fake-gh/install-fake-gh.ts";
+export { FAKE_GH_VERSION, type RunFakeGhOptions, runFakeGh } from "./fake-gh/run-fake-gh.ts";
+export type {
+  FakeGhCall,
+  FakeGhComment,
+  FakeGhFailure,
+  FakeGhIssue,
+  FakeGhLabel,
+  FakeGhPullRequest,
+  FakeGhRepo,
+  FakeGhState,
+} from "./fake-gh/state.ts";
+export {
+  installSimpleFakeGh,
+  type SimpleFakeGhIssue,
+  type SimpleFakeGhPullRequest,
+  type SimpleFakeGhSeed,
+  type SimpleFakeGhState,
+  type SimpleInstalledFakeGh,
 } from "./fake-gh.ts";
 export {
   installOriginalShape,
@@ -29,6 +48,7 @@ export {
   type OriginalShapeAgent,
   originalShapeDir,
 } from "./original-shapes.ts";
+export { ensureRedisServer, type RedisServer, startRedisServer } from "./redis-server.ts";
 export {
   type ErrorReplyOptions,
   type FakeContentBlock,
@@ -57,3 +77,22 @@ export {
 export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.ts";
 export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
 export { type PromptAccounting, PromptCache, pseudoTokens } from "./token-count.ts";
+export {
+  type FleetScenarioOptions,
+  type FleetScenarioRun,
+  type FleetScenarioSummary,
+  runFleetScenario,
+} from "./workflow-scenario/run-fleet-scenario.ts";
+export {
+  type AgentScript,
+  requestKey,
+  ScenarioModel,
+  type ServedCall,
+  type SlowCall,
+} from "./workflow-scenario/scenario-model.ts";
+export {
+  type ExpectedIssue,
+  type ScenarioOptions,
+  type WorkflowScenario,
+  writeWorkflowScenario,
+} from "./workflow-scenario/write-scenario.ts";

@@ -7,13 +7,13 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import {
   type FakeAnthropic,
-  type FakeGhSeed,
   type FakeReply,
-  type InstalledFakeGh,
-  installFakeGh,
   installOriginalShape,
+  installSimpleFakeGh,
   type OriginalShapeAgent,
   reply,
+  type SimpleFakeGhSeed,
+  type SimpleInstalledFakeGh,
   startFakeAnthropic,
 } from "@climpt/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -45,7 +45,7 @@ interface ShapeRun {
     boundary?: { ok: boolean; problems: { code: string; message: string }[] };
   };
   readonly path: readonly string[];
-  readonly gh: InstalledFakeGh;
+  readonly gh: SimpleInstalledFakeGh;
 }
 
 /**
@@ -57,7 +57,7 @@ async function runShape(
   agent: OriginalShapeAgent,
   replies: readonly FakeReply[],
   args: readonly string[],
-  seed: FakeGhSeed = {},
+  seed: SimpleFakeGhSeed = {},
 ): Promise<ShapeRun> {
   const scratch = tempDir(agent);
   folders.push(scratch);
@@ -69,7 +69,7 @@ async function runShape(
   git(repo, "init", "-q", "-b", "main");
   git(repo, "add", "-A");
   git(repo, "commit", "-qm", "agent");
-  const gh = installFakeGh(seed);
+  const gh = installSimpleFakeGh(seed);
   fake.enqueue(...replies);
   const outcome = await spawnCli(["run", agent, ...args, "--json"], {
     cwd: repo,

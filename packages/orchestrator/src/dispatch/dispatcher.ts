@@ -1,0 +1,79 @@
+import type { OrchestratorError } from "../codes.ts";
+import type { WorkflowAgent } from "../workflow-model.ts";
+
+/** The issue a run works on. */
+export interface DispatchIssue {
+  /** `owner/name`, or the checkout path when the repository is gh's default. */
+  readonly repo: string;
+  readonly number: number;
+  readonly title: string;
+}
+
+/** What the run looks like once it has started: enough to find it again after a crash. */
+export interface StartedRun {
+  readonly runId: string;
+  readonly journalPath: string | null;
+  readonly worktree: string | null;
+}
+
+export interface DispatchRequest {
+  readonly issue: DispatchIssue;
+  readonly phase: string;
+  readonly agent: WorkflowAgent;
+  /**
+   * Continue this unfinished run instead of starting one: its completed model calls are served
+   * from its journal, not repeated. `runId` null: the crash came before the orchestrator learnt
+   * the run's id; the dispatcher looks for the agent's newest run in the issue's worktree
+   * started at or after `startedAt`.
+   */
+  readonly resume?: { readonly runId: string | null; readonly startedAt: string };
+  /** Called once the run has an id, before its first model call completes. */
+  readonly onRunStarted?: (run: StartedRun) => void;
+  readonly signal?: AbortSignal;
+}
+
+export interface DispatchOutcome {
+  /** The run completed (the completion chain said done). */
+  readonly success: boolean;
+  /** The run's verdict: what a validator's `outputPhases` are keyed by. */
+  readonly verdict: string | null;
+  /** Why the run failed, when it did. */
+  readonly error: OrchestratorError | null;
+  readonly runId: string | null;
+  readonly journalPath: string | null;
+  /**
+   * True when the run did not reach an outcome of the agent's own: it could not start, was
+   * stopped by a signal, or the model API kept failing. The issue then stays in its phase and the
+   * run is resumed on the next pass, instead of sending the issue to its fallback phase.
+   */
+  readonly interrupted: boolean;
+  /** Values for the comment templates: the run's handoff and final output, as text. */
+  readonly values: Readonly<Record<string, string>>;
+  /** The issue's worktree branch, when the run had one. */
+  readonly branch: string | null;
+}
+
+/** The prioritizer's run: it orders a batch. */
+export interface PrioritizeRequest {
+  readonly agent: WorkflowAgent;
+  readonly issues: readonly DispatchIssue[];
+  readonly signal?: AbortSignal;
+}
+
+export interface PrioritizeOutcome {
+  readonly success: boolean;
+  /** The run's final output, where the order is read from. */
+  readonly output: unknown;
+  readonly error: OrchestratorError | null;
+  readonly runId: string | null;
+}
+
+/**
+ * How a phase's agent is run for an issue. The orchestrator decides what to run and what the
+ * outcome means; a dispatcher only runs it: `RunnerDispatcher` as a climpt run in the issue's
+ * worktree, a test double in unit tests.
+ */
+export interface Dispatcher {
+  dispatch(request: DispatchRequest): Promise<DispatchOutcome>;
+  prioritize?(request: PrioritizeRequest): Promise<PrioritizeOutcome>;
+}

@@ -1,0 +1,103 @@
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import { ClimptError } from "@climpt/model";
+import { ORCHESTRATOR_CODES as C } from "../codes.ts";
+
+const exec = promisify(execFile);
+
+export interface IssueWorktree {
+  readonly path: string;
+  readonly branch: string;
+}
+
+async function git(cwd: string, args: readonly string[]): Promise<string> {
+  const { stdout } = await exec("git", [...args], { cwd, encoding: "utf8" });
+  return stdout.trim();
+}
+
+/** Git refuses concurrent changes to one repository with a `.lock` file; those are worth a retry. */
+function isLockContention(error: unknown): boolean {
+  const text = `${(error as { stderr?: string }).stderr ?? ""}${(error as Error).message ?? ""}`;
+  return /\.lock\b|could not lock|Unable to create .*lock/i.test(text);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+// One worktree change at a time per repository in this process; other processes are met with the
+// bounded retry on git's own lock files.
+const queues = new Map<string, Promise<unknown>>();
+
+function serialized<T>(key: string, action: () => Promise<T>): Promise<T> {
+  const previous = queues.get(key) ?? Promise.resolve();
+  const next = previous.then(action, action);
+  queues.set(
+    key,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+/** The branch of an issue's worktree: every phase of the issue works on it. */
+export function issueBranch(issue: number): string {
+  return `climpt/issue-${issue}`;
+}
+
+/**
+ * The issue's own worktree and branch (`1 issue = 1 branch = 1 worktree`), made on first use
+ * from the repository's HEAD and reused by every later phase, so the implementer finds what the
+ * detailer left and the reviewer reviews the implementer's commits. It lives next to the
+ * repository (`../climpt-worktrees/<repository>/issue-<n>`, or under `root`), not inside it.
+ */
+export function ensureIssueWorktree(options: {
+  readonly repoDir: string;
+  readonly issue: number;
+  readonly root?: string;
+}): Promise<IssueWorktree> {
+  return serialized(path.resolve(options.repoDir), async () => {
+    let top: string;
+    try {
+      top = await git(options.repoDir, ["rev-parse", "--show-toplevel"]);
+    } catch (error) {
+      throw failure(`${options.repoDir} is not inside a git repository`, error);
+    }
+    const root = path.resolve(
+      top,
+      options.root ?? path.join("..", "climpt-worktrees", path.basename(top)),
+    );
+    const worktree = path.join(root, `issue-${options.issue}`);
+    const branch = issueBranch(options.issue);
+    if (existsSync(path.join(worktree, ".git"))) return { path: worktree, branch };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        // A worktree folder deleted by hand leaves a registration that blocks `worktree add`.
+        await git(top, ["worktree", "prune"]);
+        const exists = await git(top, ["branch", "--list", branch]);
+        await git(
+          top,
+          exists === ""
+            ? ["worktree", "add", "-b", branch, worktree, "HEAD"]
+            : ["worktree", "add", worktree, branch],
+        );
+        return { path: worktree, branch };
+      } catch (error) {
+        if (attempt < 6 && isLockContention(error)) {
+          await sleep(50 * attempt);
+          continue;
+        }
+        throw failure(`git worktree add ${worktree} (${branch}) failed`, error);
+      }
+    }
+  });
+}
+
+function failure(what: string, cause: unknown): ClimptError {
+  const stderr = (cause as { stderr?: string }).stderr?.trim();
+  return new ClimptError({
+    code: C.dispatchWorktree,
+    message: `${what}${stderr ? `: ${stderr}` : ""}.`,
+    hint: "The repository needs at least one commit; remove a stale worktree with `git worktree remove --force <path>`.",
+    cause,
+  });
+}

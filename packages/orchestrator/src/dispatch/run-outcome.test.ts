@@ -1,0 +1,75 @@
+import { problem } from "@climpt/model";
+import type { RunError, RunResult } from "@climpt/runner";
+import { describe, expect, it } from "vitest";
+import { isInterruption, outcomeOfRun } from "./run-outcome.ts";
+
+function failedRun(error: RunError): RunResult {
+  return {
+    runId: "run-1",
+    success: false,
+    finalStepId: "initial.issue",
+    completionReason: "error",
+    iterations: 2,
+    error,
+    state: { history: [], handoff: {} },
+    usage: {
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadInputTokens: 0,
+      cacheCreationInputTokens: 0,
+      costUsd: 0,
+    },
+    journalPath: null,
+    resumable: true,
+    durationMs: 1,
+  };
+}
+
+describe("a failed run's outcome", () => {
+  it("keeps the specific code and the run-level family", () => {
+    const outcome = outcomeOfRun(
+      failedRun(
+        problem("AC-STEP-002", "Step output does not match.", {
+          family: "FAILED_SCHEMA_RESOLUTION",
+        }),
+      ),
+      [],
+      null,
+    );
+    expect(outcome.error).toEqual({
+      code: "AC-STEP-002",
+      family: "FAILED_SCHEMA_RESOLUTION",
+      message: "Step output does not match.",
+    });
+    expect(outcome.interrupted).toBe(false);
+  });
+
+  it("is an interruption when its family is AGENT_INTERRUPTED, whatever its specific code", () => {
+    // No runner code has this family today; a stop reported with a specific code must still
+    // resume the issue rather than send it to its fallback phase.
+    const outcome = outcomeOfRun(
+      failedRun(problem("RUN-STOP-001", "Stopped.", { family: "AGENT_INTERRUPTED" })),
+      [],
+      null,
+    );
+    expect(outcome.interrupted).toBe(true);
+  });
+
+  it("is an interruption for AGENT_INTERRUPTED itself and for a model API failure", () => {
+    expect(isInterruption({ code: "AGENT_INTERRUPTED", message: "Stopped." })).toBe(true);
+    expect(
+      isInterruption({ code: "AC-MODEL-003", family: "AGENT_ERROR", message: "Overloaded." }),
+    ).toBe(true);
+  });
+
+  it("is not an interruption for a routing failure (it goes to the fallback phase)", () => {
+    expect(
+      isInterruption({
+        code: "SR-INTENT-007",
+        family: "FAILED_STEP_ROUTING",
+        message: "No intent.",
+      }),
+    ).toBe(false);
+    expect(isInterruption(null)).toBe(false);
+  });
+});

@@ -1,0 +1,124 @@
+import type { JsonValue } from "@climpt/model";
+import type { RunEvent, RunResult } from "@climpt/runner";
+import type { OrchestratorError } from "../codes.ts";
+import type { DispatchOutcome } from "./dispatcher.ts";
+
+function text(value: JsonValue | undefined): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** The last structured output the run produced (the closure step's, for a run that completed). */
+export function finalOutput(events: readonly RunEvent[]): JsonValue | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index];
+    if (event?.type === "step_end") return event.output;
+  }
+  return undefined;
+}
+
+/**
+ * The run's verdict: what a validator's `outputPhases` are keyed by.
+ *
+ * LEAD: the run result has no `verdict` yet (the compatibility issue adds it). Until it does,
+ * this reads, in order: `result.verdict` when present (so nothing changes once it exists), the
+ * final step's handoff `verdict` (a closure step that lists `verdict` in its handoffFields, as
+ * the original's validators do), then a `verdict` field of the final step's output in the
+ * journal. Once `RunResult.verdict` exists, keep only the first source.
+ */
+export function verdictOf(result: RunResult, events: readonly RunEvent[]): string | null {
+  const declared = (result as RunResult & { readonly verdict?: unknown }).verdict;
+  if (typeof declared === "string" && declared !== "") return declared;
+  const finalStep = result.finalStepId;
+  const fromHandoff = finalStep === null ? undefined : result.state.handoff[finalStep]?.verdict;
+  if (typeof fromHandoff === "string" && fromHandoff !== "") return fromHandoff;
+  const output = finalOutput(events);
+  if (typeof output === "object" && output !== null && !Array.isArray(output)) {
+    const verdict = (output as Record<string, JsonValue>).verdict;
+    if (typeof verdict === "string" && verdict !== "") return verdict;
+  }
+  return null;
+}
+
+/**
+ * The values a comment template can name: every step's handoff (the final step's last, so it
+ * wins), the final output's top-level fields, as text. `{summary}`, `{final_summary}`,
+ * `{verdict}` are the common ones.
+ */
+export function templateValues(
+  result: RunResult,
+  events: readonly RunEvent[],
+): Record<string, string> {
+  const values: Record<string, string> = {};
+  const steps = Object.keys(result.state.handoff).filter((step) => step !== result.finalStepId);
+  if (result.finalStepId !== null) steps.push(result.finalStepId);
+  for (const step of steps) {
+    for (const [key, value] of Object.entries(result.state.handoff[step] ?? {})) {
+      const rendered = text(value);
+      if (rendered !== undefined) values[key] = rendered;
+    }
+  }
+  const output = finalOutput(events);
+  if (typeof output === "object" && output !== null && !Array.isArray(output)) {
+    for (const [key, value] of Object.entries(output)) {
+      const rendered = text(value);
+      if (rendered !== undefined && !(key in values)) values[key] = rendered;
+    }
+  }
+  return values;
+}
+
+/**
+ * Run errors that are not the agent's outcome: the run was stopped, or the model API failed
+ * (auth, rate limits after every retry, timeouts, outages). The issue must not be sent to its
+ * fallback phase for those; the run is resumed on the next pass.
+ */
+export function isInterruption(error: OrchestratorError | null | undefined): boolean {
+  if (error === null || error === undefined) return false;
+  // The run-level family decides (a stop is `AGENT_INTERRUPTED` whatever its specific code);
+  // model API failures are recognised by their specific code's prefix.
+  return (error.family ?? error.code) === "AGENT_INTERRUPTED" || error.code.startsWith("AC-MODEL-");
+}
+
+export function outcomeOfRun(
+  result: RunResult,
+  events: readonly RunEvent[],
+  branch: string | null,
+): DispatchOutcome {
+  const error: OrchestratorError | null =
+    result.error === undefined
+      ? null
+      : {
+          code: result.error.code,
+          ...(result.error.family === undefined ? {} : { family: result.error.family }),
+          message: result.error.message,
+          ...(result.error.hint === undefined ? {} : { hint: result.error.hint }),
+        };
+  return {
+    success: result.success,
+    verdict: verdictOf(result, events),
+    error,
+    runId: result.runId,
+    journalPath: result.journalPath,
+    interrupted: !result.success && isInterruption(error),
+    values: templateValues(result, events),
+    branch,
+  };
+}
+
+/** An outcome for a run that could not start or be read back. */
+export function setupFailure(
+  error: OrchestratorError,
+  runId: string | null = null,
+): DispatchOutcome {
+  return {
+    success: false,
+    verdict: null,
+    error,
+    runId,
+    journalPath: null,
+    interrupted: true,
+    values: {},
+    branch: null,
+  };
+}

@@ -1,0 +1,255 @@
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { ClimptError, type JsonValue, type LoadedAgent } from "@climpt/model";
+import {
+  journalDirectory,
+  journalPath,
+  loadAgentDefinition,
+  type RunEvent,
+  type RunnerOptions,
+  type RunResult,
+  readJournal,
+  StepFlowRunner,
+} from "@climpt/runner";
+import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
+import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
+import { type LimitedClientOptions, limitModelClient } from "../limiter/limited-model-client.ts";
+import type { ModelRequestLimiter } from "../limiter/model-limiter.ts";
+import type { WorkflowAgent } from "../workflow-model.ts";
+import type {
+  Dispatcher,
+  DispatchOutcome,
+  DispatchRequest,
+  PrioritizeOutcome,
+  PrioritizeRequest,
+} from "./dispatcher.ts";
+import { ensureIssueWorktree, type IssueWorktree } from "./issue-worktree.ts";
+import { finalOutput, isInterruption, outcomeOfRun, setupFailure } from "./run-outcome.ts";
+
+export interface RunnerDispatcherOptions {
+  /** The repository checkout: agents are found under `<repoDir>/.agent`, worktrees made from it. */
+  readonly repoDir: string;
+  /** Folder holding the agent folders. Default `<repoDir>/.agent`. */
+  readonly agentDir?: string;
+  /** Where issue worktrees go. Default `../climpt-worktrees/<repository>` next to the repository. */
+  readonly worktreeRoot?: string;
+  /**
+   * The shared model-request limiter. When given, every run's model client goes through it (an
+   * Anthropic client that does not retry by itself, wrapped by `limitModelClient`).
+   */
+  readonly limiter?: ModelRequestLimiter;
+  readonly limiterOptions?: LimitedClientOptions;
+  /** A client to use instead of Anthropic (tests, replay). Wrapped by the limiter when one is given. */
+  readonly modelClient?: ModelClient;
+  /** Passed to each StepFlowRunner (`ghCommand`, `env`, `fsync`, `callTimeoutMs`, `prices`, …). */
+  readonly runner?: Omit<RunnerOptions, "modelClient" | "onEvent" | "journalDir">;
+  /** Every run's events, tagged with the issue (progress display, logs). */
+  readonly onEvent?: (issue: number, event: RunEvent) => void;
+}
+
+function problemText(error: unknown): OrchestratorError {
+  if (ClimptError.isInstance(error)) {
+    const problems = (
+      error as ClimptError & { problems?: readonly { code: string; message: string }[] }
+    ).problems;
+    const first = problems?.[0];
+    return {
+      code: error.code,
+      ...(error.family === undefined ? {} : { family: error.family }),
+      message: first === undefined ? error.message : `${first.code}: ${first.message}`,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+    };
+  }
+  return {
+    code: C.dispatchRefused,
+    message: error instanceof Error ? error.message : String(error),
+  };
+}
+
+/** The agent's newest run in `dir` that started at or after `since` (run ids sort by start time). */
+function newestRun(dir: string, loaded: LoadedAgent, since: string): string | null {
+  if (!existsSync(dir)) return null;
+  const ids = readdirSync(dir)
+    .filter((name) => name.endsWith(".jsonl"))
+    .map((name) => name.slice(0, -".jsonl".length))
+    .sort()
+    .reverse();
+  for (const id of ids) {
+    const start = readJournal(path.join(dir, `${id}.jsonl`)).find(
+      (event) => event.type === "run_start",
+    );
+    if (start?.type === "run_start" && start.agent === loaded.agent.name && start.time >= since)
+      return id;
+  }
+  return null;
+}
+
+/**
+ * Runs a phase's agent as a climpt run (`StepFlowRunner`) in the issue's own worktree and branch,
+ * with `--issue N` when the agent declares an `issue` parameter. A crashed run is resumed from
+ * its journal (completed model calls served from it, not repeated); a run whose journal already
+ * ends is read back, not run again.
+ */
+export class RunnerDispatcher implements Dispatcher {
+  readonly #options: RunnerDispatcherOptions;
+  #client: ModelClient | undefined;
+
+  constructor(options: RunnerDispatcherOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * The model client every run shares, made on first use (a dry run or a label sync never needs
+   * one, and the SDK refuses to start without credentials).
+   */
+  #modelClient(): ModelClient | undefined {
+    const options = this.#options;
+    if (this.#client !== undefined || options.limiter === undefined)
+      return this.#client ?? options.modelClient;
+    const inner =
+      options.modelClient ??
+      createAnthropicClient({
+        maxRetries: 0,
+        ...(options.runner?.callTimeoutMs === undefined
+          ? {}
+          : { timeoutMs: options.runner.callTimeoutMs }),
+        ...(options.runner?.prices === undefined ? {} : { prices: options.runner.prices }),
+      });
+    this.#client = limitModelClient(inner, options.limiter, options.limiterOptions);
+    return this.#client;
+  }
+
+  async #load(agent: WorkflowAgent): Promise<LoadedAgent | OrchestratorError> {
+    const dir = path.join(
+      this.#options.agentDir ?? path.join(this.#options.repoDir, ".agent"),
+      agent.directory,
+    );
+    try {
+      return await loadAgentDefinition(dir);
+    } catch (error) {
+      const problem = problemText(error);
+      return {
+        code: C.dispatchAgentInvalid,
+        message: `The agent "${agent.id}" (${dir}) does not load: ${problem.code}: ${problem.message}`,
+        hint: `Run \`climpt validate ${dir}\` and fix what it lists.`,
+      };
+    }
+  }
+
+  #runner(loaded: LoadedAgent, issue: number, onEvent?: (event: RunEvent) => void): StepFlowRunner {
+    const modelClient = this.#modelClient();
+    return new StepFlowRunner(loaded, {
+      ...this.#options.runner,
+      ...(modelClient === undefined ? {} : { modelClient }),
+      onEvent: (event) => {
+        onEvent?.(event);
+        this.#options.onEvent?.(issue, event);
+      },
+    });
+  }
+
+  async dispatch(request: DispatchRequest): Promise<DispatchOutcome> {
+    const loaded = await this.#load(request.agent);
+    if ("code" in loaded) return setupFailure(loaded);
+    let worktree: IssueWorktree;
+    try {
+      worktree = await ensureIssueWorktree({
+        repoDir: this.#options.repoDir,
+        issue: request.issue.number,
+        ...(this.#options.worktreeRoot === undefined ? {} : { root: this.#options.worktreeRoot }),
+      });
+    } catch (error) {
+      return setupFailure(problemText(error));
+    }
+    const cwd = worktree.path;
+    let runId: string | null = null;
+    if (request.resume !== undefined) {
+      runId =
+        request.resume.runId ??
+        newestRun(journalDirectory({ cwd, agent: loaded.agent }), loaded, request.resume.startedAt);
+    }
+    if (runId !== null) {
+      // A run whose journal ends with an outcome of the agent's (success, or a failure such as a
+      // refused validation) is over: read its result back instead of running anything; its
+      // boundary hook may have acted. A run that ended interrupted (a signal, the model API
+      // failing) is continued.
+      const file = journalPath({ cwd, agent: loaded.agent, runId });
+      let events: RunEvent[];
+      try {
+        events = existsSync(file) ? readJournal(file) : [];
+      } catch (error) {
+        return setupFailure({ ...problemText(error), code: C.dispatchJournal }, runId);
+      }
+      const end = events.findLast((event) => event.type === "run_end");
+      if (end?.type === "run_end" && !isInterruption(end.result.error)) {
+        return outcomeOfRun(end.result, events, worktree.branch);
+      }
+      if (events.length === 0) runId = null;
+    }
+    const args: Record<string, JsonValue> = {};
+    const parameter = loaded.agent.parameters.issue;
+    if (parameter !== undefined) {
+      args.issue =
+        parameter.type === "string" ? String(request.issue.number) : request.issue.number;
+    }
+    const runner = this.#runner(loaded, request.issue.number, (event) => {
+      if (event.type === "run_start") {
+        request.onRunStarted?.({
+          runId: event.runId,
+          journalPath: journalPath({ cwd, agent: loaded.agent, runId: event.runId }),
+          worktree: cwd,
+        });
+      }
+    });
+    let result: RunResult;
+    try {
+      result = await runner.run({
+        cwd,
+        worktree: false,
+        ...(runId === null ? { args } : { resume: runId }),
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      });
+    } catch (error) {
+      return setupFailure(problemText(error), runId);
+    }
+    const events = result.journalPath === null ? [] : readJournal(result.journalPath);
+    return outcomeOfRun(result, events, worktree.branch);
+  }
+
+  /**
+   * Runs the prioritizer in the repository checkout (it only reads issues and answers with an
+   * order), with `--issues "3,5,8"` when the agent declares an `issues` parameter.
+   */
+  async prioritize(request: PrioritizeRequest): Promise<PrioritizeOutcome> {
+    const loaded = await this.#load(request.agent);
+    if ("code" in loaded) return { success: false, output: null, error: loaded, runId: null };
+    const args: Record<string, JsonValue> = {};
+    if (loaded.agent.parameters.issues !== undefined) {
+      args.issues = request.issues.map((issue) => issue.number).join(",");
+    }
+    try {
+      const result = await this.#runner(loaded, 0).run({
+        cwd: this.#options.repoDir,
+        worktree: false,
+        args,
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      });
+      const events = result.journalPath === null ? [] : readJournal(result.journalPath);
+      return {
+        success: result.success,
+        output: finalOutput(events) ?? null,
+        error:
+          result.error === undefined
+            ? null
+            : {
+                code: result.error.code,
+                ...(result.error.family === undefined ? {} : { family: result.error.family }),
+                message: result.error.message,
+              },
+        runId: result.runId,
+      };
+    } catch (error) {
+      return { success: false, output: null, error: problemText(error), runId: null };
+    }
+  }
+}

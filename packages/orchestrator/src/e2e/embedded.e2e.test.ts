@@ -1,0 +1,145 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { syncLabels } from "../github/label-sync.ts";
+import { orchestrateBatch } from "../orchestrate/orchestrate-batch.ts";
+import { orchestrateIssue } from "../orchestrate/orchestrate-issue.ts";
+import {
+  branchLog,
+  expectScenarioOutcome,
+  type Harness,
+  startHarness,
+} from "./scenario-harness.ts";
+
+// Six issues through real runs and ~80 gh processes: a minute alone, more on a busy 2-core
+// machine. The limit detects a hang; it does not measure speed.
+const BATCH_LIMIT_MS = 420_000;
+
+const harnesses: Harness[] = [];
+afterEach(async () => {
+  for (const harness of harnesses.splice(0)) await harness.close();
+});
+
+async function harness(options: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
+  const started = await startHarness(options);
+  harnesses.push(started);
+  return started;
+}
+
+describe("the workflow on one machine: real runs through the SDK, the fake model, the fake gh and git", () => {
+  it(
+    "takes six issues to the phases their scripts lead to, two at a time, in the prioritizer's order",
+    async () => {
+      const started = await harness();
+      const { scenario, fake } = started;
+      const result = await orchestrateBatch(await started.context(), {
+        prioritize: true,
+        concurrency: 2,
+      });
+
+      expect(result.warnings).toEqual([]);
+
+      expect(result.status).toBe("completed");
+      expect(result.order).toEqual([3, 6, 1, 2, 4, 5]);
+      expect(
+        result.issues.map((issue) => `#${issue.issue} ${issue.status} ${issue.phase}`),
+      ).toEqual([
+        "#3 completed done",
+        "#6 blocked blocked",
+        "#1 completed done",
+        "#2 completed done",
+        "#4 blocked blocked",
+        "#5 completed wontfix",
+      ]);
+      for (const issue of result.issues) {
+        expect({
+          issue: issue.issue,
+          path: issue.transitions.map((record) => `${record.from}->${record.to}`),
+        }).toEqual({
+          issue: issue.issue,
+          path: scenario.expected[issue.issue]?.path,
+        });
+      }
+      expectScenarioOutcome(scenario);
+
+      // The implementer really worked on each issue's branch; #3 went round the review loop.
+      expect(branchLog(scenario.repoDir, 3)).toEqual([
+        "widgets: issue #3, pass 2",
+        "widgets: issue #3, pass 1",
+      ]);
+      expect(branchLog(scenario.repoDir, 1)).toEqual(["widgets: issue #1, pass 1"]);
+      expect(branchLog(scenario.repoDir, 6)).toEqual([]);
+      // #6's close-out was refused by its git-clean validation: blocked, with the run's error.
+      expect(scenario.gh.issue(6)?.comments[0]?.body).toContain("AGENT_VALIDATION_ABORT");
+      // The handoff comments came from the templates, filled from the runs' outputs.
+      expect(scenario.gh.issue(3)?.comments.map((comment) => comment.body.split("\n")[0])).toEqual([
+        "## Needs a specification",
+        "## Specification",
+        "Implemented on `climpt/issue-3`; ready for review.",
+        "## Changes requested",
+        "Implemented on `climpt/issue-3`; ready for review.",
+        "Approved: Both passes are recorded.",
+      ]);
+      expect(scenario.gh.issue(3)?.comments[1]?.body).toContain(
+        "Write one line per pass to notes/issue-3.md.",
+      );
+
+      // Every scripted call was made once; none twice.
+      expect(fake.messageRequests()).toHaveLength(scenario.modelCalls);
+      expect(scenario.model.served.filter((call) => call.repeat)).toEqual([]);
+      // Each phase change was one gh issue edit carrying both the label added and the one removed
+      // (the prioritizer's edits only add an order label).
+      const edits = scenario.gh
+        .calls()
+        .filter((call) => call.argv[0] === "issue" && call.argv[1] === "edit")
+        .map((call) => call.argv.slice(3));
+      const phaseEdits = edits.filter(
+        (argv) => !argv.some((arg) => arg.startsWith("order:")) || argv.includes("--remove-label"),
+      );
+      expect(phaseEdits).toHaveLength(14);
+      for (const argv of phaseEdits)
+        expect([argv.includes("--add-label"), argv.includes("--remove-label")]).toEqual([
+          true,
+          true,
+        ]);
+    },
+    BATCH_LIMIT_MS,
+  );
+
+  it("recovers a pass stopped in the middle of a run: the next pass resumes the run from its journal, repeating no completed model call", async () => {
+    const started = await harness({ slow: [{ key: "implementer#1", index: 1, delayMs: 30_000 }] });
+    const { scenario, fake } = started;
+    const stop = new AbortController();
+    const context = await started.context(stop.signal);
+    expect((await syncLabels(context.gh, context.workflow)).ok).toBe(true);
+    const first = orchestrateIssue(context, 1);
+    // Wait until the implementer's second call is in flight, then stop the pass.
+    await waitFor(() =>
+      scenario.model.served.some((call) => call.key === "implementer#1" && call.index === 1),
+    );
+    stop.abort();
+    const stopped = await first;
+    expect(stopped).toMatchObject({ status: "interrupted", phase: "implementing" });
+    expect(scenario.gh.issue(1)?.labels).toEqual(["kind:impl"]);
+
+    const second = await orchestrateIssue(await started.context(), 1);
+    expect(second.status).toBe("completed");
+    // The first pass ran the triager, then started the implementer; that run is the one resumed.
+    expect(second.resumed).toEqual([stopped.runs.at(-1)]);
+    expect(scenario.gh.issue(1)?.state).toBe("CLOSED");
+    // The first call (completed before the stop) was served from the journal, not asked again;
+    // the call the stop cut off was asked again.
+    expect(scenario.model.repeatedCompletedCalls(fake.requests)).toBe(0);
+    expect(
+      scenario.model.served
+        .filter((call) => call.key === "implementer#1")
+        .map((call) => `${call.index}${call.repeat ? " again" : ""}`),
+    ).toEqual(["0", "1", "1 again", "2"]);
+  });
+});
+
+async function waitFor(condition: () => boolean): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("waitFor: the condition never held");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

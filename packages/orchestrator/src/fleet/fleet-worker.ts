@@ -1,0 +1,186 @@
+import { availableParallelism } from "node:os";
+import path from "node:path";
+import { formatCode, formatProblem } from "@climpt/model";
+import type { RunEvent } from "@climpt/runner";
+import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import { RunnerDispatcher, type RunnerDispatcherOptions } from "../dispatch/runner-dispatcher.ts";
+import { GhClient } from "../github/gh-client.ts";
+import { loadWorkflow } from "../load-workflow.ts";
+import {
+  type IssueResult,
+  orchestrateIssue,
+  type ProgressEvent,
+} from "../orchestrate/orchestrate-issue.ts";
+import { readIssueJob } from "./issue-job.ts";
+import { bullConnection, connectRedis, DEFAULT_QUEUE_NAME } from "./redis-connection.ts";
+import { type RedisLimiterOptions, RedisModelLimiter } from "./redis-limiter.ts";
+import { RedisIssueStateStore } from "./redis-state-store.ts";
+import { RepoSlots } from "./repo-slots.ts";
+
+export interface FleetWorkerOptions {
+  readonly queueUrl: URL;
+  readonly queueName?: string;
+  /** Names the worker in job records (`processedBy`) and logs. Default `<host>-<pid>`. */
+  readonly name?: string;
+  /** Jobs at once in this worker. Default: one per core. */
+  readonly concurrency?: number;
+  /** `owner/name` → the local checkout of that repository, when it is not the job's path. */
+  readonly checkouts?: Readonly<Record<string, string>>;
+  /** Per-repository cap across the fleet when the enqueuer set none; 0: no cap. */
+  readonly repoConcurrency?: number;
+  /** BullMQ's job lock; a worker that stops renewing it (killed) loses the job after this. Default 30 s. */
+  readonly lockDurationMs?: number;
+  /** How often the stalled-job check runs. Default 30 s. */
+  readonly stalledIntervalMs?: number;
+  /** Times one job may be recovered from a dead worker before it fails. Default 5. */
+  readonly maxStalledCount?: number;
+  /** Lease of the issue lock and the repository slot. Default 30 s. */
+  readonly leaseMs?: number;
+  readonly limiter?: RedisLimiterOptions;
+  /** Worktrees of issues go here (default next to the checkout). */
+  readonly worktreeRoot?: string;
+  /** The gh executable and the environment of gh, tools and validators. */
+  readonly ghCommand?: string;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Runner options (fsync, timeouts, prices). */
+  readonly runner?: RunnerDispatcherOptions["runner"];
+  /** One line per thing that happened, for the terminal. */
+  readonly log?: (line: string) => void;
+  readonly onEvent?: (issue: number, event: RunEvent) => void;
+}
+
+export interface FleetWorker {
+  readonly name: string;
+  readonly worker: Worker;
+  /** Stops taking jobs, stops the runs in flight (they are resumable), waits for them, disconnects. */
+  close(): Promise<void>;
+}
+
+/** How long a job put back for later waits, by how often it was put back. */
+function deferral(times: number): number {
+  return Math.min(60_000, 1_000 * 2 ** Math.min(times, 6));
+}
+
+function describe(event: ProgressEvent): string {
+  switch (event.kind) {
+    case "dispatch":
+      return `#${event.issue} ${event.resume ? "resumes" : "runs"} ${event.agent} (${event.phase})`;
+    case "run-started":
+      return `#${event.issue} run ${event.runId}`;
+    case "transition":
+      return `#${event.issue} ${event.record.from} → ${event.record.to} (${event.record.outcome})${event.closed ? ", closed" : ""}`;
+    case "stop":
+      return `#${event.issue} ${event.status}${event.phase === null ? "" : ` at ${event.phase}`}${event.error === undefined ? "" : ` (${formatCode(event.error)})`}`;
+  }
+}
+
+/**
+ * `climpt worker`: takes issue jobs from the queue and runs each with `orchestrateIssue`, the
+ * state of every issue in Redis so any worker can pick up where another stopped. A job whose
+ * repository is at its cap, whose issue another worker holds, or whose run was interrupted is
+ * put back for later (BullMQ delayed), not failed. A worker that is killed stops renewing its
+ * job lock; BullMQ's stalled-job check gives the job to another worker, which finds the run in
+ * the issue's record and resumes it from its journal.
+ */
+export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+  const redis: Redis = await connectRedis(options.queueUrl);
+  const leaseMs = options.leaseMs ?? 30_000;
+  const store = new RedisIssueStateStore(redis, leaseMs);
+  const limiter = new RedisModelLimiter(redis, options.limiter);
+  const slots = new RepoSlots(redis, options.repoConcurrency ?? 0, leaseMs);
+  const stop = new AbortController();
+  const name = options.name ?? `${process.env.HOSTNAME ?? "worker"}-${process.pid}`;
+  const log = options.log ?? (() => undefined);
+  const env = options.env ?? process.env;
+
+  const processor = async (job: Job, token?: string): Promise<IssueResult> => {
+    const read = readIssueJob(job.data);
+    if (!read.ok) throw new UnrecoverableError(`${read.error.code}: ${read.error.message}`);
+    const data = read.value;
+    const putBack = async (why: string): Promise<never> => {
+      const times = (data.deferrals ?? 0) + 1;
+      await job.updateData({ ...data, deferrals: times });
+      const delay = stop.signal.aborted ? 0 : deferral(times);
+      log(`${job.id}: ${why}; back in the queue in ${delay} ms`);
+      await job.moveToDelayed(Date.now() + delay, token);
+      throw new DelayedError();
+    };
+    const slot = await slots.acquire(data.repo, job.id ?? "");
+    if (slot === null) return putBack(`${data.repo} is at its concurrency cap`);
+    try {
+      const checkout = options.checkouts?.[data.repo] ?? data.checkout;
+      const loaded = await loadWorkflow(checkout, { path: data.workflowPath });
+      if (!loaded.ok) {
+        throw new UnrecoverableError(
+          loaded.issues.map((problem) => formatProblem(problem)).join("\n"),
+        );
+      }
+      const ghOptions = {
+        cwd: checkout,
+        repo: data.repo,
+        env,
+        ...(options.ghCommand === undefined ? {} : { command: options.ghCommand }),
+      };
+      const result = await orchestrateIssue(
+        {
+          workflow: loaded.value.workflow,
+          gh: new GhClient(ghOptions),
+          dispatcher: new RunnerDispatcher({
+            repoDir: checkout,
+            limiter,
+            ...(options.worktreeRoot === undefined
+              ? {}
+              : { worktreeRoot: path.resolve(options.worktreeRoot) }),
+            runner: {
+              ...options.runner,
+              env,
+              ...(options.ghCommand === undefined ? {} : { ghCommand: options.ghCommand }),
+            },
+            ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+          }),
+          store,
+          repo: data.repo,
+          signal: stop.signal,
+          onProgress: (event) => log(`${data.repo}${describe(event)}`),
+        },
+        data.issue,
+      );
+      if (stop.signal.aborted && result.status === "interrupted")
+        return putBack("the worker is stopping");
+      if (result.status === "locked") return putBack("another worker holds the issue");
+      if (result.status === "interrupted" && (data.deferrals ?? 0) < 10) {
+        return putBack(
+          `the run was interrupted (${result.error === undefined ? "?" : formatCode(result.error)})`,
+        );
+      }
+      return result;
+    } finally {
+      await slot.release();
+    }
+  };
+
+  const worker = new Worker(options.queueName ?? DEFAULT_QUEUE_NAME, processor, {
+    connection: bullConnection(options.queueUrl),
+    concurrency: options.concurrency ?? availableParallelism(),
+    name,
+    lockDuration: options.lockDurationMs ?? 30_000,
+    stalledInterval: options.stalledIntervalMs ?? 30_000,
+    maxStalledCount: options.maxStalledCount ?? 5,
+  });
+  worker.on("stalled", (jobId) =>
+    log(`${jobId}: its worker stopped answering; the job goes to another worker`),
+  );
+  worker.on("failed", (job, error) => log(`${job?.id ?? "?"}: failed: ${error.message}`));
+  worker.on("error", (error) => log(`worker error: ${error.message}`));
+  await worker.waitUntilReady();
+  return {
+    name,
+    worker,
+    close: async () => {
+      stop.abort();
+      await worker.close();
+      redis.disconnect();
+    },
+  };
+}

@@ -1,0 +1,105 @@
+import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
+import {
+  firstBlockingPhase,
+  phaseById,
+  type Workflow,
+  type WorkflowAgent,
+  type WorkflowPhase,
+} from "../workflow-model.ts";
+
+/** What a dispatched run came back with, as far as the phase machine cares. */
+export interface RunVerdict {
+  readonly success: boolean;
+  /** The run's verdict (a validator's judgement), when it gave one. */
+  readonly verdict?: string | null;
+  readonly error?: OrchestratorError | null;
+}
+
+export interface TransitionDecision {
+  /**
+   * The outcome as the workflow names it: `success` / `failed` for a transformer (or the verdict,
+   * when a `fallbackPhases` entry names it), the verdict for a validator. It selects the comment
+   * template and is matched against `closeCondition`.
+   */
+  readonly outcome: string;
+  /** Where the issue goes; null when there is no phase to go to (no fallback, no blocking phase). */
+  readonly target: WorkflowPhase | null;
+  /** The fallback was taken (a failed run, or an outcome with no phase). */
+  readonly fallback: boolean;
+  /** Why the fallback was taken, for the comment and the result. */
+  readonly reason: OrchestratorError | null;
+  /** Close the issue (a terminal target, closeOnComplete, closeCondition met). */
+  readonly close: boolean;
+}
+
+/** The agent's fallback phase, else the workflow's first blocking phase. */
+export function fallbackPhaseOf(workflow: Workflow, agent: WorkflowAgent): WorkflowPhase | null {
+  const named = agent.fallbackPhase === null ? undefined : phaseById(workflow, agent.fallbackPhase);
+  return named ?? firstBlockingPhase(workflow) ?? null;
+}
+
+function decided(
+  agent: WorkflowAgent,
+  outcome: string,
+  target: WorkflowPhase | null,
+  fallback: boolean,
+  reason: OrchestratorError | null,
+): TransitionDecision {
+  const close =
+    target !== null &&
+    target.type === "terminal" &&
+    agent.closeOnComplete &&
+    (agent.closeCondition === null || agent.closeCondition === outcome);
+  return { outcome, target, fallback, reason, close };
+}
+
+/**
+ * The next phase after a run (pure). A transformer's successful run goes to `outputPhase`; a
+ * validator's successful run goes to `outputPhases[verdict]`. A failed run goes to the fallback:
+ * a transformer's `fallbackPhases[verdict]` when it names the verdict, else `fallbackPhase`, else
+ * the first blocking phase. A validator run without a verdict, or with a verdict it has no phase
+ * for, takes the fallback too, with a reason saying which.
+ */
+export function decideTransition(
+  workflow: Workflow,
+  agent: WorkflowAgent,
+  run: RunVerdict,
+): TransitionDecision {
+  const verdict = run.verdict ?? null;
+  if (agent.role === "transformer") {
+    if (run.success) {
+      return decided(agent, "success", phaseById(workflow, agent.outputPhase) ?? null, false, null);
+    }
+    const mapped = verdict === null ? undefined : agent.fallbackPhases[verdict];
+    const target =
+      mapped === undefined
+        ? fallbackPhaseOf(workflow, agent)
+        : (phaseById(workflow, mapped) ?? null);
+    return decided(
+      agent,
+      mapped === undefined ? "failed" : (verdict as string),
+      target,
+      true,
+      run.error ?? null,
+    );
+  }
+  if (!run.success) {
+    return decided(agent, "failed", fallbackPhaseOf(workflow, agent), true, run.error ?? null);
+  }
+  if (verdict === null) {
+    return decided(agent, "failed", fallbackPhaseOf(workflow, agent), true, {
+      code: C.verdictMissing,
+      message: `Validator "${agent.id}" finished without a verdict, so its outputPhases cannot choose the next phase.`,
+      hint: `Make the agent's closure step output a "verdict" (one of ${Object.keys(agent.outputPhases).join(", ")}).`,
+    });
+  }
+  const mapped = agent.outputPhases[verdict];
+  if (mapped === undefined) {
+    return decided(agent, verdict, fallbackPhaseOf(workflow, agent), true, {
+      code: C.verdictUnknown,
+      message: `Validator "${agent.id}" gave the verdict "${verdict}", which its outputPhases do not name (${Object.keys(agent.outputPhases).join(", ")}).`,
+      hint: "Add the verdict to outputPhases, or constrain the agent's output schema to the verdicts it has.",
+    });
+  }
+  return decided(agent, verdict, phaseById(workflow, mapped) ?? null, false, null);
+}

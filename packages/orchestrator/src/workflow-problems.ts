@@ -1,0 +1,68 @@
+import type { Problem } from "@climpt/model";
+
+/** Builds the problems of one workflow file: every one carries the file and a JSON path. */
+export class ProblemList {
+  readonly items: Problem[] = [];
+  constructor(readonly file: string) {}
+
+  error(code: string, path: string, message: string, hint: string): void {
+    this.items.push({ code, severity: "error", file: this.file, path, message, hint });
+  }
+
+  warning(code: string, path: string, message: string, hint: string): void {
+    this.items.push({ code, severity: "warning", file: this.file, path, message, hint });
+  }
+
+  get hasErrors(): boolean {
+    return this.items.some((problem) => problem.severity === "error");
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function describeType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `${typeof value} ${JSON.stringify(value)}`;
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j] as number;
+      row[j] = Math.min(
+        (row[j] as number) + 1,
+        (row[j - 1] as number) + 1,
+        previous + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+      previous = current;
+    }
+  }
+  return row[b.length] as number;
+}
+
+/** The name of `candidates` closest to `name`, when it is close enough to be a typo. */
+export function closestName(name: string, candidates: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const d = distance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(name.length / 3))
+    ? best
+    : undefined;
+}
+
+export function didYouMean(name: string, candidates: Iterable<string>): string {
+  const close = closestName(name, candidates);
+  return close === undefined ? "" : ` Did you mean "${close}"?`;
+}

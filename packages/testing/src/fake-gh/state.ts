@@ -1,0 +1,167 @@
+import {
+  closeSync,
+  existsSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
+
+/** A label as a repository holds it. `color` is six hex digits without `#`, like gh prints it. */
+export interface FakeGhLabel {
+  name: string;
+  color: string;
+  description: string;
+}
+
+export interface FakeGhComment {
+  /** 1-based within the repository. */
+  id: number;
+  author: string;
+  body: string;
+  createdAt: string;
+}
+
+export interface FakeGhIssue {
+  number: number;
+  title: string;
+  body: string;
+  /** `OPEN` or `CLOSED`, as gh prints it. */
+  state: "OPEN" | "CLOSED";
+  /** `COMPLETED` / `NOT_PLANNED` once closed, else null. */
+  stateReason: string | null;
+  /** Label names, in the order they were added. */
+  labels: string[];
+  comments: FakeGhComment[];
+  author: string;
+  createdAt: string;
+  updatedAt: string;
+  closedAt: string | null;
+}
+
+export interface FakeGhPullRequest {
+  number: number;
+  title: string;
+  body: string;
+  /** `OPEN`, `CLOSED` or `MERGED`. */
+  state: "OPEN" | "CLOSED" | "MERGED";
+  headRefName: string;
+  baseRefName: string;
+  labels: string[];
+  author: string;
+  createdAt: string;
+  mergedAt: string | null;
+}
+
+export interface FakeGhRepo {
+  /** Issues and pull requests share one number sequence, as on GitHub. */
+  nextNumber: number;
+  nextCommentId: number;
+  labels: FakeGhLabel[];
+  issues: FakeGhIssue[];
+  pullRequests: FakeGhPullRequest[];
+}
+
+/**
+ * A failure the next matching invocation(s) report instead of acting, for tests of how callers
+ * handle gh failing (a 502, an expired token, a rate limit).
+ */
+export interface FakeGhFailure {
+  /** The first words of the command, e.g. `issue edit` or `label`. */
+  command: string;
+  /** Only for this issue / pull request number (the command's first argument). */
+  number?: number;
+  /** How many invocations fail; default 1. */
+  times?: number;
+  /** Default 1. */
+  exitCode?: number;
+  stderr?: string;
+  stdout?: string;
+}
+
+/** One invocation, as recorded for tests to assert on. */
+export interface FakeGhCall {
+  argv: string[];
+  /** The repository the call acted on (`--repo`, `GH_REPO`, else the state's default). */
+  repo: string;
+  exitCode: number;
+  /** True when a configured failure answered instead of the command. */
+  injected?: boolean;
+  time: string;
+}
+
+/** Everything the fake gh keeps, in one JSON file. */
+export interface FakeGhState {
+  version: 1;
+  /** The repository a call without `--repo` / `GH_REPO` acts on (gh would read the git remote). */
+  defaultRepo: string;
+  /** The login comments and issues are written by. */
+  user: string;
+  repos: Record<string, FakeGhRepo>;
+  failures: FakeGhFailure[];
+  calls: FakeGhCall[];
+}
+
+export function emptyRepo(): FakeGhRepo {
+  return { nextNumber: 1, nextCommentId: 1, labels: [], issues: [], pullRequests: [] };
+}
+
+export function readFakeGhState(statePath: string): FakeGhState {
+  const text = readFileSync(statePath, "utf8");
+  const parsed = JSON.parse(text) as FakeGhState;
+  if (parsed.version !== 1 || typeof parsed.repos !== "object" || parsed.repos === null) {
+    throw new Error(`${statePath} is not a fake gh state file (version 1).`);
+  }
+  return parsed;
+}
+
+/** Writes through a temporary file and a rename, so a reader never sees half a file. */
+export function writeFakeGhState(statePath: string, state: FakeGhState): void {
+  const temporary = `${statePath}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify(state, null, 2)}\n`);
+  renameSync(temporary, statePath);
+}
+
+const LOCK_WAIT_MS = 30_000;
+/** A lock older than this was left by a process that died holding it. */
+const STALE_LOCK_MS = 15_000;
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/**
+ * Runs `action` holding the state file's lock. Many gh processes run at once (an orchestrator
+ * with concurrency, several workers), and each reads, changes and writes the whole file; the
+ * lock makes those read-modify-write cycles one at a time. The wait is bounded; a lock left by a
+ * killed process is broken once it is stale.
+ */
+export function withStateLock<T>(statePath: string, action: () => T): T {
+  const lockPath = `${statePath}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let fd: number | undefined;
+  while (fd === undefined) {
+    try {
+      fd = openSync(lockPath, "wx");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      try {
+        if (Date.now() - statSync(lockPath).mtimeMs > STALE_LOCK_MS) unlinkSync(lockPath);
+      } catch {
+        // Released between the open and the stat: try again.
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`fake gh: the state lock ${lockPath} was held for ${LOCK_WAIT_MS} ms.`);
+      }
+      sleepSync(5 + Math.floor(Math.random() * 10));
+    }
+  }
+  try {
+    return action();
+  } finally {
+    closeSync(fd);
+    if (existsSync(lockPath)) unlinkSync(lockPath);
+  }
+}

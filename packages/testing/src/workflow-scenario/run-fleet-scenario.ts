@@ -1,0 +1,230 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { type FakeAnthropic, startFakeAnthropic } from "../fake-anthropic.ts";
+import { type RedisServer, startRedisServer } from "../redis-server.ts";
+import { type WorkflowScenario, writeWorkflowScenario } from "./write-scenario.ts";
+
+export interface FleetScenarioOptions {
+  /** The built `climpt` executable (apps/cli/dist/bin.mjs). */
+  readonly cliPath: string;
+  /** Worker processes. Default 2. */
+  readonly workers?: number;
+  /** Jobs at once per worker. Default 2. */
+  readonly concurrency?: number;
+  /** SIGKILL the worker running issue #3's implementer while it waits for a model reply. Default true. */
+  readonly kill?: boolean;
+  /** The whole scenario must end within this. Default 4 minutes. */
+  readonly timeoutMs?: number;
+  /** Each worker's stderr line, as it comes. */
+  readonly log?: (worker: string, line: string) => void;
+}
+
+/** The one-line summary `pnpm demo:fleet` prints. */
+export interface FleetScenarioSummary {
+  readonly issues: number;
+  /** Issues that reached a terminal phase. */
+  readonly terminal: number;
+  /** Issues that ended in the blocking phase. */
+  readonly blocked: number;
+  readonly workers: number;
+  readonly killed: number;
+  /** Runs a worker resumed from a journal instead of starting them. */
+  readonly resumedRuns: number;
+  /** Model calls asked again although they had completed (resume must make this 0). */
+  readonly repeatedModelCalls: number;
+  readonly seconds: number;
+}
+
+export interface FleetScenarioRun {
+  readonly summary: FleetScenarioSummary;
+  readonly scenario: WorkflowScenario;
+  readonly fake: FakeAnthropic;
+  readonly redis: RedisServer;
+  /** Worker name → its stderr lines. */
+  readonly logs: Readonly<Record<string, readonly string[]>>;
+  readonly killedWorker: string | null;
+  /** `climpt fleet status --json` at the end. */
+  readonly status: {
+    counts: Record<string, number>;
+    jobs: {
+      id: string;
+      state: string;
+      worker: string | null;
+      stalled: number;
+      status: string | null;
+    }[];
+  };
+  /** Stops the fake API and Redis and deletes the scenario's folders. */
+  cleanUp(): Promise<void>;
+}
+
+interface Spawned {
+  readonly child: ChildProcess;
+  readonly exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
+}
+
+function spawnCli(
+  cliPath: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  onLine?: (line: string) => void,
+): Spawned {
+  const child = spawn(process.execPath, [cliPath, ...args], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  let partial = "";
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => {
+    stdout += chunk;
+  });
+  child.stderr?.setEncoding("utf8").on("data", (chunk: string) => {
+    stderr += chunk;
+    partial += chunk;
+    const lines = partial.split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) onLine?.(line);
+  });
+  const exited = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+  });
+  return { child, exited };
+}
+
+async function waitFor(
+  what: string,
+  deadline: number,
+  condition: () => boolean | Promise<boolean>,
+): Promise<void> {
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`fleet scenario: timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/**
+ * The workflow scenario on a fleet: a private redis-server, the six issues enqueued with
+ * `climpt orchestrate --queue … --prioritize`, `workers` processes of `climpt worker` taking
+ * them, and (with `kill`) the worker running issue #3's implementer SIGKILLed while that run
+ * waits for a model reply. Ends when every job has finished; returns the summary and what a
+ * test needs to check it. Call `cleanUp` afterwards.
+ */
+export async function runFleetScenario(options: FleetScenarioOptions): Promise<FleetScenarioRun> {
+  const started = Date.now();
+  const deadline = started + (options.timeoutMs ?? 240_000);
+  const kill = options.kill ?? true;
+  const redis = await startRedisServer();
+  const scenario = writeWorkflowScenario({
+    slow: kill ? [{ key: "implementer#3", index: 1, delayMs: 30_000 }] : [],
+  });
+  const fake = await startFakeAnthropic();
+  fake.setHandler(scenario.model.handler);
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env))
+    if (!key.startsWith("ANTHROPIC_")) env[key] = value;
+  Object.assign(env, scenario.gh.env, {
+    ANTHROPIC_API_KEY: "sk-test-key",
+    ANTHROPIC_BASE_URL: fake.url,
+  });
+  const workers: { name: string; process: Spawned }[] = [];
+  const logs: Record<string, string[]> = {};
+  const cleanUp = async (): Promise<void> => {
+    for (const worker of workers) worker.process.child.kill("SIGKILL");
+    await fake.close();
+    await redis.stop();
+    scenario.remove();
+  };
+  try {
+    const enqueued = await spawnCli(
+      options.cliPath,
+      ["orchestrate", "--queue", redis.url, "--prioritize"],
+      scenario.repoDir,
+      env,
+    ).exited;
+    if (enqueued.code !== 0)
+      throw new Error(`climpt orchestrate --queue exited ${enqueued.code}:\n${enqueued.stderr}`);
+    for (let index = 1; index <= (options.workers ?? 2); index++) {
+      const name = `w${index}`;
+      logs[name] = [];
+      const args = [
+        "worker",
+        "--queue",
+        redis.url,
+        "--name",
+        name,
+        "--concurrency",
+        String(options.concurrency ?? 2),
+        "--lock-duration",
+        "2s",
+        "--stalled-interval",
+        "1s",
+        "--lease",
+        "2s",
+        "--worktree-root",
+        scenario.worktreeRoot,
+      ];
+      workers.push({
+        name,
+        process: spawnCli(options.cliPath, args, scenario.repoDir, env, (line) => {
+          logs[name]?.push(line);
+          options.log?.(name, line);
+        }),
+      });
+    }
+    let killedWorker: string | null = null;
+    if (kill) {
+      await waitFor("issue #3's implementer call", deadline, () =>
+        scenario.model.served.some((call) => call.key === "implementer#3" && call.index === 1),
+      );
+      const runner = workers.find((worker) =>
+        (logs[worker.name] ?? []).some((line) => line.includes("#3 runs implementer")),
+      );
+      if (runner === undefined)
+        throw new Error("fleet scenario: no worker says it runs issue #3's implementer");
+      runner.process.child.kill("SIGKILL");
+      await runner.process.exited;
+      killedWorker = runner.name;
+    }
+    let status: FleetScenarioRun["status"] = { counts: {}, jobs: [] };
+    await waitFor("every job to finish", deadline, async () => {
+      const out = await spawnCli(
+        options.cliPath,
+        ["fleet", "status", "--queue", redis.url, "--json"],
+        scenario.repoDir,
+        env,
+      ).exited;
+      if (out.code !== 0) return false;
+      status = JSON.parse(out.stdout) as FleetScenarioRun["status"];
+      const finished = (status.counts.completed ?? 0) + (status.counts.failed ?? 0);
+      return finished === Object.keys(scenario.expected).length;
+    });
+    for (const worker of workers) {
+      if (worker.name === killedWorker) continue;
+      worker.process.child.kill("SIGTERM");
+      await worker.process.exited;
+    }
+    const finalLabels = Object.keys(scenario.expected).map(
+      (number) => scenario.gh.issue(Number(number))?.labels ?? [],
+    );
+    const summary: FleetScenarioSummary = {
+      issues: finalLabels.length,
+      terminal: finalLabels.filter(
+        (labels) => labels.includes("done") || labels.includes("wontfix"),
+      ).length,
+      blocked: finalLabels.filter((labels) => labels.includes("need clearance")).length,
+      workers: workers.length,
+      killed: killedWorker === null ? 0 : 1,
+      resumedRuns: Object.values(logs)
+        .flat()
+        .filter((line) => / resumes [a-z-]+ \(/.test(line)).length,
+      repeatedModelCalls: scenario.model.repeatedCompletedCalls(fake.requests),
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
+    return { summary, scenario, fake, redis, logs, killedWorker, status, cleanUp };
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+}
