@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { reply } from "@climpt/testing";
-import { createToolbox } from "@climpt/tools";
+import { createToolbox, TOOL_NAMES } from "@climpt/tools";
 import { describe, expect, it } from "vitest";
 import type { ClaudeCodeStepInput } from "./claude-code-executor.ts";
 import {
@@ -238,8 +238,10 @@ describe("the user's Claude Code settings", () => {
 describe("GitHub tools of a closure step", () => {
   it("are climpt's, served over MCP: a close is recorded for the boundary hook, not performed", async () => {
     const cwd = tempDir();
+    // A closure step gets the GitHub tools its agent lists (docs/design.md#tools-and-their-boundary).
     const agent = agentDefinition({
       github: { enabled: true, labels: {}, defaultClosureAction: "close" },
+      allowedTools: [...TOOL_NAMES],
     });
     const closure = step("closure.issue", "closure");
     const toolbox = createToolbox({ cwd, agent, step: closure });

@@ -54,6 +54,13 @@ export interface AgentCheck extends AgentChecks {
   readonly loaded?: LoadedAgent;
 }
 
+/**
+ * Flow findings `climpt validate` reports as errors that do not stop a run: the original runtime
+ * runs such definitions (its facilitator agent moves from work to closure with `next`), so a run
+ * warns where validate refuses (docs/compatibility.md).
+ */
+const VALIDATE_ONLY_ERRORS: ReadonlySet<string> = new Set(["SR-TRANS-108"]);
+
 /** Flow codes that repeat a loader check (SR-TRANS-001 / -002) about the same transition. */
 const LOADER_RESTATED: ReadonlySet<string> = new Set([
   "SR-TRANS-101",
@@ -123,7 +130,11 @@ export async function checkLoadedAgent(
       }),
     );
   }
-  const findings = flowFindings(loaded, graph, prompts.flowPrompts, problems);
+  const findings = flowFindings(loaded, graph, prompts.flowPrompts, problems).map((finding) =>
+    options.purpose === "run" && VALIDATE_ONLY_ERRORS.has(finding.code)
+      ? { ...finding, severity: "warning" as const }
+      : finding,
+  );
   return { problems, findings };
 }
 
