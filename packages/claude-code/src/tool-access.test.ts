@@ -3,6 +3,8 @@ import { agentDefinition, step } from "./test-support.ts";
 import { resolveToolAccess } from "./tool-access.ts";
 
 const GITHUB_ON = { enabled: true, labels: {}, defaultClosureAction: "close" } as const;
+/** A closure step gets only the GitHub tools its agent lists (docs/design.md#tools-and-their-boundary). */
+const GITHUB_TOOLS = ["github_comment", "github_edit_labels", "github_close_issue"];
 
 describe("resolveToolAccess", () => {
   it("gives a work step the agent's tools, canonical names, and no GitHub tools", () => {
@@ -24,9 +26,12 @@ describe("resolveToolAccess", () => {
     expect(access.refusalFor("StructuredOutput")).toBeUndefined();
   });
 
-  it("adds the GitHub tools in a closure step when the integration is on, and only then", () => {
+  it("adds the GitHub tools the agent lists in a closure step when the integration is on, and only then", () => {
     const closure = step("closure.issue", "closure");
-    const on = resolveToolAccess(agentDefinition({ github: GITHUB_ON }), closure);
+    const on = resolveToolAccess(
+      agentDefinition({ github: GITHUB_ON, allowedTools: ["Read", ...GITHUB_TOOLS] }),
+      closure,
+    );
     expect(on.climptTools).toEqual(["github_comment", "github_edit_labels", "github_close_issue"]);
     expect(on.refusalFor("mcp__climpt__github_comment")).toBeUndefined();
     const off = resolveToolAccess(agentDefinition(), closure);
@@ -47,7 +52,16 @@ describe("resolveToolAccess", () => {
 
   it("keeps only reading tools under plan mode, the step's mode winning over the agent's", () => {
     const agent = agentDefinition({
-      allowedTools: ["Read", "Write", "Bash", "Grep", "Agent", "WebFetch", "mcp__docs"],
+      allowedTools: [
+        "Read",
+        "Write",
+        "Bash",
+        "Grep",
+        "Agent",
+        "WebFetch",
+        "mcp__docs",
+        ...GITHUB_TOOLS,
+      ],
       github: GITHUB_ON,
     });
     const plan = resolveToolAccess(
