@@ -289,7 +289,7 @@ describe("fail-fast and limits", () => {
     expect(stopped.result.error?.code).toBe("AGENT_BUDGET_EXCEEDED");
     expect(stopped.result.resumable).toBe(true);
     const runId = (stopped.result as unknown as { runId: string }).runId;
-    expect(stopped.stderr).toContain(`Resume: climpt run my-agent --resume ${runId}`);
+    expect(stopped.stderr).toContain(`Resume: climpt resume ${runId}`);
 
     // The journal it left is resumable: without the budget, the run finishes from it.
     fake.reset();
