@@ -105,6 +105,13 @@ export interface IterationBounds {
   readonly min: number;
   /** Maximum executions of the step prompt (default 1). */
   readonly max: number;
+  /**
+   * True when the definition writes `iterations` (check dialect). Only then does `max` bound
+   * how often the step executes in the whole run (what bounds a fallback cycle); without it the
+   * step's repeats are bounded by its check's `onFail` and the run cap
+   * (docs/design.md#the-check-dialect).
+   */
+  readonly declared?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
