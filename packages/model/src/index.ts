@@ -78,6 +78,7 @@ export {
   type ValidationStep,
   type ValidatorDefinition,
   type VerdictSpec,
+  type WorktreeFinish,
 } from "./model.ts";
 export {
   fail,

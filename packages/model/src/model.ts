@@ -12,6 +12,22 @@ import type { JsonSchema, JsonValue } from "./json.ts";
 import type { Problem } from "./problem.ts";
 import type { VerdictType } from "./verdict-types.ts";
 
+/**
+ * After a successful run in worktree mode: merge the run's branch into the base branch, push,
+ * or open a pull request instead of merging (docs/design.md#worktrees).
+ */
+export interface WorktreeFinish {
+  /** Merge the branch into the base branch (agent.json `autoMerge`, CLI `--no-merge`). */
+  readonly merge: boolean;
+  /** Push the base branch after the merge, else the run's branch. */
+  readonly push: boolean;
+  readonly remote: string;
+  /** Push the branch and open a pull request (`gh pr create`) instead of merging. */
+  readonly createPr: boolean;
+  /** The pull request's base; default the base branch. */
+  readonly prTarget?: string;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Prompts
 
@@ -105,6 +121,13 @@ export interface IterationBounds {
   readonly min: number;
   /** Maximum executions of the step prompt (default 1). */
   readonly max: number;
+  /**
+   * True when the definition writes `iterations` (check dialect). Only then does `max` bound
+   * how often the step executes in the whole run (what bounds a fallback cycle); without it the
+   * step's repeats are bounded by its check's `onFail` and the run cap
+   * (docs/design.md#the-check-dialect).
+   */
+  readonly declared?: boolean;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -393,7 +416,16 @@ export interface AgentDefinition {
   readonly permissionMode: PermissionMode;
   readonly github: GithubIntegration;
   readonly boundaryHook?: CommandBoundaryHook;
-  readonly worktree: { readonly enabled: boolean; readonly root?: string };
+  readonly worktree: {
+    readonly enabled: boolean;
+    readonly root?: string;
+    /**
+     * What a successful run in worktree mode does with its branch (CLI flags override). The
+     * loader always fills it; absent (a hand-built definition) means the defaults: merge, no
+     * push, remote `origin`, no pull request.
+     */
+    readonly finish?: WorktreeFinish;
+  };
   readonly logging: {
     readonly directory: string;
     readonly format: "jsonl";

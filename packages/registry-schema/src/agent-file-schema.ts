@@ -78,9 +78,34 @@ export const githubSchema = v.looseObject({
   ),
 });
 
+/** What a successful worktree run does with its branch (CLI flags override each). */
+export const worktreeFinishEntries = {
+  autoMerge: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("Merge the run's branch into the base branch (default true)."),
+    ),
+  ),
+  push: v.optional(
+    v.pipe(v.boolean(), v.description("Push after the merge (the branch itself without one).")),
+  ),
+  remote: v.optional(text("The remote --push and --create-pr push to (default origin).")),
+  createPr: v.optional(
+    v.pipe(
+      v.boolean(),
+      v.description("Push the branch and open a pull request instead of merging (gh pr create)."),
+    ),
+  ),
+  prTarget: v.optional(text("The pull request's base branch (default: the base branch).")),
+};
+
+/** The original runtime's `runner.execution.finalize`. */
+export const worktreeFinishSchema = v.looseObject(worktreeFinishEntries);
+
 export const worktreeSchema = v.looseObject({
   enabled: v.optional(v.boolean(), false),
   root: v.optional(text("Folder the worktrees are created in.")),
+  ...worktreeFinishEntries,
 });
 
 export const loggingSchema = v.looseObject({
@@ -179,7 +204,12 @@ export const runnerSchema = v.looseObject({
   verdict: v.optional(runnerVerdictSchema),
   boundaries: v.optional(runnerBoundariesSchema),
   integrations: v.optional(v.looseObject({ github: v.optional(githubSchema) })),
-  execution: v.optional(v.looseObject({ worktree: v.optional(worktreeSchema) })),
+  execution: v.optional(
+    v.looseObject({
+      worktree: v.optional(worktreeSchema),
+      finalize: v.optional(worktreeFinishSchema),
+    }),
+  ),
   logging: v.optional(loggingSchema),
   limits: v.optional(limitsSchema),
 });

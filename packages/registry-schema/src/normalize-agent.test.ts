@@ -34,7 +34,10 @@ describe("normalizeAgent, flat shape (seed 000)", () => {
       allowedTools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"],
       permissionMode: "acceptEdits",
       github: { enabled: true, labels: {}, defaultClosureAction: "close" },
-      worktree: { enabled: false },
+      worktree: {
+        enabled: false,
+        finish: { merge: true, push: false, remote: "origin", createPr: false },
+      },
       logging: { directory: "tmp/logs/agents/code-improver", format: "jsonl" },
       limits: {},
     } satisfies AgentDefinition);
@@ -66,7 +69,11 @@ describe("normalizeAgent, flat shape (seed 000)", () => {
       labels: { blocked: "need clearance" },
       defaultClosureAction: "close",
     });
-    expect(agent.worktree).toEqual({ enabled: true, root: "../worktree" });
+    expect(agent.worktree).toEqual({
+      enabled: true,
+      root: "../worktree",
+      finish: { merge: true, push: false, remote: "origin", createPr: false },
+    });
     expect(agent.limits).toEqual({ maxIterations: 50, maxCostUsd: 2.5 });
   });
 });
@@ -106,7 +113,16 @@ describe("normalizeAgent, nested shape (runner.*)", () => {
               defaultClosureAction: "label-only",
             },
           },
-          execution: { worktree: { enabled: true, root: "../worktree" } },
+          execution: {
+            worktree: { enabled: true, root: "../worktree" },
+            finalize: {
+              autoMerge: false,
+              push: true,
+              remote: "upstream",
+              createPr: true,
+              prTarget: "develop",
+            },
+          },
           logging: { directory: "tmp/logs/agents/iterator", format: "jsonl", maxFiles: 100 },
           limits: { callTimeoutMs: 120_000, maxTurnsPerStep: 40 },
           actions: { enabled: true, types: ["issue-action"] },
@@ -135,7 +151,17 @@ describe("normalizeAgent, nested shape (runner.*)", () => {
         },
         defaultClosureAction: "label-only",
       },
-      worktree: { enabled: true, root: "../worktree" },
+      worktree: {
+        enabled: true,
+        root: "../worktree",
+        finish: {
+          merge: false,
+          push: true,
+          remote: "upstream",
+          createPr: true,
+          prTarget: "develop",
+        },
+      },
       logging: { directory: "tmp/logs/agents/iterator", format: "jsonl", maxFiles: 100 },
       limits: { callTimeoutMs: 120_000, maxTurnsPerStep: 40 },
     });
@@ -171,7 +197,10 @@ describe("normalizeAgent, nested shape (runner.*)", () => {
       allowedTools: DEFAULT_ALLOWED_TOOLS,
       permissionMode: "default",
       github: { enabled: true, labels: {}, defaultClosureAction: "close" },
-      worktree: { enabled: false },
+      worktree: {
+        enabled: false,
+        finish: { merge: true, push: false, remote: "origin", createPr: false },
+      },
       logging: { directory: "tmp/logs/agents/tiny", format: "jsonl" },
       limits: {},
     } satisfies AgentDefinition);

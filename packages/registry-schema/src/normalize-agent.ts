@@ -38,6 +38,7 @@ import {
   runnerBoundariesSchema,
   runnerFlowSchema,
   runnerVerdictSchema,
+  worktreeFinishSchema,
   worktreeSchema,
 } from "./agent-file-schema.ts";
 import { toAgentRelativePath } from "./agent-relative-path.ts";
@@ -152,10 +153,7 @@ export function draftAgent(
     ...(sections.boundaryHook === undefined
       ? {}
       : { boundaryHook: normalizeHook(sections.boundaryHook) }),
-    worktree: {
-      enabled: sections.worktree?.enabled ?? false,
-      ...(sections.worktree?.root === undefined ? {} : { root: sections.worktree.root }),
-    },
+    worktree: normalizeWorktree(sections),
     logging: {
       directory: sections.logging?.directory ?? `tmp/logs/agents/${name}`,
       format: "jsonl",
@@ -193,6 +191,8 @@ interface AgentSections {
   readonly boundaryHook?: RawBoundaryHook;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
+  /** Nested shape: `runner.execution.finalize`, the original runtime's place for these keys. */
+  readonly finalize?: FieldValues<typeof worktreeFinishSchema.entries>;
   readonly logging?: FieldValues<typeof loggingSchema.entries>;
   readonly limits?: FieldValues<typeof limitsSchema.entries>;
 }
@@ -284,6 +284,15 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
         worktreeSchema.entries,
         execution.worktree,
         "$.runner.execution.worktree",
+        findings,
+      ),
+    ),
+    ...defined(
+      "finalize",
+      optionalObject(
+        worktreeFinishSchema.entries,
+        execution.finalize,
+        "$.runner.execution.finalize",
         findings,
       ),
     ),
@@ -693,4 +702,24 @@ function normalizeLimits(
     if (typeof value === "number") limits[key] = value;
   }
   return limits;
+}
+
+/**
+ * Worktree mode and what a successful run does with its branch: the `worktree` section's keys,
+ * then the nested shape's `runner.execution.finalize` (the original runtime's place), which wins.
+ */
+function normalizeWorktree(sections: AgentSections): AgentDefinition["worktree"] {
+  const written = { ...sections.worktree, ...sections.finalize };
+  const prTarget = written.prTarget;
+  return {
+    enabled: sections.worktree?.enabled ?? false,
+    ...(sections.worktree?.root === undefined ? {} : { root: sections.worktree.root }),
+    finish: {
+      merge: written.autoMerge ?? true,
+      push: written.push ?? false,
+      remote: written.remote ?? "origin",
+      createPr: written.createPr ?? false,
+      ...(prTarget === undefined ? {} : { prTarget }),
+    },
+  };
 }

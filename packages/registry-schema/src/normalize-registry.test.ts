@@ -59,11 +59,11 @@ describe("check dialect (seeds 000 and 002)", () => {
         onPass: { kind: "next", target: "s_b2c1" },
         onFail: { kind: "retry", maxRetries: 2 },
       },
-      iterations: { min: 1, max: 1 },
+      iterations: { min: 1, max: 1, declared: true },
       handoff: [],
       permissions: {},
     } satisfies Step);
-    expect(registry.steps.s_b2c1?.iterations).toEqual({ min: 1, max: 5 });
+    expect(registry.steps.s_b2c1?.iterations).toEqual({ min: 1, max: 5, declared: true });
     expect(registry.steps.s_b2c1?.check?.onFail).toEqual({ kind: "fallback", target: "s_a8f3" });
     // The step whose passing check completes the agent is the closure step.
     expect(registry.steps.s_c9d4?.kind).toBe("closure");

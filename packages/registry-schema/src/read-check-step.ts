@@ -147,9 +147,9 @@ function readIterations(raw: unknown, at: string, findings: Findings): Iteration
       `iterations.min (${min}) is greater than iterations.max (${max}).`,
       `Set "max" to at least ${min}, or lower "min".`,
     );
-    return { min, max: min };
+    return { min, max: min, declared: true };
   }
-  return { min, max };
+  return { min, max, declared: true };
 }
 
 function readCheck(

@@ -29,10 +29,16 @@ const routeCheck = (registry: Registry, state: RouterState, verdict: CheckVerdic
 
 const pass = { passed: true, message: "fine" };
 const failed = { passed: false, message: "2 tests fail" };
+const passed = { passed: true };
 
-function single(check: CheckDefinition, min = 1, max = 1): Registry {
+/** `s_one` with `check` (and `iterations` when min or max is given), then `s_two`. */
+function single(check: CheckDefinition, min?: number, max?: number): Registry {
   return registryOf("check", [
-    checkStep("s_one", { check, min, max }),
+    checkStep("s_one", {
+      check,
+      ...(min === undefined ? {} : { min }),
+      ...(max === undefined ? {} : { max }),
+    }),
     checkStep("s_two", { check: { onPass: { kind: "complete" } } }),
   ]);
 }
@@ -98,23 +104,88 @@ describe("routeCheck: pass", () => {
 });
 
 describe("routeCheck: fail", () => {
-  it("runs the step again while this visit has run fewer than iterations.max times", () => {
+  it("takes onFail at once: a fallback after the first NG, even under iterations.max", () => {
     const registry = single(
       { onPass: { kind: "complete" }, onFail: { kind: "fallback", target: "s_two" } },
       1,
       3,
     );
+    const { decision } = execute(registry, createRouterState(registry, "s_one"), failed);
+    expect(decision).toMatchObject({ kind: "step", stepId: "s_two", via: "check-fallback" });
+  });
+
+  it("without onFail, runs the step again while it has executed fewer than iterations.max times in the run", () => {
+    const registry = single({ onPass: { kind: "complete" } }, 1, 3);
     let state = createRouterState(registry, "s_one");
     const steps: string[] = [];
-    for (let i = 0; i < 3; i += 1) {
+    for (let i = 0; i < 2; i += 1) {
       const { decision } = execute(registry, state, failed);
       if (decision === undefined) throw new Error("unexpected");
       steps.push(`${decision.kind === "step" ? decision.via : decision.kind}:${decision.stepId}`);
       state = decision.state;
     }
-    expect(steps).toEqual(["check-again:s_one", "check-again:s_one", "check-fallback:s_two"]);
-    expect(state.visitExecutions).toBe(0);
-    expect(state.stepCounts).toEqual([{ stepId: "s_one", executions: 3, retries: 0 }]);
+    expect(steps).toEqual(["check-again:s_one", "check-again:s_one"]);
+    const { issue } = execute(registry, state, failed);
+    expect(issue?.code).toBe("AGENT_VALIDATION_ABORT");
+    expect(issue?.message).toContain("after 3 execution(s) (iterations.max 3)");
+  });
+
+  it("does not hold the executions onFail.retry started against iterations.max", () => {
+    // s_one (max 2, retry ×1): NG → retry → OK → s_two NG → fallback → s_one is its 2nd
+    // counted execution; OK → s_two NG → fallback would be the 3rd: SR-ITER-001.
+    const registry = registryOf("check", [
+      checkStep("s_one", {
+        max: 2,
+        check: {
+          onPass: { kind: "next", target: "s_two" },
+          onFail: { kind: "retry", maxRetries: 1 },
+        },
+      }),
+      checkStep("s_two", {
+        check: { onPass: { kind: "complete" }, onFail: { kind: "fallback", target: "s_one" } },
+      }),
+    ]);
+    let state = createRouterState(registry, "s_one");
+    const path: string[] = [];
+    for (const verdict of [failed, passed, failed, passed]) {
+      const { decision } = execute(registry, state, verdict);
+      if (decision === undefined) throw new Error("unexpected");
+      path.push(`${decision.kind === "step" ? decision.via : decision.kind}:${decision.stepId}`);
+      state = decision.state;
+    }
+    expect(path).toEqual([
+      "check-retry:s_one",
+      "check-pass:s_two",
+      "check-fallback:s_one",
+      "check-pass:s_two",
+    ]);
+    const { issue } = execute(registry, state, failed);
+    expect(issue).toMatchObject({ code: "SR-ITER-001", family: "AGENT_MAX_ITERATIONS" });
+    expect(issue?.message).toContain('Step "s_one" has executed 2 time(s)');
+  });
+
+  it("ends the run naming the step when a fallback would run it past iterations.max", () => {
+    // s_one (max 2) → NG → s_back → pass → s_one → NG → s_back → pass → s_one: a third run.
+    const registry = registryOf("check", [
+      checkStep("s_one", {
+        max: 2,
+        check: { onPass: { kind: "complete" }, onFail: { kind: "fallback", target: "s_back" } },
+      }),
+      checkStep("s_back", { check: { onPass: { kind: "next", target: "s_one" } } }),
+    ]);
+    let state = createRouterState(registry, "s_one");
+    const path: string[] = [];
+    for (const verdict of [failed, passed, failed]) {
+      const { decision } = execute(registry, state, verdict);
+      if (decision === undefined) throw new Error("unexpected");
+      path.push(decision.stepId);
+      state = decision.state;
+    }
+    expect(path).toEqual(["s_back", "s_one", "s_back"]);
+    const { issue } = execute(registry, state, passed);
+    expect(issue).toMatchObject({ code: "SR-ITER-001", family: "AGENT_MAX_ITERATIONS" });
+    expect(issue?.message).toContain('Step "s_one" has executed 2 time(s)');
+    expect(issue?.path).toBe("$.steps.s_one.iterations.max");
   });
 
   it("onFail.retry starts a new visit, counted against maxRetries", () => {

@@ -3,12 +3,49 @@ import { advance } from "./advance.ts";
 import { contractViolation } from "./problems.ts";
 import { currentStep } from "./route.ts";
 import type { BeforeCheckDecision, RouteDecision, StepVia } from "./route-decision.ts";
-import { hasStep, lookup, type RouterState, recordExecution } from "./router-state.ts";
+import {
+  hasStep,
+  lookup,
+  type RouterState,
+  recordExecution,
+  stepCountOf,
+  updateStepCount,
+} from "./router-state.ts";
 
 export interface CheckVerdict {
   readonly passed: boolean;
   /** The check's message (or why it failed): carried on the decision for the journal. */
   readonly message?: string;
+}
+
+/**
+ * A step whose definition declares `iterations` executes at most `iterations.max` times in the
+ * whole run (its `onFail.retry` executions aside, which `maxRetries` bounds); the execution past
+ * it ends the run (docs/design.md#the-check-dialect). This is what bounds a fallback cycle,
+ * whose steps are each entered anew. A step without `iterations` is bounded by the run cap.
+ */
+export function stepLimitProblem(
+  registry: Registry,
+  state: RouterState,
+  target: string,
+): Result<never> | undefined {
+  const step = lookup(registry.steps, target);
+  if (step?.iterations.declared !== true) return undefined;
+  // `retries` counts the executions `onFail.retry` started, which `maxRetries` bounds instead.
+  const count = stepCountOf(state, target);
+  const executed = count.executions - count.retries;
+  if (executed < step.iterations.max) return undefined;
+  return fail([
+    problem(
+      "SR-ITER-001",
+      `Step "${target}" has executed ${executed} time(s) in this run (onFail retries aside), its iterations.max of ${step.iterations.max}; the flow from step "${state.stepId}" would run it again, so the run stops.`,
+      {
+        family: "AGENT_MAX_ITERATIONS",
+        path: stepPath(target, "iterations", "max"),
+        hint: `Raise iterations.max of step "${target}" if the cycle makes progress; otherwise change the prompt or check that keeps sending the flow back to it.`,
+      },
+    ),
+  ]);
 }
 
 function stepDecision(
@@ -20,6 +57,10 @@ function stepDecision(
   cap: number,
   reason?: string,
 ): Result<RouteDecision> {
+  // A retry's executions are bounded by onFail.maxRetries, not by iterations.max: the seeds
+  // write `"max": 1` with `"maxRetries": 2` and mean two more tries.
+  const limited = via === "check-retry" ? undefined : stepLimitProblem(registry, state, target);
+  if (limited !== undefined) return limited;
   const next = advance(registry, state, target, { newVisit, cap });
   if (!next.ok) return next;
   return ok({
@@ -52,6 +93,8 @@ export function beforeCheck(
   const step = found.value;
   const executed = recordExecution(state);
   if (executed.visitExecutions < step.iterations.min) {
+    const limited = stepLimitProblem(registry, executed, step.id);
+    if (limited !== undefined) return limited;
     const next = advance(registry, executed, step.id, { newVisit: false, cap });
     if (!next.ok) return next;
     return ok({ kind: "step", stepId: step.id, via: "min-iterations", state: next.value });
@@ -62,10 +105,14 @@ export function beforeCheck(
 /**
  * Check dialect, with the verdict of the check `beforeCheck` asked for:
  * - pass: `onPass.next` → that step (a new visit); `onPass.complete` → `{kind: "complete"}`;
- * - fail while this visit has run fewer than `iterations.max` times → the step again;
- * - fail at `iterations.max` → `onFail`: `retry` starts a new visit of the same step, counted
+ * - fail with an `onFail` → it, at once: `retry` starts a new visit of the same step, counted
  *   against `maxRetries` (0 = unlimited, still bounded by the run cap); `fallback` goes to its
- *   step; exhausted retries or no `onFail` end the run with `AGENT_VALIDATION_ABORT`.
+ *   step; exhausted retries end the run with `AGENT_VALIDATION_ABORT`;
+ * - fail without `onFail` → the step again while it has executed fewer than `iterations.max`
+ *   times (in the whole run when `iterations` is declared, else in this visit), then
+ *   `AGENT_VALIDATION_ABORT`.
+ * Running a step that declares `iterations` past its `max` executions in the run (other than by
+ * `onFail.retry`) ends the run with `SR-ITER-001` (family `AGENT_MAX_ITERATIONS`) naming it.
  */
 export function routeCheck(
   registry: Registry,
@@ -113,17 +160,20 @@ export function routeCheck(
     return stepDecision(registry, base, target, "check-pass", true, cap, message);
   }
 
-  if (base.visitExecutions < step.iterations.max) {
-    return stepDecision(registry, base, step.id, "check-again", false, cap, message);
-  }
-
   const onFail = check.onFail;
   const why = message ? ` Last check: ${message}` : "";
   if (onFail === undefined) {
+    const count = stepCountOf(base, step.id);
+    const executions = step.iterations.declared
+      ? count.executions - count.retries
+      : base.visitExecutions;
+    if (executions < step.iterations.max) {
+      return stepDecision(registry, base, step.id, "check-again", false, cap, message);
+    }
     return fail([
       problem(
         "AGENT_VALIDATION_ABORT",
-        `Step "${step.id}" failed its check after ${base.visitExecutions} execution(s) (iterations.max ${step.iterations.max}) and declares no onFail.${why}`,
+        `Step "${step.id}" failed its check after ${executions} execution(s) (iterations.max ${step.iterations.max}) and declares no onFail.${why}`,
         {
           path: stepPath(step.id, "check", "onFail"),
           hint: `Add "onFail": { "retry": true, "maxRetries": N } or { "fallback": "<step id>" } to the check of step "${step.id}", or raise iterations.max.`,
@@ -148,6 +198,10 @@ export function routeCheck(
     const retried: RouterState = {
       ...base,
       checkRetries: used + 1,
+      stepCounts: updateStepCount(base.stepCounts, step.id, (count) => ({
+        ...count,
+        retries: count.retries + 1,
+      })),
     };
     return stepDecision(registry, retried, step.id, "check-retry", true, cap, message);
   }

@@ -58,7 +58,10 @@ export interface StepCount {
   readonly stepId: string;
   /** Recorded executions. */
   readonly executions: number;
-  /** `repeat` intents it emitted (gate dialect). */
+  /**
+   * `repeat` intents it emitted (gate dialect), or executions its check's `onFail.retry`
+   * started (check dialect: they are bounded by `maxRetries`, not by `iterations.max`).
+   */
   readonly retries: number;
 }
 

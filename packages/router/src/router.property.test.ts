@@ -297,7 +297,10 @@ describe("router properties (check dialect)", () => {
           for (const passed of verdicts) {
             const before = router.beforeCheck(state);
             if (!before.ok) {
-              expect(before.issues[0]?.code).toBe("AGENT_MAX_ITERATIONS");
+              // The run cap, or a step's own iterations.max over the run (SR-ITER-001).
+              expect(before.issues[0]?.family ?? before.issues[0]?.code).toBe(
+                "AGENT_MAX_ITERATIONS",
+              );
               return;
             }
             state = before.value.state;
@@ -310,7 +313,7 @@ describe("router properties (check dialect)", () => {
             expect(state.visitExecutions).toBeGreaterThanOrEqual(step.iterations.min);
             const routed = router.routeCheck(state, { passed });
             if (!routed.ok) {
-              expect(["AGENT_MAX_ITERATIONS", "AGENT_VALIDATION_ABORT"]).toContain(
+              expect(["AGENT_MAX_ITERATIONS", "AGENT_VALIDATION_ABORT", "SR-ITER-001"]).toContain(
                 routed.issues[0]?.code,
               );
               return;

@@ -122,41 +122,24 @@ describe("seed 000: analyze → implement → review (check dialect)", () => {
     expect(walk.state.iteration).toBe(3);
   });
 
-  it("retries analyze, runs implement up to 5 times, falls back, and completes", () => {
+  it("falls back from implement at its first NG; analyze has run its one execution, so the run stops naming it", () => {
     const walk = walkCheck(seed000, "s_a8f3", [
-      ng(), // analyze fails: retry (1 of 2)
+      ng(), // analyze fails: retry (1 of 2); a retry is bounded by maxRetries, not by max
       ok(), // analyze passes
-      ng(),
-      ng(),
-      ng(),
-      ng(),
-      ng(), // implement fails 5 times (iterations.max 5): fallback to analyze
-      ok(), // analyze
-      ok(), // implement passes
-      ng(), // review fails: fallback to implement
-      ok(), // implement
-      { output: {}, check: '```json\n{"result": "pass", "message": "ship it"}\n```' }, // review passes
+      ng(), // implement fails: onFail fallback at once, back to analyze (iterations.max 1)
     ]);
-    expect(walk.steps).toEqual([
-      "s_a8f3",
-      "s_a8f3",
-      "s_b2c1",
-      "s_b2c1",
-      "s_b2c1",
-      "s_b2c1",
-      "s_b2c1",
-      "s_a8f3",
-      "s_b2c1",
-      "s_c9d4",
-      "s_b2c1",
-      "s_c9d4",
-    ]);
-    expect(walk.end).toBe("done");
+    expect(walk.steps).toEqual(["s_a8f3", "s_a8f3", "s_b2c1"]);
+    expect(walk).toMatchObject({ end: "problem", code: "SR-ITER-001" });
     expect(walk.state.stepCounts).toEqual([
-      { stepId: "s_a8f3", executions: 3, retries: 0 },
-      { stepId: "s_b2c1", executions: 7, retries: 0 },
-      { stepId: "s_c9d4", executions: 2, retries: 0 },
+      { stepId: "s_a8f3", executions: 2, retries: 1 },
+      { stepId: "s_b2c1", executions: 1, retries: 0 },
     ]);
+  });
+
+  it("falls back from review to implement, and stops before review's second run (iterations.max 1)", () => {
+    const walk = walkCheck(seed000, "s_a8f3", [ok(), ok(), ng(), ok()]);
+    expect(walk.steps).toEqual(["s_a8f3", "s_b2c1", "s_c9d4", "s_b2c1"]);
+    expect(walk).toMatchObject({ end: "problem", code: "SR-ITER-001" });
   });
 
   it("stops when analyze fails more often than maxRetries allows", () => {
@@ -181,7 +164,7 @@ describe("seed 002: analysis → impl → review with handoff (check dialect)", 
   it("carries the handoff and reads impl's verdict from its own output", () => {
     const walk = walkCheck(seed002, "s_analysis", [
       { output: { issue_context: "login times out" } }, // no check: passes
-      { output: { plan: "raise timeout", diff: "-1 +1", result: "ng" } }, // runs again (max 5)
+      { output: { plan: "raise timeout", diff: "-1 +1", result: "ng" } }, // NG: onFail retry at once
       { output: { plan: "raise timeout", diff: "-1 +2", result: "ok" } },
       { output: { release_notes: "fixed login" } }, // no check: complete
     ]);
@@ -195,14 +178,15 @@ describe("seed 002: analysis → impl → review with handoff (check dialect)", 
     });
   });
 
-  it("retries impl as a new visit after 5 failed executions, at most twice", () => {
+  it("retries impl at each NG, at most twice", () => {
     const failing = { output: { plan: "p", result: "ng" } };
     const walk = walkCheck(seed002, "s_analysis", [
       { output: { issue_context: "c" } },
-      ...Array.from({ length: 15 }, () => failing),
+      failing,
+      failing,
       failing,
     ]);
-    expect(walk.steps).toEqual(["s_analysis", ...Array.from({ length: 15 }, () => "s_impl")]);
+    expect(walk.steps).toEqual(["s_analysis", "s_impl", "s_impl", "s_impl"]);
     expect(walk).toMatchObject({ end: "problem", code: "AGENT_VALIDATION_ABORT" });
     expect(walk.state.checkRetries).toBe(2);
   });

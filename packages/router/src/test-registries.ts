@@ -81,7 +81,11 @@ export function checkStep(id: string, spec: CheckStepSpec): Step {
     usesStdin: false,
     transitions: {},
     ...(spec.check === undefined ? {} : { check: spec.check }),
-    iterations: { min: spec.min ?? 1, max: spec.max ?? 1 },
+    // Written `iterations` bound the step's executions over the run, as the loader marks them.
+    iterations:
+      spec.min === undefined && spec.max === undefined
+        ? { min: 1, max: 1 }
+        : { min: spec.min ?? 1, max: spec.max ?? 1, declared: true },
     handoff: spec.handoff ?? [],
     permissions: {},
   };

@@ -1,11 +1,12 @@
 import { runBoundaryHook } from "@climpt/completion-chain";
-import { formatCode, type JsonValue, problem } from "@climpt/model";
+import { ClimptError, formatCode, type JsonValue, problem } from "@climpt/model";
 import type { RunContext } from "./run-context.ts";
 import { toJson } from "./run-errors.ts";
-import type { RunError, RunResult } from "./run-result.ts";
+import type { RunError, RunResult, WorktreeReport } from "./run-result.ts";
 import type { RunState } from "./run-state.ts";
 import type { PendingBoundary, RunEnding } from "./step-outcome.ts";
-import { removeRunWorktree } from "./worktree.ts";
+import { discardRunWorktree } from "./worktree.ts";
+import { finishWorktree } from "./worktree-finish.ts";
 
 /**
  * After a validated completion: the boundary hook acts (issue close, merge, release), exactly
@@ -50,8 +51,73 @@ export async function runBoundary(
 }
 
 /**
- * The run's result, and its `run_end` event. A successful run in worktree mode removes its
- * worktree (the branch keeps the work); a failed one keeps it for `--resume`.
+ * What happens to the worktree when the run ends (docs/design.md#worktrees): after a success,
+ * the finish (merge back, push, pull request, removal), whose failure fails the run with its
+ * code and keeps worktree and branch; after a failure before anything ran in the worktree (no
+ * model call, no program, no step recorded), its removal, and the branch's when the run made
+ * it; after any other failure, nothing: `climpt resume` continues in it.
+ */
+async function endWorktree(
+  ctx: RunContext,
+  state: RunState,
+  error: RunError | undefined,
+): Promise<{ report?: WorktreeReport; error?: RunError }> {
+  const worktree = ctx.worktree;
+  if (worktree === null) return {};
+  const kept: WorktreeReport = {
+    path: worktree.path,
+    branch: worktree.branch,
+    baseBranch: worktree.baseBranch ?? null,
+    merged: false,
+    commits: 0,
+    pushed: null,
+    pr: null,
+    removed: false,
+  };
+  if (error !== undefined) {
+    // A resumed run's worktree held an earlier session's work: only a new run's can be empty.
+    if (state.history.length > 0 || ctx.events.workStarted || ctx.resumed) {
+      return { report: kept };
+    }
+    try {
+      await discardRunWorktree({ repoDir: ctx.originCwd, worktree });
+      return { report: { ...kept, removed: true } };
+    } catch (cause) {
+      ctx.events.emit({
+        type: "notice",
+        level: "warning",
+        message: `The worktree was kept: ${(cause as Error).message}`,
+      });
+      return { report: kept };
+    }
+  }
+  try {
+    const finished = await finishWorktree({
+      repoDir: ctx.originCwd,
+      worktree,
+      finish: ctx.worktreeFinish,
+      commandRunner: ctx.commandRunner,
+      agentName: ctx.agent.name,
+      runId: ctx.runId,
+      signal: ctx.signal,
+    });
+    return finished.problem === undefined
+      ? { report: finished.report }
+      : { report: finished.report, error: finished.problem };
+  } catch (cause) {
+    // A git command that failed outright (RUN-WORKTREE-001): reported, worktree kept.
+    const failure =
+      cause instanceof ClimptError
+        ? problem(cause.code, cause.message, cause.hint === undefined ? {} : { hint: cause.hint })
+        : problem("RUN-WORKTREE-001", (cause as Error).message);
+    return { report: kept, error: failure };
+  }
+}
+
+/**
+ * The run's result, and its `run_end` event. In worktree mode the worktree is finished or kept
+ * first (`endWorktree`); a finish that fails turns the run into a failure that resume cannot
+ * continue (the steps are done; the hint says how to finish by hand).
  */
 export async function finishRun(
   ctx: RunContext,
@@ -59,19 +125,10 @@ export async function finishRun(
   ending: RunEnding,
   startedAt: number,
 ): Promise<RunResult> {
-  const { error } = ending;
+  const worktreeEnd = await endWorktree(ctx, state, ending.error);
+  const error = ending.error ?? worktreeEnd.error;
+  const finishFailed = ending.error === undefined && worktreeEnd.error !== undefined;
   const success = error === undefined;
-  if (success && ctx.worktree !== null) {
-    try {
-      await removeRunWorktree({ repoDir: ctx.originCwd, worktree: ctx.worktree });
-    } catch (cause) {
-      ctx.events.emit({
-        type: "notice",
-        level: "warning",
-        message: `The worktree was kept: ${(cause as Error).message}`,
-      });
-    }
-  }
   const boundary = ctx.events.boundaryReport;
   const result: RunResult = {
     runId: ctx.runId,
@@ -87,9 +144,16 @@ export async function finishRun(
     state: { history: state.history, handoff: state.handoff },
     usage: ctx.usage.totals,
     ...(boundary === undefined ? {} : { boundary }),
+    ...(worktreeEnd.report === undefined ? {} : { worktree: worktreeEnd.report }),
     journalPath: ctx.journalPath,
-    // Once the boundary hook has started, resume refuses (RUN-RESUME-003): never act twice.
-    resumable: !success && ctx.journalPath !== null && !ctx.events.boundaryHookStarted,
+    // Once the boundary hook has started, resume refuses (RUN-RESUME-003): never act twice. A
+    // removed worktree, or a finish that failed after the steps completed, leaves nothing to resume.
+    resumable:
+      !success &&
+      !finishFailed &&
+      worktreeEnd.report?.removed !== true &&
+      ctx.journalPath !== null &&
+      !ctx.events.boundaryHookStarted,
     durationMs: Date.now() - startedAt,
   };
   ctx.events.emit({ type: "run_end", result });

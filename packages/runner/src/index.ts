@@ -43,13 +43,14 @@ export type {
   VerdictEvent,
 } from "./run-event.ts";
 export { newRunId } from "./run-id.ts";
-export type { RunBudgets, RunnerOptions, RunOptions } from "./run-options.ts";
+export type { RunBudgets, RunnerOptions, RunOptions, WorktreeRunOptions } from "./run-options.ts";
 export type {
   BoundaryReport,
   HistoryEntry,
   RunError,
   RunResult,
   RunUsage,
+  WorktreeReport,
 } from "./run-result.ts";
 export { AgentDefinitionError, RunnerError } from "./runner-error.ts";
 export type { CheckResult, PendingRetry, StepEnd } from "./step-end.ts";

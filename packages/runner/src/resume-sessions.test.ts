@@ -243,19 +243,16 @@ describe("resume across sessions", () => {
   );
 
   it("count:check keeps its count across a resume (check_count in the prompt)", async () => {
-    // code-improver with a check budget its script uses up (four status checks, the last one
-    // the closure's), whose count its implement prompt shows.
+    // code-improver with a check budget its script uses up (five status checks, the last one
+    // the closure's), whose count its analyze prompt shows.
     const agent = path.join(mkdtempSync(path.join(tmpdir(), "climpt-agent-")), "code-improver");
     cpSync(path.join(EXAMPLES, "agents", "code-improver"), agent, { recursive: true });
     const agentJson = JSON.parse(readFileSync(path.join(agent, "agent.json"), "utf8"));
     agentJson.behavior.completionType = "checkBudget";
-    agentJson.behavior.completionConfig = { maxChecks: 4 };
+    agentJson.behavior.completionConfig = { maxChecks: 5 };
     writeFileSync(path.join(agent, "agent.json"), JSON.stringify(agentJson));
-    const implement = path.join(agent, "prompts/steps/phase/implement/f_default.md");
-    writeFileSync(
-      implement,
-      `Checks so far: {uv-check_count}.\n${readFileSync(implement, "utf8")}`,
-    );
+    const analyze = path.join(agent, "prompts/steps/phase/analyze/f_default.md");
+    writeFileSync(analyze, `Checks so far: {uv-check_count}.\n${readFileSync(analyze, "utf8")}`);
     const script = await loadFakeScript(path.join(EXAMPLES, "fake-models", "code-improver.json"));
     const loaded = await loadAgentDefinition(agent);
     const promptOf = (events: RunEvent[]) =>
@@ -267,7 +264,7 @@ describe("resume across sessions", () => {
     const repo = makeSampleRepo();
     const fake = await newFake();
     const firstEvents: RunEvent[] = [];
-    // Two checks ran (s_a8f3 OK, s_b2c1 NG); s_b2c1's second execution (call 8) hangs.
+    // Two checks ran (s_a8f3 OK, s_b2c1 NG); the fallback's second s_a8f3 (call 8) hangs.
     fake.enqueue(...script.replies.slice(0, 7), { kind: "hang" });
     const controller = new AbortController();
     const running = runnerFor(loaded, fake, (event) => firstEvents.push(event)).run({

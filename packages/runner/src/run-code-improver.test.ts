@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 describe("the code-improver example (seed 000's check dialect), end to end", () => {
-  it("runs each step's check as its own call, iterates within iterations.max on NG, and completes", async () => {
+  it("runs each step's check as its own call, takes onFail's fallback at the NG, and completes", async () => {
     const repo = makeSampleRepo();
     const { client, fake } = await fakeModel("code-improver");
     closers.push(() => fake.close());
@@ -32,7 +32,9 @@ describe("the code-improver example (seed 000's check dialect), end to end", () 
       ),
     ).toEqual([
       "s_a8f3 OK -> s_b2c1",
-      "s_b2c1 NG -> s_b2c1",
+      // NG → onFail.fallback at once: back to analyze (iterations.max 2 allows a second run).
+      "s_b2c1 NG -> s_a8f3",
+      "s_a8f3 OK -> s_b2c1",
       "s_b2c1 OK -> s_c9d4",
       "s_c9d4 OK -> complete",
     ]);
@@ -47,6 +49,14 @@ describe("the code-improver example (seed 000's check dialect), end to end", () 
     expect(implement?.type === "prompt_resolved" && implement.text).toContain(
       "Plan: Collapse runs of non-alphanumeric characters",
     );
+    // After the fallback, implement's second run reads the second analysis.
+    const again = events.findLast(
+      (event) =>
+        event.type === "prompt_resolved" && event.stepId === "s_b2c1" && event.phase === "step",
+    );
+    expect(again?.type === "prompt_resolved" && again.text).toContain(
+      "Plan: Trim dashes at both ends",
+    );
     // The check prompts came from checks/… (their own C3L c1).
     const checkPrompts = events.filter(
       (event) => event.type === "prompt_resolved" && event.phase === "check",
@@ -56,6 +66,7 @@ describe("the code-improver example (seed 000's check dialect), end to end", () 
     ).toEqual([
       "prompts/checks/step/analyze/f_default.md",
       "prompts/checks/step/implement/f_default.md",
+      "prompts/checks/step/analyze/f_default.md",
       "prompts/checks/step/implement/f_default.md",
       "prompts/checks/completion/final/f_default.md",
     ]);

@@ -16,6 +16,7 @@ import {
   problem,
   type Registry,
   resolveRunIterationCap,
+  type WorktreeFinish,
 } from "@climpt/model";
 import { createRouter, type Router } from "@climpt/router";
 import type { JournalSink } from "./journal-store.ts";
@@ -36,6 +37,7 @@ import type { StepExecutor } from "./step-executor.ts";
 import type { RunTelemetry } from "./telemetry.ts";
 import { UsageMeter } from "./usage-meter.ts";
 import type { RunWorktree } from "./worktree.ts";
+import { resolveWorktreeFinish } from "./worktree-finish.ts";
 
 /**
  * Everything a run's phases read, built once by setup (a new run or a resumed one) and never
@@ -54,6 +56,10 @@ export interface RunContext {
   /** The folder the run was started from; the journal lives there. */
   readonly originCwd: string;
   readonly worktree: RunWorktree | null;
+  /** What a successful run does with its worktree's branch (agent.json, then the run's options). */
+  readonly worktreeFinish: WorktreeFinish;
+  /** A resumed run (its journal held events before this session). */
+  readonly resumed: boolean;
   readonly modelOverride: string | undefined;
   /** The router for this registry and this run's iteration cap (`router.iterationCap`). */
   readonly router: Router;
@@ -169,6 +175,8 @@ export async function buildRunContext(
     cwd: identity.cwd,
     originCwd: identity.originCwd,
     worktree: identity.worktree,
+    worktreeFinish: resolveWorktreeFinish(agent, runOptions.worktreeOptions),
+    resumed: identity.lastSeq > 0,
     modelOverride: identity.modelOverride,
     router,
     system: system.value.text,

@@ -57,7 +57,13 @@ export interface RunStartEvent extends EventBase {
   readonly registryVersion: string;
   readonly modelOverride: string | null;
   readonly iterationCap: number;
-  readonly worktree: { readonly path: string; readonly branch: string } | null;
+  /** Worktree mode: the folder, its branch, the base branch it merges back into. */
+  readonly worktree: {
+    readonly path: string;
+    readonly branch: string;
+    readonly baseBranch?: string | null;
+    readonly createdBranch?: boolean;
+  } | null;
 }
 
 export interface RunResumeEvent extends EventBase {

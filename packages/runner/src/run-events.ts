@@ -31,6 +31,7 @@ const RESUME_READS: ReadonlySet<RunEvent["type"]> = new Set<RunEvent["type"]>([
 export class RunEventStream {
   private seq: number;
   private hookStarted = false;
+  private worked = false;
   private hookReport: BoundaryReport | undefined;
   /** The `seq` of the last event resume reads, and the `seq` through which all is on disk. */
   private lastNeeded = 0;
@@ -57,6 +58,7 @@ export class RunEventStream {
       seq: this.seq,
     };
     if (event.type === "boundary_hook_start") this.hookStarted = true;
+    if (event.type === "model_request" || event.type === "program") this.worked = true;
     if (event.type === "boundary_hook") {
       this.hookReport = { ok: event.ok, actions: event.actions, problems: event.problems ?? [] };
     }
@@ -108,6 +110,14 @@ export class RunEventStream {
   /** The run journaled `boundary_hook_start`: resume would refuse it from now on. */
   get boundaryHookStarted(): boolean {
     return this.hookStarted;
+  }
+
+  /**
+   * The run asked the model or ran a program (in this session): something may have changed in
+   * its working directory, so a failed worktree run keeps its worktree.
+   */
+  get workStarted(): boolean {
+    return this.worked;
   }
 
   /** What the boundary hook did, once it reported. */

@@ -363,7 +363,7 @@ describe("flows", () => {
     expect(result.resumable).toBe(false);
   });
 
-  it("worktree mode runs on its own branch and removes the worktree after success", async () => {
+  it("worktree mode runs on its own branch, merges it back and removes the worktree after success", async () => {
     const repo = makeSampleRepo();
     const spec: TestAgentSpec = { ...linear, name: "wt" };
     const fake = await startFakeAnthropic();
@@ -401,9 +401,10 @@ describe("flows", () => {
     expect(result.success).toBe(true);
     expect(cwd).not.toBe(repo);
     expect(git(repo, "worktree", "list")).not.toContain(cwd);
+    // The branch was merged back into main (worktree-finish.test.ts covers the options).
     const branch = `climpt/wt/${result.runId}`;
-    expect(git(repo, "log", "--format=%s", "-1", branch)).toBe("note");
-    // The repository's own working tree was never touched.
+    expect(git(repo, "log", "--format=%s", "-1", "main^2")).toBe("note");
+    expect(result.worktree).toMatchObject({ branch, merged: true, removed: true });
     expect(git(repo, "status", "--porcelain")).toBe("");
   });
 });

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/model";
+import type { JsonValue, WorktreeFinish } from "@climpt/model";
 import type { ModelClient, PriceTable } from "@climpt/sdk-adapter";
 import type { RunEvent } from "./run-event.ts";
 import type { StepExecutor } from "./step-executor.ts";
@@ -9,6 +9,13 @@ export interface RunBudgets {
   readonly maxTokens?: number;
   readonly maxCostUsd?: number;
   readonly maxWallClockMs?: number;
+}
+
+export interface WorktreeRunOptions extends Partial<WorktreeFinish> {
+  /** The run's branch; default `climpt/<agent>/<runId>`. An existing branch is checked out. */
+  readonly branch?: string;
+  /** Where the worktree starts and the branch is merged back; default the current branch. */
+  readonly baseBranch?: string;
 }
 
 export interface RunOptions {
@@ -25,6 +32,12 @@ export interface RunOptions {
   readonly resume?: string;
   /** Run in a fresh git worktree on its own branch (overrides agent.json). */
   readonly worktree?: boolean;
+  /**
+   * Worktree mode: the branch names, and what a successful run does with its branch; each key
+   * overrides agent.json's `worktree` section (CLI `--branch`, `--base-branch`, `--no-merge`,
+   * `--push`, `--push-remote`, `--create-pr`, `--pr-target`). A resumed run keeps its branches.
+   */
+  readonly worktreeOptions?: WorktreeRunOptions;
   /** Replay model calls from this cassette (offline). */
   readonly replay?: string;
   /** Record model calls to this cassette. */

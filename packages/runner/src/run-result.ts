@@ -43,6 +43,28 @@ export interface BoundaryReport {
 }
 
 /**
+ * What a run in worktree mode did with its worktree and branch when it ended
+ * (docs/design.md#worktrees). After a failed run everything is kept (for `climpt resume`),
+ * unless the run failed before anything ran in the worktree: then it is removed.
+ */
+export interface WorktreeReport {
+  readonly path: string;
+  readonly branch: string;
+  /** The branch the worktree was made from and is merged back into; null on a detached HEAD. */
+  readonly baseBranch: string | null;
+  /** The branch was merged into the base branch (false with `--no-merge`, `--create-pr`, or nothing to merge). */
+  readonly merged: boolean;
+  /** Commits of the branch the merge brought into the base branch. */
+  readonly commits: number;
+  /** `<remote>/<ref>` that was pushed, or null. */
+  readonly pushed: string | null;
+  /** The pull request `gh pr create` opened, or null. */
+  readonly pr: { readonly url: string; readonly base: string } | null;
+  /** The worktree folder was removed. */
+  readonly removed: boolean;
+}
+
+/**
  * The run result (DESIGN §5). `climpt run --json` prints exactly this object, and
  * `StepFlowRunner#run` returns it.
  */
@@ -67,6 +89,8 @@ export interface RunResult {
   readonly usage: RunUsage;
   /** The boundary hook's report, when one ran. */
   readonly boundary?: BoundaryReport;
+  /** Worktree mode: what happened to the worktree and its branch. */
+  readonly worktree?: WorktreeReport;
   /** Where the journal is; `climpt run --resume <runId>` continues from it. */
   readonly journalPath: string | null;
   /** Whether `--resume` can continue this run (it failed or was interrupted). */

@@ -13,7 +13,7 @@ import { newRunId } from "./run-id.ts";
 import { initialRunState, type RunState } from "./run-state.ts";
 import { AgentDefinitionError, RunnerError } from "./runner-error.ts";
 import { validateArgs } from "./validate-args.ts";
-import { createRunWorktree } from "./worktree.ts";
+import { createRunWorktree, discardRunWorktree } from "./worktree.ts";
 
 /**
  * Setup of a new run: checks the working directory, the arguments, the entry step and everything
@@ -41,6 +41,7 @@ export async function startRun(
   if (!entry.ok) throw new AgentDefinitionError(entry.issues);
   const warnings = await preRunChecks(loaded, { args: args.value, cwd: originCwd });
   const runId = newRunId();
+  const branches = runOptions.worktreeOptions;
   const worktree =
     (runOptions.worktree ?? agent.worktree.enabled)
       ? await createRunWorktree({
@@ -48,33 +49,46 @@ export async function startRun(
           ...(agent.worktree.root === undefined ? {} : { root: agent.worktree.root }),
           agentName: agent.name,
           runId,
+          branches: {
+            ...(branches?.branch === undefined ? {} : { branch: branches.branch }),
+            ...(branches?.baseBranch === undefined ? {} : { baseBranch: branches.baseBranch }),
+          },
         })
       : null;
-  // The journal lives with the repository the run was started from, not in the worktree,
-  // which is removed after a successful run.
-  const store =
-    runnerOptions.journalDir === false
-      ? null
-      : fileJournalStore({
-          cwd: originCwd,
-          agent,
-          journalDir: runnerOptions.journalDir,
-          fsync: runnerOptions.fsync ?? true,
-        });
-  const context = await buildRunContext(inputs, {
-    runId,
-    args: args.value,
-    cwd: worktree?.path ?? originCwd,
-    originCwd,
-    worktree,
-    modelOverride: runOptions.model,
-    iterationCap: resolveRunCap(inputs),
-    journal: {
-      path: store?.locate(runId) ?? null,
-      open: store === null ? null : () => store.create(runId),
-    },
-    lastSeq: 0,
-  });
+  let context: RunContext;
+  try {
+    // The journal lives with the repository the run was started from, not in the worktree,
+    // which is removed after a successful run.
+    const store =
+      runnerOptions.journalDir === false
+        ? null
+        : fileJournalStore({
+            cwd: originCwd,
+            agent,
+            journalDir: runnerOptions.journalDir,
+            fsync: runnerOptions.fsync ?? true,
+          });
+    context = await buildRunContext(inputs, {
+      runId,
+      args: args.value,
+      cwd: worktree?.path ?? originCwd,
+      originCwd,
+      worktree,
+      modelOverride: runOptions.model,
+      iterationCap: resolveRunCap(inputs),
+      journal: {
+        path: store?.locate(runId) ?? null,
+        open: store === null ? null : () => store.create(runId),
+      },
+      lastSeq: 0,
+    });
+  } catch (error) {
+    // Setup failed before the first step: nothing ran in the worktree, so none is left behind.
+    if (worktree !== null) {
+      await discardRunWorktree({ repoDir: originCwd, worktree }).catch(() => undefined);
+    }
+    throw error;
+  }
   const state = initialRunState(context.router.start(entry.value), context.registry);
   context.events.emit({
     type: "run_start",

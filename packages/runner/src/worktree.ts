@@ -6,9 +6,17 @@ import { RunnerError } from "./runner-error.ts";
 
 const run = promisify(execFile);
 
-async function git(cwd: string, args: readonly string[]): Promise<string> {
+/** Local git commands only; a bound so a wedged git (a lock held elsewhere) cannot hang a run. */
+const GIT_TIMEOUT_MS = 120_000;
+
+export async function git(cwd: string, args: readonly string[]): Promise<string> {
   try {
-    const { stdout } = await run("git", args, { cwd, encoding: "utf8" });
+    const { stdout } = await run("git", args, {
+      cwd,
+      encoding: "utf8",
+      timeout: GIT_TIMEOUT_MS,
+      maxBuffer: 16 * 1024 * 1024,
+    });
     return stdout.trim();
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
@@ -24,25 +32,68 @@ async function git(cwd: string, args: readonly string[]): Promise<string> {
 export interface RunWorktree {
   readonly path: string;
   readonly branch: string;
+  /**
+   * The branch the worktree was made from, which a successful run merges back into; null when
+   * the repository was on a detached HEAD (nothing to merge into) or the journal predates it.
+   */
+  readonly baseBranch?: string | null;
+  /** The run made the branch (it did not exist before). */
+  readonly createdBranch?: boolean;
+}
+
+/** `--branch` / `--base-branch` (and their agent.json-free defaults). */
+export interface WorktreeBranches {
+  /** The run's branch; default `climpt/<agent>/<runId>`. An existing branch is checked out. */
+  readonly branch?: string;
+  /** The branch to start from and merge back into; default the repository's current branch. */
+  readonly baseBranch?: string;
+}
+
+async function branchExists(repo: string, branch: string): Promise<boolean> {
+  try {
+    await git(repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
  * Seed 004's `1 issue = 1 branch = 1 worktree = 1 agent`: a fresh `git worktree` on its own branch,
- * made from the repository's current HEAD. It lives next to the repository (default
- * `../climpt-worktrees/<agent>-<runId>`), not inside it, so the repository's own status stays clean.
+ * made from the base branch (default: the repository's current branch, or its HEAD when that is
+ * detached). It lives next to the repository (default `../climpt-worktrees/<agent>-<runId>`), not
+ * inside it, so the repository's own status stays clean. A `branch` that exists already is
+ * checked out as it is (continuing an issue's branch); a new one starts at the base.
  */
 export async function createRunWorktree(options: {
   readonly repoDir: string;
   readonly root?: string;
   readonly agentName: string;
   readonly runId: string;
+  readonly branches?: WorktreeBranches;
 }): Promise<RunWorktree> {
   const top = await git(options.repoDir, ["rev-parse", "--show-toplevel"]);
   const root = path.resolve(top, options.root ?? "../climpt-worktrees");
   const worktreePath = path.join(root, `${options.agentName}-${options.runId}`);
-  const branch = `climpt/${options.agentName}/${options.runId}`;
-  await git(top, ["worktree", "add", "-b", branch, worktreePath, "HEAD"]);
-  return { path: worktreePath, branch };
+  const branch = options.branches?.branch ?? `climpt/${options.agentName}/${options.runId}`;
+  let baseBranch: string | null = options.branches?.baseBranch ?? null;
+  if (baseBranch === null) {
+    const current = await git(top, ["rev-parse", "--abbrev-ref", "HEAD"]);
+    baseBranch = current === "HEAD" ? null : current;
+  } else if (!(await branchExists(top, baseBranch))) {
+    throw new RunnerError({
+      code: "RUN-WORKTREE-002",
+      message: `The base branch "${baseBranch}" does not exist in ${top}.`,
+      hint: "Pass --base-branch an existing local branch, or leave it out to start from the current branch.",
+    });
+  }
+  const existed = await branchExists(top, branch);
+  if (existed) {
+    await git(top, ["worktree", "add", worktreePath, branch]);
+  } else {
+    await git(top, ["worktree", "add", "-b", branch, worktreePath, baseBranch ?? "HEAD"]);
+  }
+  return { path: worktreePath, branch, baseBranch, createdBranch: !existed };
 }
 
 /**
@@ -55,4 +106,17 @@ export async function removeRunWorktree(options: {
 }): Promise<void> {
   if (!existsSync(options.worktree.path)) return;
   await git(options.repoDir, ["worktree", "remove", "--force", options.worktree.path]);
+}
+
+/**
+ * A run that ended before anything ran in its worktree: the folder goes, and so does the
+ * branch when the run created it (it holds nothing but the base's commits).
+ */
+export async function discardRunWorktree(options: {
+  readonly repoDir: string;
+  readonly worktree: RunWorktree;
+}): Promise<void> {
+  await removeRunWorktree(options);
+  if (options.worktree.createdBranch === true)
+    await git(options.repoDir, ["branch", "-D", options.worktree.branch]);
 }

@@ -30,6 +30,12 @@ const RESUME_KEYS = new Set([
   "verbose",
   "replay",
   "record",
+  // What a resumed worktree run does with its branch when it completes.
+  "merge",
+  "push",
+  "pushRemote",
+  "createPr",
+  "prTarget",
   "help",
 ]);
 

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
-import type { Problem, StepExecutorName } from "@climpt/model";
-import type { RunOptions } from "@climpt/runner";
+import type { AgentParameter, JsonValue, Problem, StepExecutorName } from "@climpt/model";
+import type { RunOptions, WorktreeRunOptions } from "@climpt/runner";
+import type { FlagSpec } from "../args/flag-spec.ts";
 import type { ParsedFlags } from "../args/parse-flags.ts";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
@@ -11,7 +12,7 @@ import { booleanValue, numberValue, stringValue } from "./command-line.ts";
 export interface FlagRunOptions {
   readonly options: Pick<
     RunOptions,
-    "model" | "maxIterations" | "budgets" | "worktree" | "replay" | "record"
+    "model" | "maxIterations" | "budgets" | "worktree" | "worktreeOptions" | "replay" | "record"
   >;
   /** A cassette that does not exist, or no way to reach the model. */
   readonly problems: readonly Problem[];
@@ -57,6 +58,7 @@ export function runOptionsFromFlags(
   const model = stringValue(values, "model");
   const maxIterations = numberValue(values, "maxIterations");
   const worktree = booleanValue(values, "worktree");
+  const worktreeOptions = worktreeOptionsFromFlags(values);
   return {
     problems,
     options: {
@@ -72,8 +74,61 @@ export function runOptionsFromFlags(
             },
           }),
       ...(worktree === undefined ? {} : { worktree }),
+      ...(Object.keys(worktreeOptions).length === 0 ? {} : { worktreeOptions }),
       ...(replayPath === undefined ? {} : { replay: replayPath }),
       ...(record === undefined ? {} : { record: path.resolve(io.cwd, record) }),
     },
   };
+}
+
+/**
+ * `--branch`, `--base-branch`, `--[no-]merge`, `--push`, `--push-remote`, `--create-pr`,
+ * `--pr-target`: each given one overrides agent.json's `worktree` section. A flag an agent
+ * parameter has taken (the original's agents declare `--base-branch`) is read by `climpt run`
+ * from that parameter instead.
+ */
+export function worktreeOptionsFromFlags(values: ParsedFlags["values"]): WorktreeRunOptions {
+  const branch = stringValue(values, "branch");
+  const baseBranch = stringValue(values, "baseBranch");
+  const merge = booleanValue(values, "merge");
+  const push = booleanValue(values, "push");
+  const remote = stringValue(values, "pushRemote");
+  const createPr = booleanValue(values, "createPr");
+  const prTarget = stringValue(values, "prTarget");
+  return {
+    ...(branch === undefined ? {} : { branch }),
+    ...(baseBranch === undefined ? {} : { baseBranch }),
+    ...(merge === undefined ? {} : { merge }),
+    ...(push === undefined ? {} : { push }),
+    ...(remote === undefined ? {} : { remote }),
+    ...(createPr === undefined ? {} : { createPr }),
+    ...(prTarget === undefined ? {} : { prTarget }),
+  };
+}
+
+/** Run flags an agent parameter of the same flag name takes over. */
+export const YIELDING_FLAG_KEYS: ReadonlySet<string> = new Set(["resume", "branch", "baseBranch"]);
+
+/**
+ * `--branch` / `--base-branch` given to a parameter that took the flag: the parameter's value
+ * also names the worktree's branch, as in the original runtime.
+ */
+export function branchesFromParameters(
+  parameters: Readonly<Record<string, AgentParameter>>,
+  args: Readonly<Record<string, JsonValue>>,
+  runFlags: readonly FlagSpec[],
+): { branch?: string; baseBranch?: string } {
+  const out: { branch?: string; baseBranch?: string } = {};
+  for (const [key, flag] of [
+    ["branch", "branch"],
+    ["baseBranch", "base-branch"],
+  ] as const) {
+    if (runFlags.some((spec) => spec.key === key)) continue;
+    const parameter = Object.values(parameters).find(
+      (candidate) => candidate.cli.replace(/^-+/, "") === flag,
+    );
+    const value = parameter === undefined ? undefined : args[parameter.name];
+    if (typeof value === "string" && value !== "") out[key] = value;
+  }
+  return out;
 }

@@ -70,6 +70,58 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     negatable: true,
     description: "Run in a fresh git worktree on its own branch (overrides agent.json).",
   },
+  {
+    name: "branch",
+    kind: "string",
+    key: "branch",
+    valueName: "NAME",
+    description:
+      "Worktree mode: the run's branch (default climpt/<agent>/<run id>; an existing one is checked out).",
+  },
+  {
+    name: "base-branch",
+    kind: "string",
+    key: "baseBranch",
+    valueName: "NAME",
+    description:
+      "Worktree mode: the branch to start from and merge back into (default: the current branch).",
+  },
+  {
+    name: "merge",
+    kind: "boolean",
+    key: "merge",
+    negatable: true,
+    description:
+      "Worktree mode: after a successful run merge the branch into the base branch (default; --no-merge keeps it apart).",
+  },
+  {
+    name: "push",
+    kind: "boolean",
+    key: "push",
+    description:
+      "Worktree mode: push after a successful run (the base branch after a merge, else the run's branch).",
+  },
+  {
+    name: "push-remote",
+    kind: "string",
+    key: "pushRemote",
+    valueName: "NAME",
+    description: "The remote --push and --create-pr push to (default origin).",
+  },
+  {
+    name: "create-pr",
+    kind: "boolean",
+    key: "createPr",
+    description:
+      "Worktree mode: push the branch and open a pull request (gh pr create) instead of merging.",
+  },
+  {
+    name: "pr-target",
+    kind: "string",
+    key: "prTarget",
+    valueName: "BRANCH",
+    description: "The pull request's base branch (default: the base branch).",
+  },
   JSON_FLAG,
   {
     name: "jsonl",

@@ -20,7 +20,11 @@ import {
 } from "./command-line.ts";
 import { executeRun } from "./execute-run.ts";
 import { resumeCommandFor } from "./resume-hint.ts";
-import { runOptionsFromFlags } from "./run-flag-options.ts";
+import {
+  branchesFromParameters,
+  runOptionsFromFlags,
+  YIELDING_FLAG_KEYS,
+} from "./run-flag-options.ts";
 import { RUN_FLAGS } from "./run-flags.ts";
 
 /**
@@ -81,8 +85,12 @@ export const runCommand: Command = {
     // Pass 2: everything, strictly, with the agent's parameters as typed flags. A parameter
     // whose flag is a run flag kept only for compatibility (`--resume`: `climpt resume` is the
     // command now) takes that flag over; the iterator agent has a `resume` parameter.
+    // The same for the worktree flags: the original's agents declare a `--base-branch`
+    // parameter, which then also names the worktree's base branch, as it does there.
     const taken = new Set(parameterFlags.map((flag) => flag.name));
-    const runFlags = RUN_FLAGS.filter((flag) => !(flag.key === "resume" && taken.has(flag.name)));
+    const runFlags = RUN_FLAGS.filter(
+      (flag) => !(YIELDING_FLAG_KEYS.has(flag.key) && taken.has(flag.name)),
+    );
     const specs: FlagSpec[] = [...runFlags, ...parameterFlags];
     const parsed = parseFlags(argv, specs);
     const problems: Problem[] = [...parsed.problems];
@@ -126,6 +134,10 @@ export const runCommand: Command = {
     );
     const shared = runOptionsFromFlags(values, io, executorName);
     problems.push(...shared.problems);
+    const worktreeOptions = {
+      ...shared.options.worktreeOptions,
+      ...branchesFromParameters(loaded.agent.parameters, collected.args, runFlags),
+    };
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
     const stepExecutor = await loadStepExecutor(executorName, io.env);
     if (!stepExecutor.ok) return reportUsageProblems(io, this, [stepExecutor.problem], json);
@@ -136,6 +148,7 @@ export const runCommand: Command = {
         args: collected.args,
         cwd: location.cwd,
         ...shared.options,
+        ...(Object.keys(worktreeOptions).length === 0 ? {} : { worktreeOptions }),
         ...(resume === undefined ? {} : { resume }),
       },
       json,

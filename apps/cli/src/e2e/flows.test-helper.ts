@@ -135,8 +135,9 @@ export function triageAgentFiles(): Record<string, string | object> {
 }
 
 /**
- * The check-dialect scaffold (climpt init --dialect check) with its work step run once per
- * visit (so a failed check uses `onFail: retry`) and its review falling back to the work step.
+ * The check-dialect scaffold (climpt init --dialect check) with its review falling back to the
+ * work step. A written `iterations.max` bounds a step's executions over the whole run (its
+ * `onFail.retry` executions aside), so both steps may run twice: one fallback cycle completes.
  */
 export function checkAgentFiles(name: string): Record<string, string | object> {
   const files: Record<string, string | object> = { ...initFiles(name, "check") };
@@ -152,7 +153,8 @@ export function checkAgentFiles(name: string): Record<string, string | object> {
   const workStep = registry.steps[work];
   const reviewStep = registry.steps[review];
   if (workStep === undefined || reviewStep === undefined) throw new Error("unexpected scaffold");
-  workStep.iterations = { min: 1, max: 1 };
+  workStep.iterations = { min: 1, max: 2 };
+  reviewStep.iterations = { min: 1, max: 2 };
   reviewStep.check.onFail = { fallback: work };
   files["steps_registry.json"] = registry;
   return files;

@@ -1,5 +1,5 @@
 import { formatCode } from "@climpt/model";
-import type { RunEvent, RunResult, RunUsage } from "@climpt/runner";
+import type { RunEvent, RunResult, RunUsage, WorktreeReport } from "@climpt/runner";
 import type { TerminalSink } from "../cli-io.ts";
 import {
   formatClock,
@@ -336,6 +336,8 @@ export class ProgressDisplay {
     if (result.boundary !== undefined && !result.boundary.ok) {
       lines.push(s.red("  the boundary hook failed; see boundary in the result"));
     }
+    const worktree = result.worktree;
+    if (worktree !== undefined) lines.push(`  ${worktreeLine(worktree)}`);
     if (result.journalPath !== null) lines.push(s.dim(`  journal ${result.journalPath}`));
     if (!result.success && result.resumable) {
       const command =
@@ -410,4 +412,18 @@ function routeTarget(decision: string, to: string | null): string {
     default:
       return to ?? decision;
   }
+}
+
+/** What a worktree run did with its branch, in one line of the summary. */
+function worktreeLine(worktree: WorktreeReport): string {
+  const done: string[] = [];
+  if (worktree.merged) {
+    done.push(
+      `merged into ${worktree.baseBranch} (${worktree.commits} commit${worktree.commits === 1 ? "" : "s"})`,
+    );
+  }
+  if (worktree.pushed !== null) done.push(`pushed ${worktree.pushed}`);
+  if (worktree.pr !== null) done.push(`pull request ${worktree.pr.url}`);
+  done.push(worktree.removed ? "worktree removed" : `worktree kept at ${worktree.path}`);
+  return `branch ${worktree.branch}: ${done.join(", ")}`;
 }

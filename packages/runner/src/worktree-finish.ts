@@ -1,0 +1,248 @@
+import type { CommandRunner } from "@climpt/completion-chain";
+import { type AgentDefinition, type Problem, problem, type WorktreeFinish } from "@climpt/model";
+import type { WorktreeRunOptions } from "./run-options.ts";
+import type { WorktreeReport } from "./run-result.ts";
+import { git, type RunWorktree, removeRunWorktree } from "./worktree.ts";
+
+/** Push and `gh pr create` talk to a remote: bounded, so a stalled network cannot hang a run. */
+const REMOTE_TIMEOUT_MS = 300_000;
+
+export const DEFAULT_WORKTREE_FINISH: WorktreeFinish = {
+  merge: true,
+  push: false,
+  remote: "origin",
+  createPr: false,
+};
+
+/** agent.json's `worktree` finish keys, each overridden by the run's option when given. */
+export function resolveWorktreeFinish(
+  agent: AgentDefinition,
+  options: WorktreeRunOptions | undefined,
+): WorktreeFinish {
+  const written = agent.worktree.finish ?? DEFAULT_WORKTREE_FINISH;
+  const prTarget = options?.prTarget ?? written.prTarget;
+  return {
+    merge: options?.merge ?? written.merge,
+    push: options?.push ?? written.push,
+    remote: options?.remote ?? written.remote,
+    createPr: options?.createPr ?? written.createPr,
+    ...(prTarget === undefined ? {} : { prTarget }),
+  };
+}
+
+export interface WorktreeFinishInputs {
+  /** The repository the run was started from. */
+  readonly repoDir: string;
+  readonly worktree: RunWorktree;
+  readonly finish: WorktreeFinish;
+  readonly commandRunner: CommandRunner;
+  readonly agentName: string;
+  readonly runId: string;
+  readonly signal?: AbortSignal;
+}
+
+export interface WorktreeFinishOutcome {
+  readonly report: WorktreeReport;
+  /** Why the finish stopped; the worktree and the branch are then kept for the user. */
+  readonly problem?: Problem;
+}
+
+async function gitOk(cwd: string, args: readonly string[]): Promise<boolean> {
+  try {
+    await git(cwd, args);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The worktree that has `branch` checked out (the repository itself, usually), or null. */
+async function checkedOutIn(repoDir: string, branch: string): Promise<string | null> {
+  const listing = await git(repoDir, ["worktree", "list", "--porcelain"]);
+  let current: string | null = null;
+  for (const line of listing.split("\n")) {
+    if (line.startsWith("worktree ")) current = line.slice("worktree ".length);
+    if (line === `branch refs/heads/${branch}`) return current;
+  }
+  return null;
+}
+
+function byHand(worktree: RunWorktree, base: string, where: string): string {
+  return `Merge by hand: cd ${where} && git checkout ${base} && git merge --no-ff ${worktree.branch}, resolve and commit, then git worktree remove ${worktree.path}.`;
+}
+
+/**
+ * Merges the run's branch into the base branch with a merge commit, never leaving the base
+ * half-merged. Where the base is checked out (the repository itself, usually) the merge runs
+ * there, and only on a clean tree: an aborted merge cannot always restore uncommitted changes.
+ * A base checked out nowhere is merged without any working tree (`git merge-tree`), and its ref
+ * moves only if the merge is clean. Returns the commits merged, or the problem that stopped it.
+ */
+async function mergeBack(
+  repoDir: string,
+  worktree: RunWorktree,
+  base: string,
+): Promise<{ ok: true; commits: number } | { ok: false; problem: Problem }> {
+  const { branch } = worktree;
+  const commits = Number(await git(repoDir, ["rev-list", "--count", `${base}..${branch}`]));
+  if (commits === 0) return { ok: true, commits: 0 };
+  const message = `Merge branch '${branch}' into ${base}`;
+  const where = await checkedOutIn(repoDir, base);
+  if (where === null) {
+    let tree: string;
+    try {
+      tree =
+        (await git(repoDir, ["merge-tree", "--write-tree", base, branch])).split("\n")[0] ?? "";
+    } catch (error) {
+      // Exit 1 with the conflicts listed on stdout: nothing was written, the base is untouched.
+      const stdout = ((error as { cause?: { stdout?: string } }).cause?.stdout ?? "").split("\n");
+      const conflicts = stdout.filter((line) => line.startsWith("CONFLICT"));
+      const detail = conflicts.length > 0 ? conflicts.join("; ") : (error as Error).message;
+      return { ok: false, problem: conflict(worktree, base, repoDir, detail) };
+    }
+    const baseCommit = await git(repoDir, ["rev-parse", base]);
+    const merged = await git(repoDir, [
+      "commit-tree",
+      tree,
+      "-p",
+      base,
+      "-p",
+      branch,
+      "-m",
+      message,
+    ]);
+    // Compare-and-swap: refuses if the base moved since it was read.
+    await git(repoDir, ["update-ref", `refs/heads/${base}`, merged, baseCommit]);
+    return { ok: true, commits };
+  }
+  const dirty = await git(where, ["status", "--porcelain", "--untracked-files=no"]);
+  if (dirty !== "") {
+    return {
+      ok: false,
+      problem: problem(
+        "RUN-WORKTREE-004",
+        `The base branch "${base}" has uncommitted changes in ${where}, so the run's branch "${branch}" was not merged into it.`,
+        {
+          hint: `Commit or stash them, then: cd ${where} && git merge --no-ff ${branch} && git worktree remove ${worktree.path}.`,
+        },
+      ),
+    };
+  }
+  try {
+    await git(where, ["merge", "--no-ff", "-m", message, branch]);
+    return { ok: true, commits };
+  } catch (error) {
+    const files = await git(where, ["diff", "--name-only", "--diff-filter=U"]).catch(() => "");
+    await gitOk(where, ["merge", "--abort"]);
+    const detail =
+      files === "" ? (error as Error).message : `conflicts in ${files.split("\n").join(", ")}`;
+    return { ok: false, problem: conflict(worktree, base, where, detail) };
+  }
+}
+
+function conflict(worktree: RunWorktree, base: string, where: string, detail: string): Problem {
+  return problem(
+    "RUN-WORKTREE-003",
+    `The run's branch "${worktree.branch}" does not merge cleanly into "${base}" (${detail}). "${base}" is unchanged; the branch and the worktree ${worktree.path} are kept.`,
+    { hint: byHand(worktree, base, where) },
+  );
+}
+
+/**
+ * After a successful run in worktree mode (the original runtime's finalize, in this order):
+ * merge the run's branch into the base branch (unless `merge` is off or a pull request is
+ * wanted instead), push (the base after a merge, else the branch), open the pull request with
+ * `gh pr create`, then remove the worktree, and the branch once it is merged. The first step
+ * that fails stops the rest and keeps the worktree and the branch; its problem says how to
+ * finish by hand. Runs in the runner, where the boundary hook runs: the model never issues it.
+ */
+export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<WorktreeFinishOutcome> {
+  const { repoDir, worktree, finish, commandRunner } = inputs;
+  const base = worktree.baseBranch ?? null;
+  const merge = finish.merge && !finish.createPr;
+  let report: WorktreeReport = {
+    path: worktree.path,
+    branch: worktree.branch,
+    baseBranch: base,
+    merged: false,
+    commits: 0,
+    pushed: null,
+    pr: null,
+    removed: false,
+  };
+  const kept = (found: Problem): WorktreeFinishOutcome => ({ report, problem: found });
+
+  if (merge && base !== null) {
+    const merged = await mergeBack(repoDir, worktree, base);
+    if (!merged.ok) return kept(merged.problem);
+    report = { ...report, merged: merged.commits > 0, commits: merged.commits };
+  }
+  const remote = finish.remote;
+  const remoteRun = (command: string, args: readonly string[]) =>
+    commandRunner(command, args, {
+      cwd: repoDir,
+      timeoutMs: REMOTE_TIMEOUT_MS,
+      ...(inputs.signal === undefined ? {} : { signal: inputs.signal }),
+    });
+  if (finish.push || finish.createPr) {
+    const pushBase = report.merged && base !== null && !finish.createPr;
+    const ref = pushBase ? (base as string) : worktree.branch;
+    const pushed = await remoteRun("git", ["push", ...(pushBase ? [] : ["-u"]), remote, ref]);
+    if (pushed.exitCode !== 0) {
+      return kept(
+        problem(
+          "RUN-WORKTREE-005",
+          `git push ${remote} ${ref} failed (exit ${pushed.exitCode}${pushed.timedOut ? ", timed out" : ""}): ${pushed.stderr.trim() || pushed.stdout.trim()}`,
+          {
+            hint: `Fix the remote "${remote}" (--push-remote NAME), then: cd ${repoDir} && git push ${remote} ${ref}${finish.createPr ? ` && gh pr create --head ${worktree.branch}` : ""}.`,
+          },
+        ),
+      );
+    }
+    report = { ...report, pushed: `${remote}/${ref}` };
+  }
+  if (finish.createPr) {
+    const target = finish.prTarget ?? base;
+    if (target === null) {
+      return kept(
+        problem(
+          "RUN-WORKTREE-006",
+          `No pull request was opened for "${worktree.branch}": the repository was on a detached HEAD, so there is no base branch to target.`,
+          {
+            hint: `Pass --pr-target BRANCH, or: gh pr create --head ${worktree.branch} --base <branch>.`,
+          },
+        ),
+      );
+    }
+    const created = await remoteRun("gh", [
+      "pr",
+      "create",
+      "--head",
+      worktree.branch,
+      "--base",
+      target,
+      "--title",
+      `${inputs.agentName}: ${worktree.branch}`,
+      "--body",
+      `Opened by climpt after run ${inputs.runId} of agent "${inputs.agentName}" completed.`,
+    ]);
+    if (created.exitCode !== 0) {
+      return kept(
+        problem(
+          "RUN-WORKTREE-006",
+          `gh pr create --head ${worktree.branch} --base ${target} failed (exit ${created.exitCode}${created.timedOut ? ", timed out" : ""}): ${created.stderr.trim() || created.stdout.trim()}`,
+          {
+            hint: `The branch is pushed; open the pull request by hand: gh pr create --head ${worktree.branch} --base ${target}, then git worktree remove ${worktree.path}.`,
+          },
+        ),
+      );
+    }
+    const url = created.stdout.trim().split("\n").at(-1) ?? "";
+    report = { ...report, pr: { url, base: target } };
+  }
+  await removeRunWorktree({ repoDir, worktree });
+  report = { ...report, removed: true };
+  // Merged: the commits are on the base, the branch has done its job (as the original does).
+  if (report.merged) await gitOk(repoDir, ["branch", "-D", worktree.branch]);
+  return { report };
+}
