@@ -17,9 +17,13 @@ const ALLOWED_OTHERS = ["valibot"];
 
 let install: ScratchInstall;
 
+// Three `pnpm pack` runs and an npm install: seconds alone, minutes on a busy 2-core machine
+// (CI saw the shared 180 s hang limit run out). The limit detects a hang; it does not measure speed.
+const INSTALL_LIMIT_MS = 900_000;
+
 beforeAll(async () => {
   install = await installPackedPackages({ packages: await workspacePackagesNamed(OURS) });
-});
+}, INSTALL_LIMIT_MS);
 
 afterAll(async () => {
   await install?.remove();
