@@ -73,3 +73,24 @@ describe("a failed run's outcome", () => {
     expect(isInterruption(null)).toBe(false);
   });
 });
+
+describe("a run's verdict", () => {
+  it("is the runner's RunResult.verdict", () => {
+    const { error: _none, ...base } = failedRun(problem("X", "unused"));
+    const completed: RunResult = {
+      ...base,
+      success: true,
+      completionReason: "done",
+      verdict: "approved",
+    };
+    expect(outcomeOfRun(completed, [], null).verdict).toBe("approved");
+  });
+
+  it("is absent when the result has none, whatever the final step's handoff says", () => {
+    const run: RunResult = {
+      ...failedRun(problem("AGENT_VALIDATION_ABORT", "Validation failed.")),
+      state: { history: [], handoff: { "initial.issue": { verdict: "approved" } } },
+    };
+    expect(outcomeOfRun(run, [], null).verdict).toBeNull();
+  });
+});
