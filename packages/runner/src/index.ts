@@ -21,6 +21,7 @@ export {
   journalPath,
   readJournal,
 } from "./journal.ts";
+export type { RecordedReply } from "./journal-replay.ts";
 export {
   fileJournalStore,
   type JournalSink,
@@ -28,7 +29,6 @@ export {
   type JournalStoreFactory,
   type JournalStoreScope,
 } from "./journal-store.ts";
-export type { RecordedReply } from "./journal-replay.ts";
 export { createMessagesStepExecutor } from "./messages-step-executor.ts";
 export type {
   BoundaryHookEvent,
