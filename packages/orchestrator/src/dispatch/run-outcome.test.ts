@@ -62,6 +62,11 @@ describe("a failed run's outcome", () => {
     ).toBe(true);
   });
 
+  it("is an interruption when a fleet's branch push failed or another worker took the journal over", () => {
+    expect(isInterruption({ code: "RUN-STEP-HOOK-001", message: "git push failed." })).toBe(true);
+    expect(isInterruption({ code: "ORC-JOURNAL-001", message: "Refused." })).toBe(true);
+  });
+
   it("is not an interruption for a routing failure (it goes to the fallback phase)", () => {
     expect(
       isInterruption({

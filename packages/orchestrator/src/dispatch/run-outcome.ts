@@ -63,7 +63,14 @@ export function isInterruption(error: OrchestratorError | null | undefined): boo
   if (error === null || error === undefined) return false;
   // The run-level family decides (a stop is `AGENT_INTERRUPTED` whatever its specific code);
   // model API failures are recognised by their specific code's prefix.
-  return (error.family ?? error.code) === "AGENT_INTERRUPTED" || error.code.startsWith("AC-MODEL-");
+  // A fleet's step-end push that failed, or a journal another worker took over, is not the
+  // agent's outcome either: the run is taken up again, from its journal, on the next pass.
+  return (
+    (error.family ?? error.code) === "AGENT_INTERRUPTED" ||
+    error.code.startsWith("AC-MODEL-") ||
+    error.code === "RUN-STEP-HOOK-001" ||
+    error.code === "ORC-JOURNAL-001"
+  );
 }
 
 export function outcomeOfRun(
