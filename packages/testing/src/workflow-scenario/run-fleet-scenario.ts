@@ -170,12 +170,15 @@ export async function runFleetScenario(options: FleetScenarioOptions): Promise<F
         name,
         "--concurrency",
         String(options.concurrency ?? 2),
+        // Short enough that a kill is noticed in seconds, long enough that a worker whose event
+        // loop a loaded machine stalls for a few seconds keeps its jobs: a job that stalls
+        // while its worker lives runs twice (the issue lock's lease runs out as well).
         "--lock-duration",
-        "2s",
+        "6s",
         "--stalled-interval",
         "1s",
         "--lease",
-        "2s",
+        "6s",
       ];
       let cwd = scenario.repoDir;
       if (separate) {
