@@ -5,7 +5,10 @@
 // wall time from the workers' start to the last job finished, jobs per second, and the peak RSS of
 // each worker. Every issue's path: labels read, one run (one model call, journal, worktree),
 // comment check, one label edit, close — so this is the orchestration overhead per issue.
-//   node scripts/bench-fleet.mjs [--issues 100] [--concurrency 2]
+// By default each worker is a machine of its own (its clone, its worktrees, the issue branch pushed
+// to a shared bare remote at every step end, journals teed to Redis), as a fleet runs;
+// --shared-disk runs both workers on one checkout instead.
+//   node scripts/bench-fleet.mjs [--issues 100] [--concurrency 2] [--shared-disk]
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
@@ -24,6 +27,7 @@ const argument = (name, fallback) => {
 };
 const issues = argument("issues", 100);
 const concurrency = argument("concurrency", 2);
+const sharedDisk = process.argv.includes("--shared-disk");
 
 function rssKb(pid) {
   try {
@@ -80,6 +84,8 @@ async function measure(latencyMs) {
       rules: { maxCycles: 3, cycleDelayMs: 0 },
     }),
   );
+  // The machines clone the repository: they must see this workflow.
+  execFileSync("git", ["commit", "-qam", "bench: one-phase workflow"], { cwd: scenario.repoDir });
   scenario.gh.update((state) => {
     const repo = state.repos[state.defaultRepo];
     repo.issues = Array.from({ length: issues }, (_, index) => ({
@@ -122,24 +128,19 @@ async function measure(latencyMs) {
   );
   if (enqueued.code !== 0) throw new Error(enqueued.stderr);
   const started = Date.now();
-  const workers = [1, 2].map((index) =>
-    spawn(
-      process.execPath,
-      [
-        CLI,
-        "worker",
-        "--queue",
-        redis.url,
-        "--name",
-        `w${index}`,
-        "--concurrency",
-        String(concurrency),
-        "--worktree-root",
-        scenario.worktreeRoot,
-      ],
-      { cwd: scenario.repoDir, env, stdio: ["ignore", "ignore", "ignore"] },
-    ),
-  );
+  const workers = [1, 2].map((index) => {
+    const args = [CLI, "worker", "--queue", redis.url, "--name", `w${index}`];
+    args.push("--concurrency", String(concurrency));
+    let cwd = scenario.repoDir;
+    if (sharedDisk) args.push("--worktree-root", scenario.worktreeRoot);
+    else {
+      const machine = scenario.machine(`w${index}`);
+      cwd = machine.checkout;
+      args.push("--checkout", `${scenario.repo}=${machine.checkout}`, "--remote", "origin");
+      args.push("--worktree-root", machine.worktreeRoot);
+    }
+    return spawn(process.execPath, args, { cwd, env, stdio: ["ignore", "ignore", "ignore"] });
+  });
   const peak = workers.map(() => 0);
   let finished = 0;
   while (finished < issues) {
@@ -178,7 +179,7 @@ async function measure(latencyMs) {
 
 const rows = [await measure(0), await measure(20)];
 process.stderr.write(
-  `\n| issues | model latency | workers × concurrency | closed | wall time | jobs/s | peak RSS per worker |\n| --- | --- | --- | --- | --- | --- | --- |\n${rows
+  `\n${sharedDisk ? "one shared checkout" : "a machine per worker (clone, worktrees, branch pushed per step end, Redis journal)"}\n| issues | model latency | workers × concurrency | closed | wall time | jobs/s | peak RSS per worker |\n| --- | --- | --- | --- | --- | --- | --- |\n${rows
     .map(
       (row) =>
         `| ${row.issues} | ${row.latencyMs} ms | 2 × ${concurrency} | ${row.closed} | ${row.seconds.toFixed(1)} s | ${row.jobsPerSecond.toFixed(2)} | ${row.peakRssMb.map((mb) => `${mb} MB`).join(", ")} |`,

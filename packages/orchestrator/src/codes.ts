@@ -127,6 +127,11 @@ export const ORCHESTRATOR_CODES = {
   queueBadJob: "ORC-QUEUE-003",
   /** A model request waited longer than the limiter's bound for a slot. */
   limiterTimeout: "ORC-LIMIT-001",
+  /**
+   * The Redis journal refused an event: it is not the stream's next one (another worker writes
+   * the run), or Redis failed; or an entry there is not an event.
+   */
+  journalRefused: "ORC-JOURNAL-001",
 } as const;
 
 export type OrchestratorCode = (typeof ORCHESTRATOR_CODES)[keyof typeof ORCHESTRATOR_CODES];

@@ -32,6 +32,7 @@ export {
   parseQueueUrl,
   safeUrl,
 } from "./fleet/redis-connection.ts";
+export { journalKey, redisJournalStore } from "./fleet/redis-journal-store.ts";
 export { type RedisLimiterOptions, RedisModelLimiter } from "./fleet/redis-limiter.ts";
 export { issueStateKey, RedisIssueStateStore } from "./fleet/redis-state-store.ts";
 export { type RepoSlot, RepoSlots, repoCapKey } from "./fleet/repo-slots.ts";

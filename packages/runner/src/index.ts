@@ -14,8 +14,21 @@ export {
 } from "./check-agent.ts";
 export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
 export { gitRepositoryOf, runsGit } from "./environment-checks.ts";
-export { JournalWriter, journalDirectory, journalPath, readJournal } from "./journal.ts";
+export {
+  endJournalAtLineBoundary,
+  JournalWriter,
+  journalDirectory,
+  journalPath,
+  readJournal,
+} from "./journal.ts";
 export type { RecordedReply } from "./journal-replay.ts";
+export {
+  fileJournalStore,
+  type JournalSink,
+  type JournalStore,
+  type JournalStoreFactory,
+  type JournalStoreScope,
+} from "./journal-store.ts";
 export { createMessagesStepExecutor } from "./messages-step-executor.ts";
 export type {
   BoundaryHookEvent,
@@ -54,6 +67,7 @@ export type {
 } from "./run-result.ts";
 export { AgentDefinitionError, RunnerError } from "./runner-error.ts";
 export type { CheckResult, PendingRetry, StepEnd } from "./step-end.ts";
+export type { StepEndNotice } from "./step-end-hook.ts";
 export type {
   PhaseReplay,
   StepAnswer,

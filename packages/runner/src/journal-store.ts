@@ -27,6 +27,32 @@ export interface JournalStore {
   reopen(runId: string): JournalSink;
 }
 
+/** What a replacement journal store is made for: one agent's runs kept from one folder. */
+export interface JournalStoreScope {
+  /** The folder the run started from (its journal files live under it). */
+  readonly cwd: string;
+  readonly agent: AgentDefinition;
+  /** The file store of that folder: a store that keeps a local copy writes through it. */
+  readonly files: JournalStore;
+}
+
+/** `RunnerOptions.journalStore`: builds the store a run reads and writes its journal through. */
+export type JournalStoreFactory = (scope: JournalStoreScope) => JournalStore;
+
+/** The run's journal store: the file store, or what `factory` makes of it. */
+export function runJournalStore(
+  options: {
+    readonly cwd: string;
+    readonly agent: AgentDefinition;
+    readonly journalDir?: string | undefined;
+    readonly fsync: boolean;
+  },
+  factory: JournalStoreFactory | undefined,
+): JournalStore {
+  const files = fileJournalStore(options);
+  return factory === undefined ? files : factory({ cwd: options.cwd, agent: options.agent, files });
+}
+
 /** One JSON Lines file per run under `<cwd>/<agent logging.directory>` (or `journalDir`). */
 export function fileJournalStore(options: {
   readonly cwd: string;

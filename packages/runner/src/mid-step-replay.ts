@@ -89,3 +89,17 @@ export function replayCounts(phases: Readonly<Record<Phase, PhaseReplay>>): {
     replayedToolResults,
   };
 }
+
+/**
+ * The replay without its tool results: the recorded replies are still served (no completed model
+ * call is made again), and every tool call they ask for runs again. For a run resumed in a folder
+ * rebuilt from the last step end, where the recorded tool calls' effects are missing.
+ */
+export function withoutToolResults(
+  phases: Readonly<Record<Phase, PhaseReplay>>,
+): Record<Phase, PhaseReplay> {
+  return {
+    step: { replies: phases.step.replies, toolResults: new Map() },
+    check: { replies: phases.check.replies, toolResults: new Map() },
+  };
+}

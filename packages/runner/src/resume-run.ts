@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { fileJournalStore } from "./journal-store.ts";
+import { runJournalStore } from "./journal-store.ts";
 import {
   type MidStepReplay,
   recordedMidStep,
   recordedTotals,
   replayCounts,
+  withoutToolResults,
 } from "./mid-step-replay.ts";
 import { preRunChecks, reportWarnings } from "./pre-run-checks.ts";
 import {
@@ -39,12 +40,18 @@ export type ResumedRun =
 export async function resumeRun(inputs: SessionInputs, runId: string): Promise<ResumedRun> {
   const { loaded, runOptions, runnerOptions } = inputs;
   const { agent, registry } = loaded;
-  const store = fileJournalStore({
-    cwd: path.resolve(runOptions.cwd ?? process.cwd()),
+  const relocated =
+    runOptions.resumeIn === undefined ? undefined : path.resolve(runOptions.resumeIn);
+  const storeOptions = {
+    cwd: relocated ?? path.resolve(runOptions.cwd ?? process.cwd()),
     agent,
     journalDir: typeof runnerOptions.journalDir === "string" ? runnerOptions.journalDir : undefined,
     fsync: runnerOptions.fsync ?? true,
-  });
+  };
+  const store =
+    runnerOptions.journalDir === false
+      ? runJournalStore(storeOptions, undefined)
+      : runJournalStore(storeOptions, runnerOptions.journalStore);
   const file = store.locate(runId);
   const events = await store.read(runId);
   const start = events.find((event): event is RunStartEvent => event.type === "run_start");
@@ -60,11 +67,13 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
   for (const event of events) if (event.type === "run_end") lastEnd = event.result;
   if (lastEnd?.success) return { kind: "finished", result: lastEnd };
 
-  if (start.worktree !== null && !existsSync(start.worktree.path)) {
+  // A relocated run's folder is the caller's: worktree mode does not manage (or remove) it.
+  const worktree = relocated === undefined ? start.worktree : null;
+  if (worktree !== null && !existsSync(worktree.path)) {
     throw new RunnerError({
       code: "RUN-RESUME-002",
-      message: `The run's worktree ${start.worktree.path} no longer exists.`,
-      hint: `Recreate it with \`git worktree add ${start.worktree.path} ${start.worktree.branch}\`, or start a new run.`,
+      message: `The run's worktree ${worktree.path} no longer exists.`,
+      hint: `Recreate it with \`git worktree add ${worktree.path} ${worktree.branch}\`, or start a new run.`,
     });
   }
   if (events.some((e) => e.type === "boundary_hook" || e.type === "boundary_hook_start")) {
@@ -81,13 +90,16 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
 
   // The definition may have changed since the run started: a resumed run is checked like a new
   // one, with the arguments it started with, before it can spend anything.
-  const warnings = await preRunChecks(loaded, { args: start.args, cwd: start.originCwd });
+  const warnings = await preRunChecks(loaded, {
+    args: start.args,
+    cwd: relocated ?? start.originCwd,
+  });
   const context = await buildRunContext(inputs, {
     runId,
     args: { ...start.args },
-    cwd: start.cwd,
-    originCwd: start.originCwd,
-    worktree: start.worktree,
+    cwd: relocated ?? start.cwd,
+    originCwd: relocated ?? start.originCwd,
+    worktree,
     modelOverride: runOptions.model ?? start.modelOverride ?? undefined,
     iterationCap: resolveRunCap(inputs, start.iterationCap),
     journal: {
@@ -121,7 +133,9 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     });
 
     // The interrupted step: what the journal recorded after the last step_end.
-    const phases = recordedMidStep(events.slice(lastEndIndex + 1));
+    const recorded = recordedMidStep(events.slice(lastEndIndex + 1));
+    // A relocated run's folder was rebuilt as of the last step end: the tools run again there.
+    const phases = relocated === undefined ? recorded : withoutToolResults(recorded);
     inputs.telemetry.restore(start);
     context.events.emit({
       type: "run_resume",

@@ -1,6 +1,8 @@
 import type { JsonValue, WorktreeFinish } from "@climpt/model";
 import type { ModelClient, PriceTable } from "@climpt/sdk-adapter";
+import type { JournalStoreFactory } from "./journal-store.ts";
 import type { RunEvent } from "./run-event.ts";
+import type { StepEndNotice } from "./step-end-hook.ts";
 import type { StepExecutor } from "./step-executor.ts";
 
 /** Budgets that end a run with a coded error (and a resumable journal) when exceeded. */
@@ -30,6 +32,14 @@ export interface RunOptions {
   readonly budgets?: RunBudgets;
   /** Continue the run with this id from its journal. */
   readonly resume?: string;
+  /**
+   * With `resume`: continue the run in this folder instead of the one it started in (a fleet
+   * worker on another machine rebuilt the run's worktree there from the branch as it was pushed
+   * at the last step end). The interrupted step's recorded model replies are still served from
+   * the journal, but its recorded tool calls run again: their effects since the last step end
+   * are not in the rebuilt folder.
+   */
+  readonly resumeIn?: string;
   /** Run in a fresh git worktree on its own branch (overrides agent.json). */
   readonly worktree?: boolean;
   /**
@@ -61,6 +71,18 @@ export interface RunnerOptions {
   readonly onEvent?: (event: RunEvent) => void;
   /** Journal folder; default `<cwd>/<agent.logging.directory>`. `false` keeps no journal. */
   readonly journalDir?: string | false;
+  /**
+   * Where journals are written and read instead of (or next to) the files: given the file store
+   * of the run's folder, returns the store to use (a fleet tees every event to Redis, so a worker
+   * on another machine can resume the run). Not used with `journalDir: false`.
+   */
+  readonly journalStore?: JournalStoreFactory;
+  /**
+   * Called after each step's `step_end` is durable, awaited before the next step (or, after the
+   * last, before the boundary hook) starts. A fleet worker pushes the run's branch here. A hook
+   * that throws ends the run with `RUN-STEP-HOOK-001`, resumable.
+   */
+  readonly onStepEnd?: (step: StepEndNotice) => Promise<void>;
   /**
    * fsync each journal line (default true). Off only for benchmarks: a crash could then lose the
    * last lines, and resume would repeat the steps they recorded.

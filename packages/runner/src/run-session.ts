@@ -17,6 +17,7 @@ import { applyStepEnd, type RunState } from "./run-state.ts";
 import { RunStop } from "./run-stop.ts";
 import { startRun } from "./start-run.ts";
 import type { StepEnd } from "./step-end.ts";
+import { announceStepEnd } from "./step-end-hook.ts";
 import { endRun, type RunEnding, type StepOutcome } from "./step-outcome.ts";
 import { RunTelemetry } from "./telemetry.ts";
 
@@ -101,6 +102,7 @@ export class RunSession {
       const outcome = await this.iteration(ctx);
       if (outcome.kind === "end") return this.finish(ctx, outcome.ending);
       this.record(ctx, outcome.stepEnd);
+      await announceStepEnd(ctx, this.inputs.runnerOptions, outcome.stepEnd);
     }
   }
 
@@ -140,8 +142,12 @@ export class RunSession {
    * hook, then the result and `run_end`.
    */
   private async finish(ctx: RunContext, ending: RunEnding): Promise<RunResult> {
-    if (ending.stepEnd !== undefined) this.record(ctx, ending.stepEnd);
     let final = ending;
+    if (ending.stepEnd !== undefined) {
+      this.record(ctx, ending.stepEnd);
+      // A hook that fails here ends the run through the caller's catch, before the boundary hook.
+      await announceStepEnd(ctx, this.inputs.runnerOptions, ending.stepEnd);
+    }
     if (ending.error === undefined && ending.boundary !== undefined) {
       const unconfirmed = await runBoundary(ctx, ending.boundary);
       if (unconfirmed !== undefined) final = { ...ending, error: unconfirmed };

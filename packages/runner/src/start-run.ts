@@ -1,7 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { resolveEntryStep } from "@climpt/registry-schema";
-import { fileJournalStore } from "./journal-store.ts";
+import { runJournalStore } from "./journal-store.ts";
 import { preRunChecks, reportWarnings } from "./pre-run-checks.ts";
 import {
   buildRunContext,
@@ -62,12 +62,15 @@ export async function startRun(
     const store =
       runnerOptions.journalDir === false
         ? null
-        : fileJournalStore({
-            cwd: originCwd,
-            agent,
-            journalDir: runnerOptions.journalDir,
-            fsync: runnerOptions.fsync ?? true,
-          });
+        : runJournalStore(
+            {
+              cwd: originCwd,
+              agent,
+              journalDir: runnerOptions.journalDir,
+              fsync: runnerOptions.fsync ?? true,
+            },
+            runnerOptions.journalStore,
+          );
     context = await buildRunContext(inputs, {
       runId,
       args: args.value,

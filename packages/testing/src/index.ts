@@ -92,6 +92,7 @@ export {
 } from "./workflow-scenario/scenario-model.ts";
 export {
   type ExpectedIssue,
+  type ScenarioMachine,
   type ScenarioOptions,
   type WorkflowScenario,
   writeWorkflowScenario,

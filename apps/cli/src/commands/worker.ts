@@ -80,6 +80,14 @@ export const workerCommand: Command = {
       description: "Lease of an issue lock and a repository slot (default: 30s).",
     },
     {
+      name: "remote",
+      kind: "string",
+      key: "remote",
+      valueName: "NAME",
+      description:
+        "Git remote of the checkout the fleet shares issue branches through (workers on several machines): pushed at every step end, worktrees rebuilt from it.",
+    },
+    {
       name: "worktree-root",
       kind: "string",
       key: "worktreeRoot",
@@ -139,6 +147,7 @@ export const workerCommand: Command = {
     const name = stringValue(values, "name");
     const queueName = stringValue(values, "queueName");
     const worktreeRoot = stringValue(values, "worktreeRoot");
+    const remote = stringValue(values, "remote");
     const worker = await startFleetWorker({
       queueUrl: queue.url,
       checkouts,
@@ -153,6 +162,7 @@ export const workerCommand: Command = {
       ...(name === undefined ? {} : { name }),
       ...(queueName === undefined ? {} : { queueName }),
       ...(worktreeRoot === undefined ? {} : { worktreeRoot }),
+      ...(remote === undefined ? {} : { remote }),
     });
     io.stderr.write(`worker ${worker.name}: taking jobs from ${queue.url.host} (Ctrl-C stops)\n`);
     await new Promise<void>((resolve) => {

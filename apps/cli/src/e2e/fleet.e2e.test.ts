@@ -1,3 +1,6 @@
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { type FleetScenarioRun, runFleetScenario } from "@climpt/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { BIN } from "./spawn-cli.test-helper.ts";
@@ -11,9 +14,22 @@ afterAll(async () => {
   await run?.cleanUp();
 });
 
+/** The events of every journal of `agent`'s runs in an issue worktree, one array per run. */
+function journalsIn(worktree: string, agent: string): { type: string; cwd?: string }[][] {
+  const dir = path.join(worktree, "tmp", "climpt", "logs", agent);
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".jsonl"))
+    .map((name) =>
+      readFileSync(path.join(dir, name), "utf8")
+        .split("\n")
+        .filter((line) => line.trim() !== "")
+        .map((line) => JSON.parse(line) as { type: string; cwd?: string }),
+    );
+}
+
 describe("climpt orchestrate --queue + two climpt worker processes on a private redis-server", () => {
   it(
-    "takes the six issues to their phases although one worker is SIGKILLed mid-step: the other resumes its run without repeating a completed model call",
+    "takes the six issues to their phases although one worker is SIGKILLed mid-step: the other, on a machine of its own, resumes its run from the Redis journal and the pushed branch without repeating a completed model call",
     async () => {
       run = await runFleetScenario({ cliPath: BIN, timeoutMs: FLEET_LIMIT_MS - 30_000 });
       const { summary, scenario, logs, killedWorker, status } = run;
@@ -67,6 +83,35 @@ describe("climpt orchestrate --queue + two climpt worker processes on a private 
         });
       }
       expect(status.counts).toMatchObject({ completed: 6, failed: 0, active: 0, waiting: 0 });
+
+      // The workers shared no disk: the survivor read the killed run from Redis (its copy of
+      // the journal starts with the other machine's run_start) and continued it in a worktree
+      // rebuilt from the branch the killed worker had pushed.
+      const killedMachine = run.machines[killedWorker ?? ""];
+      const survivorMachine = run.machines[survivor];
+      expect(killedMachine?.checkout).not.toBe(survivorMachine?.checkout);
+      const resumedHere = journalsIn(
+        path.join(survivorMachine?.worktreeRoot ?? "", "issue-3"),
+        "implementer",
+      ).filter((events) => events.some((event) => event.type === "run_resume"));
+      expect(resumedHere).toHaveLength(1);
+      expect(
+        resumedHere[0]
+          ?.find((event) => event.type === "run_start")
+          ?.cwd?.startsWith(killedMachine?.worktreeRoot ?? "?"),
+      ).toBe(true);
+      // The branch on the shared remote holds each of #3's passes once: the tool call cut off
+      // mid-step ran again on the survivor, once.
+      const checkout = survivorMachine?.checkout ?? "";
+      execFileSync("git", ["fetch", "-q", "origin"], { cwd: checkout });
+      const log = execFileSync("git", ["log", "--format=%s", "origin/climpt/issue-3"], {
+        cwd: checkout,
+        encoding: "utf8",
+      });
+      expect(log.split("\n").filter((line) => line.startsWith("widgets: issue #3"))).toEqual([
+        "widgets: issue #3, pass 2",
+        "widgets: issue #3, pass 1",
+      ]);
     },
     FLEET_LIMIT_MS,
   );

@@ -54,6 +54,12 @@ export function ensureIssueWorktree(options: {
   readonly repoDir: string;
   readonly issue: number;
   readonly root?: string;
+  /**
+   * The remote every worker of a fleet pushes issue branches to. When the issue's branch is
+   * there, the worktree is made (or reset) to it: another machine may have taken the issue
+   * further, and what the branch holds is what the run's journal says was done.
+   */
+  readonly remote?: string;
 }): Promise<IssueWorktree> {
   return serialized(path.resolve(options.repoDir), async () => {
     let top: string;
@@ -68,7 +74,20 @@ export function ensureIssueWorktree(options: {
     );
     const worktree = path.join(root, `issue-${options.issue}`);
     const branch = issueBranch(options.issue);
-    if (existsSync(path.join(worktree, ".git"))) return { path: worktree, branch };
+    const shared =
+      options.remote === undefined ? null : await fetchIssueBranch(top, options.remote, branch);
+    if (existsSync(path.join(worktree, ".git"))) {
+      if (shared !== null) {
+        try {
+          await git(worktree, ["reset", "-q", "--hard", shared]);
+          // Untracked files the last run left; ignored ones (the journals) stay.
+          await git(worktree, ["clean", "-qfd"]);
+        } catch (error) {
+          throw failure(`git reset --hard ${shared} in ${worktree} failed`, error);
+        }
+      }
+      return { path: worktree, branch };
+    }
     for (let attempt = 1; ; attempt++) {
       try {
         // A worktree folder deleted by hand leaves a registration that blocks `worktree add`.
@@ -76,9 +95,11 @@ export function ensureIssueWorktree(options: {
         const exists = await git(top, ["branch", "--list", branch]);
         await git(
           top,
-          exists === ""
-            ? ["worktree", "add", "-b", branch, worktree, "HEAD"]
-            : ["worktree", "add", worktree, branch],
+          shared !== null
+            ? ["worktree", "add", "-B", branch, worktree, shared]
+            : exists === ""
+              ? ["worktree", "add", "-b", branch, worktree, "HEAD"]
+              : ["worktree", "add", worktree, branch],
         );
         return { path: worktree, branch };
       } catch (error) {
@@ -90,6 +111,44 @@ export function ensureIssueWorktree(options: {
       }
     }
   });
+}
+
+/**
+ * Fetches the issue's branch from the fleet's remote; returns the remote-tracking ref, or null
+ * when the remote does not have the branch yet (no run of the issue has ended a step).
+ */
+async function fetchIssueBranch(
+  top: string,
+  remote: string,
+  branch: string,
+): Promise<string | null> {
+  const ref = `refs/remotes/${remote}/${branch}`;
+  try {
+    await git(top, ["fetch", "-q", remote, `+refs/heads/${branch}:${ref}`]);
+    return ref;
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr ?? "";
+    if (/couldn't find remote ref/i.test(stderr)) return null;
+    throw failure(`git fetch ${remote} ${branch} failed`, error);
+  }
+}
+
+/**
+ * Pushes the issue's branch as the worktree has it to the fleet's remote (the step-end hook of a
+ * fleet's runs). Not forced: a worker that lost the issue to another one cannot overwrite what
+ * that one pushed since.
+ */
+export async function pushIssueBranch(
+  worktree: string,
+  remote: string,
+  branch: string,
+): Promise<void> {
+  try {
+    await git(worktree, ["push", "-q", remote, `HEAD:refs/heads/${branch}`]);
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new Error(`git push ${remote} ${branch} failed${stderr ? `: ${stderr}` : ""}`);
+  }
 }
 
 function failure(what: string, cause: unknown): ClimptError {

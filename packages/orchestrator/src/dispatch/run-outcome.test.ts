@@ -62,6 +62,11 @@ describe("a failed run's outcome", () => {
     ).toBe(true);
   });
 
+  it("is an interruption when a fleet's branch push failed or another worker took the journal over", () => {
+    expect(isInterruption({ code: "RUN-STEP-HOOK-001", message: "git push failed." })).toBe(true);
+    expect(isInterruption({ code: "ORC-JOURNAL-001", message: "Refused." })).toBe(true);
+  });
+
   it("is not an interruption for a routing failure (it goes to the fallback phase)", () => {
     expect(
       isInterruption({
@@ -71,5 +76,26 @@ describe("a failed run's outcome", () => {
       }),
     ).toBe(false);
     expect(isInterruption(null)).toBe(false);
+  });
+});
+
+describe("a run's verdict", () => {
+  it("is the runner's RunResult.verdict", () => {
+    const { error: _none, ...base } = failedRun(problem("X", "unused"));
+    const completed: RunResult = {
+      ...base,
+      success: true,
+      completionReason: "done",
+      verdict: "approved",
+    };
+    expect(outcomeOfRun(completed, [], null).verdict).toBe("approved");
+  });
+
+  it("is absent when the result has none, whatever the final step's handoff says", () => {
+    const run: RunResult = {
+      ...failedRun(problem("AGENT_VALIDATION_ABORT", "Validation failed.")),
+      state: { history: [], handoff: { "initial.issue": { verdict: "approved" } } },
+    };
+    expect(outcomeOfRun(run, [], null).verdict).toBeNull();
   });
 });

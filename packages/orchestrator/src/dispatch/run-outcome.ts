@@ -18,26 +18,12 @@ export function finalOutput(events: readonly RunEvent[]): JsonValue | undefined 
 }
 
 /**
- * The run's verdict: what a validator's `outputPhases` are keyed by.
- *
- * LEAD: the run result has no `verdict` yet (the compatibility issue adds it). Until it does,
- * this reads, in order: `result.verdict` when present (so nothing changes once it exists), the
- * final step's handoff `verdict` (a closure step that lists `verdict` in its handoffFields, as
- * the original's validators do), then a `verdict` field of the final step's output in the
- * journal. Once `RunResult.verdict` exists, keep only the first source.
+ * The run's verdict: what a validator's `outputPhases` (and a transformer's `fallbackPhases`)
+ * are keyed by. It is the runner's `RunResult.verdict`, the `verdict` of the closure output the
+ * run completed with; a run without one has none (`ORC-VERDICT-001` for a validator).
  */
-export function verdictOf(result: RunResult, events: readonly RunEvent[]): string | null {
-  const declared = (result as RunResult & { readonly verdict?: unknown }).verdict;
-  if (typeof declared === "string" && declared !== "") return declared;
-  const finalStep = result.finalStepId;
-  const fromHandoff = finalStep === null ? undefined : result.state.handoff[finalStep]?.verdict;
-  if (typeof fromHandoff === "string" && fromHandoff !== "") return fromHandoff;
-  const output = finalOutput(events);
-  if (typeof output === "object" && output !== null && !Array.isArray(output)) {
-    const verdict = (output as Record<string, JsonValue>).verdict;
-    if (typeof verdict === "string" && verdict !== "") return verdict;
-  }
-  return null;
+export function verdictOf(result: RunResult): string | null {
+  return result.verdict ?? null;
 }
 
 /**
@@ -77,7 +63,14 @@ export function isInterruption(error: OrchestratorError | null | undefined): boo
   if (error === null || error === undefined) return false;
   // The run-level family decides (a stop is `AGENT_INTERRUPTED` whatever its specific code);
   // model API failures are recognised by their specific code's prefix.
-  return (error.family ?? error.code) === "AGENT_INTERRUPTED" || error.code.startsWith("AC-MODEL-");
+  // A fleet's step-end push that failed, or a journal another worker took over, is not the
+  // agent's outcome either: the run is taken up again, from its journal, on the next pass.
+  return (
+    (error.family ?? error.code) === "AGENT_INTERRUPTED" ||
+    error.code.startsWith("AC-MODEL-") ||
+    error.code === "RUN-STEP-HOOK-001" ||
+    error.code === "ORC-JOURNAL-001"
+  );
 }
 
 export function outcomeOfRun(
@@ -96,7 +89,7 @@ export function outcomeOfRun(
         };
   return {
     success: result.success,
-    verdict: verdictOf(result, events),
+    verdict: verdictOf(result),
     error,
     runId: result.runId,
     journalPath: result.journalPath,

@@ -2,6 +2,9 @@ import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { ClimptError, type JsonValue, type LoadedAgent } from "@climpt/model";
 import {
+  fileJournalStore,
+  type JournalStore,
+  type JournalStoreFactory,
   journalDirectory,
   journalPath,
   loadAgentDefinition,
@@ -23,7 +26,7 @@ import type {
   PrioritizeOutcome,
   PrioritizeRequest,
 } from "./dispatcher.ts";
-import { ensureIssueWorktree, type IssueWorktree } from "./issue-worktree.ts";
+import { ensureIssueWorktree, type IssueWorktree, pushIssueBranch } from "./issue-worktree.ts";
 import { finalOutput, isInterruption, outcomeOfRun, setupFailure } from "./run-outcome.ts";
 
 export interface RunnerDispatcherOptions {
@@ -42,7 +45,22 @@ export interface RunnerDispatcherOptions {
   /** A client to use instead of Anthropic (tests, replay). Wrapped by the limiter when one is given. */
   readonly modelClient?: ModelClient;
   /** Passed to each StepFlowRunner (`ghCommand`, `env`, `fsync`, `callTimeoutMs`, `prices`, …). */
-  readonly runner?: Omit<RunnerOptions, "modelClient" | "onEvent" | "journalDir">;
+  readonly runner?: Omit<
+    RunnerOptions,
+    "modelClient" | "onEvent" | "journalDir" | "journalStore" | "onStepEnd"
+  >;
+  /**
+   * Where runs' journals are kept besides their files (a fleet: `redisJournalStore`). Runs write
+   * through it, and a run to resume or read back is read from it.
+   */
+  readonly journalStore?: JournalStoreFactory;
+  /**
+   * The remote a fleet shares issue branches through (a worker on another machine). Each run
+   * pushes the issue's branch there at every step end; the worktree is made or reset from it
+   * before each dispatch, and a resumed run continues in it with its interrupted step's tool
+   * calls run again (`RunOptions.resumeIn`).
+   */
+  readonly remote?: string;
   /** Every run's events, tagged with the issue (progress display, logs). */
   readonly onEvent?: (issue: number, event: RunEvent) => void;
 }
@@ -136,10 +154,16 @@ export class RunnerDispatcher implements Dispatcher {
     }
   }
 
-  #runner(loaded: LoadedAgent, issue: number, onEvent?: (event: RunEvent) => void): StepFlowRunner {
+  #runner(
+    loaded: LoadedAgent,
+    issue: number,
+    fleet: Pick<RunnerOptions, "journalStore" | "onStepEnd">,
+    onEvent?: (event: RunEvent) => void,
+  ): StepFlowRunner {
     const modelClient = this.#modelClient();
     return new StepFlowRunner(loaded, {
       ...this.#options.runner,
+      ...fleet,
       ...(modelClient === undefined ? {} : { modelClient }),
       onEvent: (event) => {
         onEvent?.(event);
@@ -148,15 +172,28 @@ export class RunnerDispatcher implements Dispatcher {
     });
   }
 
+  /** The journals of `loaded`'s runs in `cwd`, as the runs write them. */
+  #journals(cwd: string, loaded: LoadedAgent): JournalStore {
+    const files = fileJournalStore({
+      cwd,
+      agent: loaded.agent,
+      fsync: this.#options.runner?.fsync ?? true,
+    });
+    const factory = this.#options.journalStore;
+    return factory === undefined ? files : factory({ cwd, agent: loaded.agent, files });
+  }
+
   async dispatch(request: DispatchRequest): Promise<DispatchOutcome> {
     const loaded = await this.#load(request.agent);
     if ("code" in loaded) return setupFailure(loaded);
+    const remote = this.#options.remote;
     let worktree: IssueWorktree;
     try {
       worktree = await ensureIssueWorktree({
         repoDir: this.#options.repoDir,
         issue: request.issue.number,
         ...(this.#options.worktreeRoot === undefined ? {} : { root: this.#options.worktreeRoot }),
+        ...(remote === undefined ? {} : { remote }),
       });
     } catch (error) {
       return setupFailure(problemText(error));
@@ -176,9 +213,14 @@ export class RunnerDispatcher implements Dispatcher {
       const file = journalPath({ cwd, agent: loaded.agent, runId });
       let events: RunEvent[];
       try {
-        events = existsSync(file) ? readJournal(file) : [];
+        events =
+          this.#options.journalStore !== undefined || existsSync(file)
+            ? await this.#journals(cwd, loaded).read(runId)
+            : [];
       } catch (error) {
-        return setupFailure({ ...problemText(error), code: C.dispatchJournal }, runId);
+        // Nowhere to be found (the run had not started writing): it starts afresh below.
+        if (ClimptError.isInstance(error) && error.code === "RUN-JOURNAL-001") events = [];
+        else return setupFailure({ ...problemText(error), code: C.dispatchJournal }, runId);
       }
       const end = events.findLast((event) => event.type === "run_end");
       if (end?.type === "run_end" && !isInterruption(end.result.error)) {
@@ -192,21 +234,37 @@ export class RunnerDispatcher implements Dispatcher {
       args.issue =
         parameter.type === "string" ? String(request.issue.number) : request.issue.number;
     }
-    const runner = this.#runner(loaded, request.issue.number, (event) => {
-      if (event.type === "run_start") {
-        request.onRunStarted?.({
-          runId: event.runId,
-          journalPath: journalPath({ cwd, agent: loaded.agent, runId: event.runId }),
-          worktree: cwd,
-        });
-      }
-    });
+    const runner = this.#runner(
+      loaded,
+      request.issue.number,
+      {
+        ...(this.#options.journalStore === undefined
+          ? {}
+          : { journalStore: this.#options.journalStore }),
+        ...(remote === undefined
+          ? {}
+          : {
+              onStepEnd: (step) => pushIssueBranch(step.cwd, remote, worktree.branch),
+            }),
+      },
+      (event) => {
+        if (event.type === "run_start") {
+          request.onRunStarted?.({
+            runId: event.runId,
+            journalPath: journalPath({ cwd, agent: loaded.agent, runId: event.runId }),
+            worktree: cwd,
+          });
+        }
+      },
+    );
     let result: RunResult;
     try {
       result = await runner.run({
         cwd,
         worktree: false,
-        ...(runId === null ? { args } : { resume: runId }),
+        ...(runId === null
+          ? { args }
+          : { resume: runId, ...(remote === undefined ? {} : { resumeIn: cwd }) }),
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       });
     } catch (error) {
@@ -228,7 +286,7 @@ export class RunnerDispatcher implements Dispatcher {
       args.issues = request.issues.map((issue) => issue.number).join(",");
     }
     try {
-      const result = await this.#runner(loaded, 0).run({
+      const result = await this.#runner(loaded, 0, {}).run({
         cwd: this.#options.repoDir,
         worktree: false,
         args,

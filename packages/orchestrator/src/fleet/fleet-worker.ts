@@ -14,6 +14,7 @@ import {
 } from "../orchestrate/orchestrate-issue.ts";
 import { readIssueJob } from "./issue-job.ts";
 import { bullConnection, connectRedis, DEFAULT_QUEUE_NAME } from "./redis-connection.ts";
+import { redisJournalStore } from "./redis-journal-store.ts";
 import { type RedisLimiterOptions, RedisModelLimiter } from "./redis-limiter.ts";
 import { RedisIssueStateStore } from "./redis-state-store.ts";
 import { RepoSlots } from "./repo-slots.ts";
@@ -40,6 +41,13 @@ export interface FleetWorkerOptions {
   readonly limiter?: RedisLimiterOptions;
   /** Worktrees of issues go here (default next to the checkout). */
   readonly worktreeRoot?: string;
+  /**
+   * The git remote (of each checkout) the fleet shares issue branches through, for workers on
+   * several machines: each run pushes its issue's branch there at every step end, and a worker
+   * makes or resets an issue's worktree from it before running. Without it, workers must share
+   * the checkout's disk.
+   */
+  readonly remote?: string;
   /** The gh executable and the environment of gh, tools and validators. */
   readonly ghCommand?: string;
   readonly env?: Readonly<Record<string, string | undefined>>;
@@ -89,6 +97,8 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   const store = new RedisIssueStateStore(redis, leaseMs);
   const limiter = new RedisModelLimiter(redis, options.limiter);
   const slots = new RepoSlots(redis, options.repoConcurrency ?? 0, leaseMs);
+  // Every run's journal also goes to Redis, so a worker on another machine can resume it.
+  const journalStore = redisJournalStore(redis);
   const stop = new AbortController();
   const name = options.name ?? `${process.env.HOSTNAME ?? "worker"}-${process.pid}`;
   const log = options.log ?? (() => undefined);
@@ -129,6 +139,8 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           dispatcher: new RunnerDispatcher({
             repoDir: checkout,
             limiter,
+            journalStore,
+            ...(options.remote === undefined ? {} : { remote: options.remote }),
             ...(options.worktreeRoot === undefined
               ? {}
               : { worktreeRoot: path.resolve(options.worktreeRoot) }),

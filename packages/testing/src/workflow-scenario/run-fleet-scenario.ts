@@ -1,7 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { type FakeAnthropic, startFakeAnthropic } from "../fake-anthropic.ts";
 import { type RedisServer, startRedisServer } from "../redis-server.ts";
-import { type WorkflowScenario, writeWorkflowScenario } from "./write-scenario.ts";
+import {
+  type ScenarioMachine,
+  type WorkflowScenario,
+  writeWorkflowScenario,
+} from "./write-scenario.ts";
 
 export interface FleetScenarioOptions {
   /** The built `climpt` executable (apps/cli/dist/bin.mjs). */
@@ -14,6 +18,12 @@ export interface FleetScenarioOptions {
   readonly kill?: boolean;
   /** The whole scenario must end within this. Default 4 minutes. */
   readonly timeoutMs?: number;
+  /**
+   * Give each worker a machine of its own (`scenario.machine`): its own clone and worktrees, the
+   * branches shared through a bare remote (`--remote origin`), journals through Redis. Default
+   * true; false runs every worker on the enqueuer's checkout (one machine, shared disk).
+   */
+  readonly separateMachines?: boolean;
   /** Each worker's stderr line, as it comes. */
   readonly log?: (worker: string, line: string) => void;
 }
@@ -41,6 +51,8 @@ export interface FleetScenarioRun {
   readonly redis: RedisServer;
   /** Worker name → its stderr lines. */
   readonly logs: Readonly<Record<string, readonly string[]>>;
+  /** Worker name → its machine (with `separateMachines`). */
+  readonly machines: Readonly<Record<string, ScenarioMachine>>;
   readonly killedWorker: string | null;
   /** `climpt fleet status --json` at the end. */
   readonly status: {
@@ -130,6 +142,8 @@ export async function runFleetScenario(options: FleetScenarioOptions): Promise<F
   });
   const workers: { name: string; process: Spawned }[] = [];
   const logs: Record<string, string[]> = {};
+  const machines: Record<string, ScenarioMachine> = {};
+  const separate = options.separateMachines ?? true;
   const cleanUp = async (): Promise<void> => {
     for (const worker of workers) worker.process.child.kill("SIGKILL");
     await fake.close();
@@ -156,18 +170,33 @@ export async function runFleetScenario(options: FleetScenarioOptions): Promise<F
         name,
         "--concurrency",
         String(options.concurrency ?? 2),
+        // Short enough that a kill is noticed in seconds, long enough that a worker whose event
+        // loop a loaded machine stalls for a few seconds keeps its jobs: a job that stalls
+        // while its worker lives runs twice (the issue lock's lease runs out as well).
         "--lock-duration",
-        "2s",
+        "6s",
         "--stalled-interval",
         "1s",
         "--lease",
-        "2s",
-        "--worktree-root",
-        scenario.worktreeRoot,
+        "6s",
       ];
+      let cwd = scenario.repoDir;
+      if (separate) {
+        const machine = scenario.machine(name);
+        machines[name] = machine;
+        cwd = machine.checkout;
+        args.push(
+          "--checkout",
+          `${scenario.repo}=${machine.checkout}`,
+          "--remote",
+          "origin",
+          "--worktree-root",
+          machine.worktreeRoot,
+        );
+      } else args.push("--worktree-root", scenario.worktreeRoot);
       workers.push({
         name,
-        process: spawnCli(options.cliPath, args, scenario.repoDir, env, (line) => {
+        process: spawnCli(options.cliPath, args, cwd, env, (line) => {
           logs[name]?.push(line);
           options.log?.(name, line);
         }),
@@ -222,7 +251,7 @@ export async function runFleetScenario(options: FleetScenarioOptions): Promise<F
       repeatedModelCalls: scenario.model.repeatedCompletedCalls(fake.requests),
       seconds: Math.round((Date.now() - started) / 100) / 10,
     };
-    return { summary, scenario, fake, redis, logs, killedWorker, status, cleanUp };
+    return { summary, scenario, fake, redis, logs, machines, killedWorker, status, cleanUp };
   } catch (error) {
     await cleanUp();
     throw error;

@@ -29,7 +29,20 @@ export interface WorkflowScenario {
   readonly expected: Readonly<Record<number, ExpectedIssue>>;
   /** Model calls the scenario makes when nothing is repeated. */
   readonly modelCalls: number;
+  /**
+   * A machine of a fleet: its own clone of the repository (of a bare repository every machine
+   * shares as `origin`, made on first call) and its own worktree folder, both under the scenario
+   * folder but sharing nothing with another machine's.
+   */
+  machine(name: string): ScenarioMachine;
   remove(): void;
+}
+
+export interface ScenarioMachine {
+  /** The machine's clone; its `origin` is the shared bare repository. */
+  readonly checkout: string;
+  /** Where the machine's issue worktrees go. */
+  readonly worktreeRoot: string;
 }
 
 export interface ScenarioOptions {
@@ -229,8 +242,19 @@ export function writeWorkflowScenario(options: ScenarioOptions = {}): WorkflowSc
     },
     { dir: path.join(root, "gh") },
   );
+  const remote = path.join(root, "remote.git");
+  const machine = (name: string): ScenarioMachine => {
+    if (!existsSync(remote)) execFileSync("git", ["clone", "-q", "--bare", repoDir, remote]);
+    const home = path.join(root, "machines", name);
+    const checkout = path.join(home, "widgets");
+    execFileSync("git", ["clone", "-q", remote, checkout]);
+    git(checkout, "config", "user.name", "climpt-test");
+    git(checkout, "config", "user.email", "test@climpt.invalid");
+    return { checkout, worktreeRoot: path.join(home, "worktrees") };
+  };
   return {
     repoDir,
+    machine,
     worktreeRoot: path.join(root, "worktrees"),
     gh,
     model: new ScenarioModel(SCRIPT, options.slow ?? []),
