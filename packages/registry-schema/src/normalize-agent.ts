@@ -96,7 +96,7 @@ export function draftAgent(
         : "agent.json has neither `runner` (nested shape) nor `behavior` (flat shape).",
       hasRunner
         ? "Keep one shape: move the `behavior` settings into `runner.flow` / `runner.verdict` / `runner.boundaries`, or drop `runner`."
-        : 'Add "runner": { "verdict": { "type": "detect:graph" } } (or seed 000\'s "behavior" object).',
+        : 'Add "runner": { "verdict": { "type": "detect:graph" } } (or the flat shape\'s "behavior" object).',
     );
   }
   const shape: AgentDefinition["shape"] = hasBehavior && !hasRunner ? "flat" : "nested";

@@ -27,9 +27,10 @@ export interface RunWorktree {
 }
 
 /**
- * Seed 004's `1 issue = 1 branch = 1 worktree = 1 agent`: a fresh `git worktree` on its own branch,
- * made from the repository's current HEAD. It lives next to the repository (default
- * `../climpt-worktrees/<agent>-<runId>`), not inside it, so the repository's own status stays clean.
+ * One issue = one branch = one worktree = one agent (docs/design.md#many-issues): a fresh `git
+ * worktree` on its own branch, made from the repository's current HEAD. It lives next to the
+ * repository (default `../climpt-worktrees/<agent>-<runId>`), not inside it, so the repository's
+ * own status stays clean.
  */
 export async function createRunWorktree(options: {
   readonly repoDir: string;
