@@ -196,7 +196,10 @@ export function registryOf(steps: readonly Step[], spec: RegistrySpec = {}): Reg
 // ---------------------------------------------------------------------------------------------
 // The example flows of both dialects
 
-/** Seed 000: analyze (retry ≤2) → implement (iterations ≤5, fallback analyze) → review (fallback implement) → complete. */
+/**
+ * The original design's check flow: analyze (retry ≤2) → implement (iterations ≤5, fallback
+ * analyze) → review (fallback implement) → complete.
+ */
 export function seed000Registry(): Registry {
   return registryOf(
     [
@@ -212,7 +215,10 @@ export function seed000Registry(): Registry {
   );
 }
 
-/** Seed 002: analysis → implementation → review, with handoff keys and a retry ≤2. */
+/**
+ * The original design's handoff flow: analysis → implementation → review, with handoff keys and a
+ * retry ≤2.
+ */
 export function seed002Registry(): Registry {
   return registryOf(
     [
@@ -261,7 +267,10 @@ function seed003LinearSteps(): Step[] {
   ];
 }
 
-/** Seed 003 §14.8.1: initial → continuation → closure, entered through entryStepMapping. */
+/**
+ * The original design's linear gate flow: initial → continuation → closure, entered through
+ * entryStepMapping.
+ */
 export function seed003LinearRegistry(): Registry {
   return registryOf(seed003LinearSteps(), {
     entryStepMapping: { "poll:state": "initial.issue" },
@@ -269,7 +278,10 @@ export function seed003LinearRegistry(): Registry {
   });
 }
 
-/** Seed 003 §14.8.3: the linear flow with `{git-clean, type-check}` validating closure.issue (≤3). */
+/**
+ * The original design's retry flow: the linear flow with `{git-clean, type-check}` validating
+ * closure.issue (≤3).
+ */
 export function seed003RetryRegistry(): Registry {
   return registryOf(seed003LinearSteps(), {
     entryStepMapping: { "poll:state": "initial.issue" },
@@ -281,7 +293,7 @@ export function seed003RetryRegistry(): Registry {
   });
 }
 
-/** Seed 003 §14.8.2: project preparation, review and re-execution branches. */
+/** The original design's branching flow: project preparation, review and re-execution branches. */
 export function seed003BranchingRegistry(): Registry {
   return registryOf(
     [
@@ -333,7 +345,9 @@ export function seed003BranchingRegistry(): Registry {
   );
 }
 
-/** The repository's fix-bug example: implement → verify → closure, validated by git-clean and tests. */
+/**
+ * The repository's fix-bug example: implement → verify → closure, validated by git-clean and tests.
+ */
 export function fixBugRegistry(): Registry {
   return registryOf(
     [

@@ -28,7 +28,7 @@ function inferKind(id: string): StepKind {
   return "work";
 }
 
-/** A gate-dialect step (seed 003), answering at `next_action.action`. */
+/** A gate-dialect step, answering at `next_action.action`. */
 export function gateStep(id: string, spec: GateStepSpec = {}): Step {
   const kind = spec.kind ?? inferKind(id);
   const transitions = spec.transitions ?? {};
@@ -115,7 +115,9 @@ const checkPrompt = (c2: string, c3: string) =>
   ({ kind: "c3l", c1: "checks", c2, c3, edition: "default" }) as const;
 const okNg = { result: "ok|ng", message: "string" };
 
-/** Seed 000: analyze → implement → review, with a retry and two fallbacks. */
+/**
+ * The original design's check flow: analyze → implement → review, with a retry and two fallbacks.
+ */
 export const seed000 = registryOf("check", [
   checkStep("s_a8f3", {
     min: 1,
@@ -149,7 +151,10 @@ export const seed000 = registryOf("check", [
   }),
 ]);
 
-/** Seed 002: analysis (no check prompt, no format) → impl (result in its own output) → review. */
+/**
+ * The original design's handoff flow: analysis (no check prompt, no format) → impl (result in its
+ * own output) → review.
+ */
 export const seed002 = registryOf("check", [
   checkStep("s_analysis", {
     handoff: [{ key: "issue_context", path: "issue_context", description: "課題の再定義" }],
@@ -187,7 +192,10 @@ const issueValidation: ValidationStep = {
   onFailure: { action: "retry", maxAttempts: 3 },
 };
 
-/** Seed 003 §14.8.1 (and §14.8.3, whose validation returns to continuation.issue). */
+/**
+ * The original design's linear gate flow (its retry variant's validation returns to
+ * continuation.issue).
+ */
 export const seed003Linear = registryOf(
   "gate",
   [
@@ -211,7 +219,10 @@ export const seed003Linear = registryOf(
   },
 );
 
-/** Seed 003 §14.8.2: preparation, review and re-execution branches around one closure step. */
+/**
+ * The original design's branching flow: preparation, review and re-execution branches around one
+ * closure step.
+ */
 export const seed003Branching = registryOf("gate", [
   gateStep("initial.project.preparation", {
     transitions: {
