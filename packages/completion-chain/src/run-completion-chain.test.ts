@@ -103,7 +103,7 @@ test("adds numbers", () => { assert.strictEqual(1 + 1, ${passing ? 2 : 3}); });
   );
 }
 
-describe("seed 003 §14.8.3 retry flow on a real git repository", () => {
+describe("the gate retry flow on a real git repository", () => {
   it("a dirty tree gives the git-dirty retry prompt listing the changed files and naming the return step", async () => {
     const repo = gitRepo();
     writeFileSync(join(repo, "app.js"), "export const answer = 42;\n");

@@ -10,7 +10,7 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-describe("the code-improver example (seed 000's check dialect), end to end", () => {
+describe("the code-improver example (check dialect), end to end", () => {
   it("runs each step's check as its own call, iterates within iterations.max on NG, and completes", async () => {
     const repo = makeSampleRepo();
     const { client, fake } = await fakeModel("code-improver");
@@ -39,7 +39,7 @@ describe("the code-improver example (seed 000's check dialect), end to end", () 
     expect(result.state.history[1]?.checkResult?.message).toBe(
       "1 test failure: slugify trims dashes at both ends.",
     );
-    // Seed 002's handoff: the implement prompt received the analysis under uv-s_a8f3_*.
+    // The handoff (docs/design.md#handoff): the implement prompt received the analysis under uv-s_a8f3_*.
     const implement = events.find(
       (event) =>
         event.type === "prompt_resolved" && event.stepId === "s_b2c1" && event.phase === "step",

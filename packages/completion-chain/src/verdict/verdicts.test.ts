@@ -105,7 +105,7 @@ describe("createVerdictStrategy", () => {
     });
   }
 
-  it("accepts seed 000's stepFlow as detect:graph", async () => {
+  it("accepts stepFlow as detect:graph", async () => {
     expect((await createVerdictStrategy(spec("stepFlow"), deps)).type).toBe("detect:graph");
   });
 
