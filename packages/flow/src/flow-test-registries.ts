@@ -3,24 +3,22 @@
  * `Registry` values. Not exported from the package: analysis tests build registries in memory so
  * they do not depend on the loader.
  */
-import {
-  type CheckOnFail,
-  DEFAULT_PATH_TEMPLATE,
-  DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
-  type GateIntent,
-  type HandoffField,
-  type IterationBounds,
-  inferStepKind,
-  type Registry,
-  type RegistryDialect,
-  type Step,
-  type StepKind,
-  type Transition,
-  type Transitions,
-  type ValidationOnFailure,
-  type ValidationStep,
-  type ValidatorDefinition,
+import type {
+  CheckOnFail,
+  GateIntent,
+  HandoffField,
+  IterationBounds,
+  Registry,
+  RegistryDialect,
+  Step,
+  StepKind,
+  Transition,
+  Transitions,
+  ValidationOnFailure,
+  ValidationStep,
+  ValidatorDefinition,
 } from "@climpt/model";
+import { registryOf as registryOfSteps, stepOf } from "@climpt/model/testing";
 
 /** `"x"` → `{target: "x"}`, `null` → terminal, anything else as given. */
 export type TransitionSpec = string | null | Transition;
@@ -51,7 +49,6 @@ export interface GateStepSpec {
 
 /** A gate-dialect step. */
 export function gateStep(id: string, spec: GateStepSpec): Step {
-  const kind = spec.kind ?? inferStepKind(id, undefined);
   const transitions: Partial<Record<GateIntent, Transition>> = {};
   for (const [intent, target] of Object.entries(spec.transitions ?? {}) as [
     GateIntent,
@@ -60,13 +57,10 @@ export function gateStep(id: string, spec: GateStepSpec): Step {
     transitions[intent] = transition(target);
   }
   const [c2 = "steps", c3 = "step"] = id.split(".");
-  return {
-    id,
-    kind,
-    kindSource: spec.kind === undefined ? "inferred" : "declared",
+  return stepOf(id, {
+    ...(spec.kind === undefined ? {} : { kind: spec.kind }),
     prompt: { kind: "c3l", c1: "steps", c2, c3, edition: "default" },
     uvVariables: spec.uvVariables ?? [],
-    usesStdin: false,
     gate: {
       allowedIntents: spec.intents,
       intentSchemaRef: "#/properties/next_action/properties/action",
@@ -78,24 +72,16 @@ export function gateStep(id: string, spec: GateStepSpec): Step {
     transitions: transitions as Transitions,
     iterations: spec.iterations ?? { min: 1, max: 1 },
     handoff: handoffFields(spec.handoff ?? []),
-    permissions: {},
-  };
+  });
 }
 
 /** A section step: a prompt fragment with no flow. */
 export function sectionStep(id: string): Step {
-  return {
-    id,
+  return stepOf(id, {
     kind: "section",
     kindSource: "inferred",
     prompt: { kind: "c3l", c1: "steps", c2: "section", c3: id, edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
-    transitions: {},
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions: {},
-  };
+  });
 }
 
 export interface CheckStepSpec {
@@ -107,7 +93,7 @@ export interface CheckStepSpec {
   readonly uvVariables?: readonly string[];
 }
 
-/** A check-dialect step (seeds 000/002). */
+/** A check-dialect step. */
 export function checkStep(id: string, spec: CheckStepSpec): Step {
   let onFail: CheckOnFail | undefined;
   if (spec.onFail !== undefined) {
@@ -116,14 +102,11 @@ export function checkStep(id: string, spec: CheckStepSpec): Step {
         ? { kind: "retry", maxRetries: spec.onFail.retry }
         : { kind: "fallback", target: spec.onFail.fallback };
   }
-  return {
-    id,
+  return stepOf(id, {
     kind: "work",
     kindSource: "inferred",
     prompt: { kind: "c3l", c1: "steps", c2: "phase", c3: id, edition: "default" },
     uvVariables: spec.uvVariables ?? [],
-    usesStdin: false,
-    transitions: {},
     check: {
       responseFormat: { result: "ok|ng", message: "string" },
       onPass:
@@ -132,8 +115,7 @@ export function checkStep(id: string, spec: CheckStepSpec): Step {
     },
     iterations: spec.iterations ?? { min: 1, max: 1 },
     handoff: handoffFields(spec.handoff ?? []),
-    permissions: {},
-  };
+  });
 }
 
 export function validator(
@@ -176,21 +158,13 @@ export interface RegistrySpec {
 }
 
 export function registryOf(steps: readonly Step[], spec: RegistrySpec = {}): Registry {
-  return {
+  return registryOfSteps(steps, {
     dialect: spec.dialect ?? (steps.some((step) => step.check !== undefined) ? "check" : "gate"),
-    version: "1.0.0",
-    c1: "steps",
-    promptsBase: "prompts",
-    schemasBase: "schemas",
-    pathTemplate: DEFAULT_PATH_TEMPLATE,
-    pathTemplateNoAdaptation: DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
     ...(spec.entryStep === undefined ? {} : { entryStep: spec.entryStep }),
     entryStepMapping: spec.entryStepMapping ?? {},
-    failurePatterns: {},
     validators: Object.fromEntries((spec.validators ?? []).map((v) => [v.id, v])),
     validationSteps: Object.fromEntries((spec.validationSteps ?? []).map((v) => [v.id, v])),
-    steps: Object.fromEntries(steps.map((step) => [step.id, step])),
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,17 +1,16 @@
-// Test helper (not exported): normalized Registry objects for the seeds' example flows, built the
+// Test helper (not exported): normalized Registry objects for the original's example flows, built the
 // way the registry loader produces them, so router tests do not depend on the loader.
-import {
-  type CheckDefinition,
-  DEFAULT_PATH_TEMPLATE,
-  DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
-  type GateIntent,
-  type Registry,
-  type Step,
-  type StepKind,
-  type StructuredGate,
-  type Transitions,
-  type ValidationStep,
+import type {
+  CheckDefinition,
+  GateIntent,
+  Registry,
+  Step,
+  StepKind,
+  StructuredGate,
+  Transitions,
+  ValidationStep,
 } from "@climpt/model";
+import { registryOf as registryOfSteps, stepOf } from "@climpt/model/testing";
 
 export interface GateStepSpec {
   readonly kind?: StepKind;
@@ -20,30 +19,16 @@ export interface GateStepSpec {
   readonly gate?: Partial<StructuredGate>;
 }
 
-function inferKind(id: string): StepKind {
-  const prefix = id.split(".")[0];
-  if (prefix === "closure") return "closure";
-  if (prefix === "verification") return "verification";
-  if (prefix === "section") return "section";
-  return "work";
-}
-
 /** A gate-dialect step, answering at `next_action.action`. */
 export function gateStep(id: string, spec: GateStepSpec = {}): Step {
-  const kind = spec.kind ?? inferKind(id);
+  const base = stepOf(id, spec.kind === undefined ? {} : { kind: spec.kind });
   const transitions = spec.transitions ?? {};
   const allowedIntents =
     spec.allowedIntents ?? (Object.keys(transitions) as GateIntent[]).filter((i) => i !== "abort");
-  const [c2 = "initial", ...rest] = id.split(".");
   return {
-    id,
-    kind,
-    kindSource: spec.kind === undefined ? "inferred" : "declared",
-    prompt: { kind: "c3l", c1: "steps", c2, c3: rest.join("-") || "issue", edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
+    ...base,
     outputSchemaRef: { file: "issue.schema.json", schema: id },
-    ...(kind === "section"
+    ...(base.kind === "section"
       ? {}
       : {
           gate: {
@@ -57,9 +42,6 @@ export function gateStep(id: string, spec: GateStepSpec = {}): Step {
           },
         }),
     transitions,
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions: {},
   };
 }
 
@@ -70,21 +52,16 @@ export interface CheckStepSpec {
   readonly handoff?: Step["handoff"];
 }
 
-/** A check-dialect step (seeds 000 and 002). */
+/** A check-dialect step. */
 export function checkStep(id: string, spec: CheckStepSpec): Step {
-  return {
-    id,
+  return stepOf(id, {
     kind: "work",
     kindSource: "inferred",
     prompt: { kind: "c3l", c1: "steps", c2: "phase", c3: id, edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
-    transitions: {},
     ...(spec.check === undefined ? {} : { check: spec.check }),
     iterations: { min: spec.min ?? 1, max: spec.max ?? 1 },
     handoff: spec.handoff ?? [],
-    permissions: {},
-  };
+  });
 }
 
 export function registryOf(
@@ -92,22 +69,7 @@ export function registryOf(
   steps: readonly Step[],
   extra: Partial<Registry> = {},
 ): Registry {
-  return {
-    dialect,
-    version: "2.0.0",
-    c1: "steps",
-    promptsBase: "prompts",
-    schemasBase: "schemas",
-    pathTemplate: DEFAULT_PATH_TEMPLATE,
-    pathTemplateNoAdaptation: DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
-    entryStep: steps[0]?.id,
-    entryStepMapping: {},
-    failurePatterns: {},
-    validators: {},
-    validationSteps: {},
-    steps: Object.fromEntries(steps.map((step) => [step.id, step])),
-    ...extra,
-  };
+  return registryOfSteps(steps, { dialect, version: "2.0.0", entryStep: steps[0]?.id, ...extra });
 }
 
 const to = (target: string | null) => ({ kind: "target", target }) as const;
