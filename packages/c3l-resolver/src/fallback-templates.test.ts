@@ -1,12 +1,12 @@
 import { findUvPlaceholders, type JsonValue } from "@climpt/model";
 import { describe, expect, it } from "vitest";
+import { issuesOf, okValue } from "./c3l-resolver.test-helper.ts";
 import {
   FALLBACK_CONTEXT_VARIABLES,
   FALLBACK_KEYS,
   FALLBACK_TEMPLATES,
   fallbackTemplate,
 } from "./fallback-templates.ts";
-import { issuesOf, okValue } from "./test-support.ts";
 import { substituteUv } from "./uv-substitution.ts";
 
 /** The fallbackKey table of the original runtime, as it names the keys. */

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { issuesOf, okValue } from "./test-support.ts";
+import { issuesOf, okValue } from "./c3l-resolver.test-helper.ts";
 import { substituteUv } from "./uv-substitution.ts";
 
 describe("substituteUv", () => {

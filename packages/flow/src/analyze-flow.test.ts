@@ -18,7 +18,7 @@ import {
   seed003LinearRegistry,
   seed003RetryRegistry,
   validationStep,
-} from "./flow-test-registries.ts";
+} from "./flow-registries.test-helper.ts";
 
 function withCode(findings: readonly FlowFinding[], code: FlowFindingCode): FlowFinding[] {
   return findings.filter((finding) => finding.code === code);

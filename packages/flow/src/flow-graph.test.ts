@@ -11,7 +11,7 @@ import {
   seed000Registry,
   validationStep,
   validator,
-} from "./flow-test-registries.ts";
+} from "./flow-registries.test-helper.ts";
 
 /** `from -label-> to` (End for terminal edges), with the bound when there is one. */
 function arrows(edges: readonly FlowEdge[]): string[] {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkSource, interpretCheck, interpretStepCheck } from "./interpret-check.ts";
-import { checkStep } from "./test-steps.ts";
+import { checkStep } from "./steps.test-helper.ts";
 
 describe("interpretCheck", () => {
   it("passes on ok, pass, true in any case and on boolean true", () => {

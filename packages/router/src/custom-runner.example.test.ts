@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Registry, Step } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { runFlow } from "./custom-runner.example.ts";
-import { seed000, seed003Linear } from "./test-registries.ts";
+import { seed000, seed003Linear } from "./registries.test-helper.ts";
 
 const intent = (action: string) => ({ next_action: { action } });
 

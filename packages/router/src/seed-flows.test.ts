@@ -5,7 +5,6 @@ import { extractHandoff, interpretGate, interpretStepCheck } from "@climpt/gate-
 import type { JsonValue, Registry } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
-import type { RouterState } from "./router-state.ts";
 import {
   gateStep,
   registryOf,
@@ -13,7 +12,8 @@ import {
   seed002,
   seed003Branching,
   seed003Linear,
-} from "./test-registries.ts";
+} from "./registries.test-helper.ts";
+import type { RouterState } from "./router-state.ts";
 
 interface Walk {
   readonly steps: string[];

@@ -17,7 +17,7 @@ import {
   fakeGh,
   pathWith,
   tempDir,
-} from "../test-support.ts";
+} from "../completion-chain.test-helper.ts";
 import type { ValidationSummary } from "../validation/validation-summary.ts";
 import { createVerdictStrategy } from "./create-verdict-strategy.ts";
 import type { DecideContext, IterationRecord, VerdictDeps, VerdictStrategy } from "./types.ts";
