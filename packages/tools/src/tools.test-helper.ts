@@ -31,11 +31,7 @@ export function agentDefinition(overrides: Partial<AgentDefinition> = {}): Agent
 }
 
 export function step(id: string, kind: StepKind, permissions: StepPermissions = {}): Step {
-  return stepOf(id, {
-    kind,
-    prompt: { kind: "c3l", c1: "steps", c2: "initial", c3: "issue", edition: "default" },
-    permissions,
-  });
+  return stepOf(id, { kind, permissions });
 }
 
 export function loadedAgent(agent: AgentDefinition, steps: readonly Step[]): LoadedAgent {
