@@ -29,7 +29,7 @@ const CALL_TIMEOUT_MS = 300;
 const MAX_RETRIES = 2;
 const RUN_HEADER = "x-climpt-soak-run";
 
-/** Run-level codes (DESIGN §6): a package family with a number, or a run-level name. */
+/** Run-level codes (docs/design.md#errors): a package family with a number, or a run-level name. */
 const KNOWN_CODE = /^(?:(?:SR|PR|AC|RUN)-[A-Z]+-\d{3}|(?:AGENT|FAILED|GATE)_[A-Z_]+)$/;
 
 let unhandledRejections = 0;

@@ -1,7 +1,7 @@
 /**
- * The codes of the usage errors the CLI itself reports (exit 2). They belong to the `AC-*`
- * (agent / run configuration) family of DESIGN §6; problems in an agent definition keep the
- * codes of the package that found them (`SR-*`, `PR-*`).
+ * The codes of the usage errors the CLI itself reports (exit 2). They belong to the `AC-*` (agent /
+ * run configuration) family (docs/design.md#errors); problems in an agent definition keep the codes
+ * of the package that found them (`SR-*`, `PR-*`).
  */
 export const CLI_CODES = {
   /** `climpt frobnicate`: no such command. */

@@ -1,4 +1,7 @@
-/** DESIGN §5: the only exit codes `climpt` uses, apart from a second Ctrl-C (130). */
+/**
+ * The only exit codes `climpt` uses, apart from a second Ctrl-C (130)
+ * (docs/design.md#the-run-result).
+ */
 export const EXIT = {
   /** The command did what was asked; `run`: the agent completed. */
   ok: 0,

@@ -2,7 +2,7 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAgentPromptSource, resolveSystemPrompt } from "./agent-sources.ts";
-import { issuesOf, okValue, registry, tempDir } from "./test-support.ts";
+import { issuesOf, okValue, registry, tempDir } from "./c3l-resolver.test-helper.ts";
 
 async function agentDir(): Promise<{ base: string; agent: string }> {
   const base = await tempDir();

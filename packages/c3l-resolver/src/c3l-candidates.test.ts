@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { c3lCandidates } from "./c3l-candidates.ts";
-import { issuesOf, okValue, registry } from "./test-support.ts";
+import { issuesOf, okValue, registry } from "./c3l-resolver.test-helper.ts";
 
 const ref = { kind: "c3l", c1: "steps", c2: "closure", c3: "issue", edition: "failed" } as const;
 

@@ -1,15 +1,15 @@
 import { findUvPlaceholders, type JsonValue } from "@climpt/model";
 import { describe, expect, it } from "vitest";
+import { issuesOf, okValue } from "./c3l-resolver.test-helper.ts";
 import {
   FALLBACK_CONTEXT_VARIABLES,
   FALLBACK_KEYS,
   FALLBACK_TEMPLATES,
   fallbackTemplate,
 } from "./fallback-templates.ts";
-import { issuesOf, okValue } from "./test-support.ts";
 import { substituteUv } from "./uv-substitution.ts";
 
-/** The fallbackKey table of seed 003 §14.4.1, as written there. */
+/** The fallbackKey table of the original runtime, as it names the keys. */
 const SEED_003_KEYS = [
   "initial_iterate",
   "continuation_iterate",
@@ -52,7 +52,7 @@ const SAMPLE: Readonly<Record<string, JsonValue>> = {
 };
 
 describe("fallback templates", () => {
-  it("has every key seed 003 lists, and no other", () => {
+  it("has every key the original runtime names, and no other", () => {
     expect([...FALLBACK_KEYS].sort()).toEqual([...SEED_003_KEYS].sort());
   });
 
@@ -91,7 +91,7 @@ describe("fallback templates", () => {
     }
   });
 
-  it("accepts the issue_initial_default spelling of seed 003's own example", () => {
+  it("accepts the issue_initial_default spelling of the original's own step example", () => {
     expect(okValue(fallbackTemplate("issue_initial_default")).key).toBe("initial_issue");
   });
 

@@ -395,7 +395,7 @@ export const FALLBACK_TEMPLATES: Readonly<Record<string, FallbackTemplate>> = Ob
 );
 
 /**
- * Other names accepted for a template. Seed 003's own step example uses
+ * Other names accepted for a template. The original design's own step example uses
  * `issue_initial_default`, so an agent copied from it works unchanged.
  */
 export const FALLBACK_KEY_ALIASES: Readonly<Record<string, string>> = {

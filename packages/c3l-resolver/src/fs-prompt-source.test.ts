@@ -2,8 +2,8 @@ import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { ClimptError } from "@climpt/model";
 import { describe, expect, it } from "vitest";
+import { tempDir } from "./c3l-resolver.test-helper.ts";
 import { createFsPromptSource } from "./fs-prompt-source.ts";
-import { tempDir } from "./test-support.ts";
 
 /** A temp folder with `root/` (the prompt folder) and `outside/secret.md` beside it. */
 async function layout() {

@@ -1,9 +1,9 @@
 import type { JsonValue } from "@climpt/model";
 import { describe, expect, it } from "vitest";
+import { issuesOf, okValue, step, withSteps } from "./c3l-resolver.test-helper.ts";
 import { HandoffVariables } from "./handoff-variables.ts";
 import { createMemoryPromptSource } from "./prompt-source.ts";
 import { resolveStepPrompt } from "./resolve-step-prompt.ts";
-import { issuesOf, okValue, step, withSteps } from "./test-support.ts";
 import { collectUvVariables, type UvChannels } from "./uv-channels.ts";
 
 type Handoff = Record<string, Record<string, JsonValue>>;

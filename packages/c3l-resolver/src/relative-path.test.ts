@@ -1,8 +1,8 @@
 import { posix, win32 } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { issuesOf, okValue } from "./c3l-resolver.test-helper.ts";
 import { checkPathSegment, checkRelativePath } from "./relative-path.ts";
-import { issuesOf, okValue } from "./test-support.ts";
 
 const ctx = { what: "prompt path" };
 

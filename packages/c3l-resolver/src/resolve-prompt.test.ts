@@ -1,10 +1,10 @@
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { issuesOf, okValue, registry, tempDir } from "./c3l-resolver.test-helper.ts";
 import { createFsPromptSource } from "./fs-prompt-source.ts";
 import { createMemoryPromptSource } from "./prompt-source.ts";
 import { resolvePrompt } from "./resolve-prompt.ts";
-import { issuesOf, okValue, registry, tempDir } from "./test-support.ts";
 
 const closure = {
   kind: "c3l",

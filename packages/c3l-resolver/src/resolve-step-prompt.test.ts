@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { issuesOf, okValue, step, withSteps } from "./c3l-resolver.test-helper.ts";
 import { createMemoryPromptSource } from "./prompt-source.ts";
 import { resolveStepPrompt } from "./resolve-step-prompt.ts";
-import { issuesOf, okValue, step, withSteps } from "./test-support.ts";
 
 const initial = step("initial.issue", {
   uvVariables: ["issue"],

@@ -34,7 +34,7 @@ import { substituteUv } from "./uv-substitution.ts";
 /**
  * A different prompt variant for one execution of a step: a failure pattern's retry prompt
  * (`edition: "failed", adaptation: "git-dirty"`), optionally under the validation step's
- * `c2`/`c3` (seed 003 uses `retry` / the domain).
+ * `c2`/`c3` (typically `retry` / the domain).
  */
 export interface PromptOverride {
   readonly edition: string;

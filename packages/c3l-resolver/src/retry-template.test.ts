@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { issuesOf, okValue } from "./c3l-resolver.test-helper.ts";
 import { checkRetryTemplate, renderRetryTemplate } from "./retry-template.ts";
-import { issuesOf, okValue } from "./test-support.ts";
 
 const render = (template: string, params: Record<string, never> | object) =>
   okValue(renderRetryTemplate(template, params as never));

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { issuesOf, okValue } from "./test-support.ts";
+import { issuesOf, okValue } from "./c3l-resolver.test-helper.ts";
 import { substituteUv } from "./uv-substitution.ts";
 
 describe("substituteUv", () => {
@@ -33,7 +33,7 @@ describe("substituteUv", () => {
     expect(okValue(substituteUv(text, { c1: "no" })).text).toBe(text);
   });
 
-  it("reads a dotted handoff name (seed 004's uv-s_a.finding) through its _ form", () => {
+  it("reads a dotted handoff name (the original's uv-s_a.finding) through its _ form", () => {
     expect(okValue(substituteUv("{uv-s_a.finding}", { s_a_finding: "f" })).text).toBe("f");
   });
 

@@ -7,7 +7,6 @@ import path from "node:path";
 import { costOf, type StepEvent, type Usage } from "@climpt/sdk-adapter";
 import { reply } from "@climpt/testing";
 import { describe, expect, it } from "vitest";
-import type { ToolRefusalEvent } from "./claude-code-executor.ts";
 import {
   agentDefinition,
   createClaudeCodeExecutor,
@@ -16,7 +15,8 @@ import {
   step,
   useFakeClaudeCode,
   useTempDirs,
-} from "./test-support.ts";
+} from "./claude-code.test-helper.ts";
+import type { ToolRefusalEvent } from "./claude-code-executor.ts";
 
 const claude = useFakeClaudeCode();
 const tempDir = useTempDirs();

@@ -8,7 +8,6 @@ import { ClimptError } from "@climpt/model";
 import { ModelError, StepError } from "@climpt/sdk-adapter";
 import { reply } from "@climpt/testing";
 import { describe, expect, it } from "vitest";
-import type { ClaudeCodeStepInput } from "./claude-code-executor.ts";
 import {
   agentDefinition,
   createClaudeCodeExecutor,
@@ -16,7 +15,8 @@ import {
   step,
   useFakeClaudeCode,
   useTempDirs,
-} from "./test-support.ts";
+} from "./claude-code.test-helper.ts";
+import type { ClaudeCodeStepInput } from "./claude-code-executor.ts";
 
 const claude = useFakeClaudeCode();
 const tempDir = useTempDirs();

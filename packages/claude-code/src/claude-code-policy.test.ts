@@ -8,7 +8,6 @@ import path from "node:path";
 import { reply } from "@climpt/testing";
 import { createToolbox, TOOL_NAMES } from "@climpt/tools";
 import { describe, expect, it } from "vitest";
-import type { ClaudeCodeStepInput } from "./claude-code-executor.ts";
 import {
   agentDefinition,
   createClaudeCodeExecutor,
@@ -18,7 +17,8 @@ import {
   step,
   useFakeClaudeCode,
   useTempDirs,
-} from "./test-support.ts";
+} from "./claude-code.test-helper.ts";
+import type { ClaudeCodeStepInput } from "./claude-code-executor.ts";
 
 const claude = useFakeClaudeCode();
 const tempDir = useTempDirs();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentDefinition, step } from "./test-support.ts";
+import { agentDefinition, step } from "./claude-code.test-helper.ts";
 import { resolveToolAccess } from "./tool-access.ts";
 
 const GITHUB_ON = { enabled: true, labels: {}, defaultClosureAction: "close" } as const;

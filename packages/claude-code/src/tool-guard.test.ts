@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentDefinition, step, useTempDirs } from "./test-support.ts";
+import { agentDefinition, step, useTempDirs } from "./claude-code.test-helper.ts";
 import { resolveToolAccess } from "./tool-access.ts";
 import { createToolGuard, type ToolGuard } from "./tool-guard.ts";
 

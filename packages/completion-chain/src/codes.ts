@@ -1,11 +1,11 @@
 /**
  * Every code this package puts into a chain result, a boundary-hook problem or a thrown
- * `ClimptError`. `AGENT_VALIDATION_ABORT` is the run-level name of DESIGN §6; the rest are this
- * package's share of the `AC-*` family, grouped by what failed: a validator that cannot run
+ * `ClimptError`. `AGENT_VALIDATION_ABORT` is a run-level name (docs/design.md#errors); the rest are
+ * this package's share of the `AC-*` family, grouped by what failed: a validator that cannot run
  * (`AC-VALIDATOR-*`), a verdict strategy (`AC-VERDICT-*`), the chain's own inputs (`AC-CHAIN-*`)
  * and the boundary hook (`AC-HOOK-*`). A problem the loader also reports keeps the loader's code
- * (`SR-VALID-002`, `AC-VERDICT-001` to `-003`), so one mistake has one code whichever package
- * finds it; the catalogue of every code is in @climpt/registry-schema's README.
+ * (`SR-VALID-002`, `AC-VERDICT-001` to `-003`), so one mistake has one code whichever package finds
+ * it; the catalogue of every code is in @climpt/registry-schema's README.
  */
 export const COMPLETION_CODES = {
   /** Validation failed and `onFailure` says abort, or the retries ran out (`maxAttempts`). */

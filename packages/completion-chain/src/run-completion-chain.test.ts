@@ -4,7 +4,6 @@ import { createAgentPromptSource } from "@climpt/c3l-resolver";
 import type { FailurePattern, JsonValue, LoadedAgent } from "@climpt/model";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ChainEvent } from "./chain-events.ts";
-import { type CompletionChainResult, runCompletionChain } from "./run-completion-chain.ts";
 import {
   BARE_AGENT_DIR,
   cleanupTemps,
@@ -17,7 +16,8 @@ import {
   tempDir,
   validationStep,
   validator,
-} from "./test-support.ts";
+} from "./completion-chain.test-helper.ts";
+import { type CompletionChainResult, runCompletionChain } from "./run-completion-chain.ts";
 import { createVerdictStrategy } from "./verdict/create-verdict-strategy.ts";
 import type { VerdictStrategy } from "./verdict/types.ts";
 
@@ -103,7 +103,7 @@ test("adds numbers", () => { assert.strictEqual(1 + 1, ${passing ? 2 : 3}); });
   );
 }
 
-describe("seed 003 §14.8.3 retry flow on a real git repository", () => {
+describe("the gate retry flow on a real git repository", () => {
   it("a dirty tree gives the git-dirty retry prompt listing the changed files and naming the return step", async () => {
     const repo = gitRepo();
     writeFileSync(join(repo, "app.js"), "export const answer = 42;\n");

@@ -98,8 +98,9 @@ const NOTHING_RAN: ValidationSummary = {
 };
 
 /**
- * Stages 2 and 3 of seed 004's completion loop, called when the router reports `closing` from a
- * closure step (stage 1, the closure prompt, is that step's model call):
+ * Stages 2 and 3 of the completion chain (docs/design.md#the-completion-chain), called when the
+ * router reports `closing` from a closure step (stage 1, the closure prompt, is that step's model
+ * call):
  *
  * - validation: the closure step's `validationSteps` entry (`findValidationStep` of
  *   `@climpt/router`) runs its validators; a validator that cannot run at all aborts; failures

@@ -8,7 +8,12 @@ import { describe, expect, it } from "vitest";
 import { analyzeFlow } from "./analyze-flow.ts";
 import type { FlowFinding } from "./flow-codes.ts";
 import { buildFlowGraph } from "./flow-graph.ts";
-import { gateStep, type RegistrySpec, registryOf, validationStep } from "./flow-test-registries.ts";
+import {
+  gateStep,
+  type RegistrySpec,
+  registryOf,
+  validationStep,
+} from "./flow-registries.test-helper.ts";
 
 const codes = (findings: readonly FlowFinding[]) =>
   findings.map((finding) => `${finding.code} ${finding.path}`);

@@ -18,7 +18,7 @@ import {
   seed003LinearRegistry,
   seed003RetryRegistry,
   validationStep,
-} from "./flow-test-registries.ts";
+} from "./flow-registries.test-helper.ts";
 
 function withCode(findings: readonly FlowFinding[], code: FlowFindingCode): FlowFinding[] {
   return findings.filter((finding) => finding.code === code);
@@ -40,11 +40,11 @@ const work = (id: string, spec: GateStepSpec): Step => gateStep(id, spec);
 
 describe("analyzeFlow on the seeds' example flows", () => {
   const seeds: [string, () => Registry][] = [
-    ["seed 000 (check dialect)", seed000Registry],
-    ["seed 002 (check dialect with handoff)", seed002Registry],
-    ["seed 003 linear", seed003LinearRegistry],
-    ["seed 003 branching", seed003BranchingRegistry],
-    ["seed 003 retry", seed003RetryRegistry],
+    ["the check flow (check dialect)", seed000Registry],
+    ["the handoff flow (check dialect with handoff)", seed002Registry],
+    ["the linear gate flow", seed003LinearRegistry],
+    ["the branching gate flow", seed003BranchingRegistry],
+    ["the gate retry flow", seed003RetryRegistry],
     ["fix-bug example", fixBugRegistry],
   ];
   it.each(seeds)("%s has no errors", (_name, make) => {
@@ -52,7 +52,7 @@ describe("analyzeFlow on the seeds' example flows", () => {
     expect(errors.map(formatProblem)).toEqual([]);
   });
 
-  it("warns about seed 000's fallback loop, which only the run cap bounds", () => {
+  it("warns about the check flow's fallback loop, which only the run cap bounds", () => {
     const findings = analyze(seed000Registry());
     expect(findings.map((finding) => finding.code)).toEqual(["SR-FLOW-005"]);
     expect(findings[0]?.message).toContain('"s_a8f3", "s_b2c1", "s_c9d4"');
@@ -377,7 +377,7 @@ describe("transition targets and step kinds (SR-TRANS-101…107)", () => {
     ]);
   });
 
-  it("accepts a handoff to a work step that leads on to a closure step (seed 003 branching)", () => {
+  it("accepts a handoff to a work step that leads on to a closure step (the branching gate flow)", () => {
     expect(withCode(analyze(seed003BranchingRegistry()), "SR-TRANS-105")).toEqual([]);
   });
 

@@ -11,7 +11,7 @@ import {
   seed000Registry,
   validationStep,
   validator,
-} from "./flow-test-registries.ts";
+} from "./flow-registries.test-helper.ts";
 
 /** `from -label-> to` (End for terminal edges), with the bound when there is one. */
 function arrows(edges: readonly FlowEdge[]): string[] {
@@ -22,7 +22,7 @@ function arrows(edges: readonly FlowEdge[]): string[] {
 }
 
 describe("buildFlowGraph", () => {
-  it("draws seed 000's check flow: onPass, onFail retry and fallback, iterations, completion", () => {
+  it("draws the original's check flow: onPass, onFail retry and fallback, iterations, completion", () => {
     const graph = buildFlowGraph(seed000Registry());
     expect(graph.nodes.map((node) => node.id)).toEqual(["s_a8f3", "s_b2c1", "s_c9d4"]);
     expect(arrows(graph.edges)).toEqual([

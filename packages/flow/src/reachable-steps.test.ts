@@ -5,7 +5,7 @@ import {
   sectionStep,
   validationStep,
   validator,
-} from "./flow-test-registries.ts";
+} from "./flow-registries.test-helper.ts";
 import { reachableSteps } from "./reachable-steps.ts";
 
 describe("reachableSteps", () => {

@@ -6,7 +6,7 @@ import {
   seed003BranchingRegistry,
   seed003LinearRegistry,
   seed003RetryRegistry,
-} from "./flow-test-registries.ts";
+} from "./flow-registries.test-helper.ts";
 import { quoteDot, toDot } from "./to-dot.ts";
 
 describe("toDot", () => {

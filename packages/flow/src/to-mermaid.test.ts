@@ -8,7 +8,7 @@ import {
   seed003BranchingRegistry,
   seed003LinearRegistry,
   seed003RetryRegistry,
-} from "./flow-test-registries.ts";
+} from "./flow-registries.test-helper.ts";
 import { escapeMermaidLabel, toMermaid } from "./to-mermaid.ts";
 
 describe("toMermaid", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractHandoff } from "./extract-handoff.ts";
-import { checkStep, gateStep } from "./test-steps.ts";
+import { checkStep, gateStep } from "./steps.test-helper.ts";
 
 describe("extractHandoff", () => {
   const analysis = checkStep("s_analysis", { onPass: { kind: "complete" } }, [

@@ -51,10 +51,10 @@ export function gateHandoffFields(
 }
 
 /**
- * Check-dialect handoff (seed 002): reads each declared `step.handoff` entry (`{key, path}`) from
- * the step's output. The output may be an object, a JSON string, or JSON in a ```json fence.
- * For a gate-dialect step with no `handoff` entries, its `handoffFields` are used instead, so
- * one call works for either dialect.
+ * Check-dialect handoff (docs/design.md#handoff): reads each declared `step.handoff` entry (`{key,
+ * path}`) from the step's output. The output may be an object, a JSON string, or JSON in a ```json
+ * fence. For a gate-dialect step with no `handoff` entries, its `handoffFields` are used instead,
+ * so one call works for either dialect.
  */
 export function extractHandoff(step: Step, output: unknown): HandoffExtraction {
   const object = coerceJsonObject(output);

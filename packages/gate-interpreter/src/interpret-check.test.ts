@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkSource, interpretCheck, interpretStepCheck } from "./interpret-check.ts";
-import { checkStep } from "./test-steps.ts";
+import { checkStep } from "./steps.test-helper.ts";
 
 describe("interpretCheck", () => {
   it("passes on ok, pass, true in any case and on boolean true", () => {
@@ -78,14 +78,14 @@ describe("check sources", () => {
     expect(check).toMatchObject({ passed: false, message: "not yet" });
   });
 
-  it("without a check prompt, the step's own output carries result (seed 002 s_impl)", () => {
+  it("without a check prompt, the step's own output carries result (like the original's s_impl)", () => {
     const step = checkStep("s_impl", { responseFormat: { result: "ok|ng" }, onPass });
     expect(checkSource(step)).toBe("stepOutput");
     expect(interpretStepCheck(step, { stepOutput: { plan: "p", result: "ok" } }).passed).toBe(true);
     expect(interpretStepCheck(step, { stepOutput: { plan: "p" } }).passed).toBe(false);
   });
 
-  it("a check with neither prompt nor responseFormat passes (seed 002 s_analysis)", () => {
+  it("a check with neither prompt nor responseFormat passes (like the original's s_analysis)", () => {
     const step = checkStep("s_analysis", { onPass });
     expect(checkSource(step)).toBe("none");
     expect(interpretStepCheck(step, { stepOutput: "anything" })).toMatchObject({ passed: true });

@@ -1,7 +1,7 @@
 import type { JsonValue, Step } from "@climpt/model";
 import { coerceJsonObject } from "./parse-json-output.ts";
 
-/** The verdict of a check-dialect check (seed 000 "Response Format"). */
+/** The verdict of a check-dialect check (docs/design.md#the-check-dialect). */
 export interface CheckInterpretation {
   readonly passed: boolean;
   /**
@@ -22,7 +22,7 @@ const EXPECTED = "ok|pass|true or ng|fail|false";
 /**
  * Reads `{result, message}`: `ok|pass|true` (any case, or boolean true) passes, `ng|fail|false`
  * fails; anything else, a missing `result`, or an output that is not JSON fails too, with a
- * message saying why (seed 000: "Check response parse failure: Treated as NG"). The output may
+ * message saying why: a check reply that cannot be parsed counts as NG. The output may
  * be an object, a JSON string, or JSON inside a ```json fence.
  */
 export function interpretCheck(output: unknown): CheckInterpretation {
@@ -70,7 +70,7 @@ export function interpretCheck(output: unknown): CheckInterpretation {
  * Where a check-dialect step's verdict comes from:
  * - `prompt`: the check has its own prompt, run as a separate model call returning `{result, message}`;
  * - `stepOutput`: no check prompt but a `responseFormat`: the step's own output carries `result`
- *   (seed 002's `s_impl`);
+ *   (the original's `s_impl` step works this way);
  * - `none`: neither, or no check at all: the check passes without a model call.
  */
 export type CheckSource = "prompt" | "stepOutput" | "none";

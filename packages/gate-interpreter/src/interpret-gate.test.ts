@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { GateInterpretation } from "./gate-interpretation.ts";
 import { interpretGate } from "./interpret-gate.ts";
-import { gateStep } from "./test-steps.ts";
+import { gateStep } from "./steps.test-helper.ts";
 
 const work = gateStep(
   "continuation.issue",

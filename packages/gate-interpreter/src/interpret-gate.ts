@@ -35,7 +35,10 @@ const ALIAS_TEXT = Object.entries(INTENT_ALIASES)
   .map(([alias, intent]) => `${alias}→${intent}`)
   .join(", ");
 
-/** `abort` is always allowed (seed 003); every other intent needs both the gate and the kind. */
+/**
+ * `abort` is always allowed (docs/design.md#steps-and-kinds); every other intent needs both the
+ * gate and the kind.
+ */
 export function isIntentAllowedForStep(step: Step, gate: StructuredGate, intent: GateIntent) {
   if (intent === "abort") return true;
   if (step.kind === "section") return false;
@@ -166,8 +169,8 @@ function decideIntent(
       return ok({ intent, usedFallback: false });
     }
   }
-  // failFast: false without a fallbackIntent behaves like failFast: true: seed 001 §6 forbids
-  // an implicit fallback, so only a declared one may replace the model's answer.
+  // failFast: false without a fallbackIntent behaves like failFast: true: climpt never invents
+  // a fallback (docs/design.md#the-gate), so only a declared one may replace the model's answer.
   if (gate.failFast || gate.fallbackIntent === undefined) {
     return fail([failureProblem(step, gate, failure, output, iteration)]);
   }
@@ -191,11 +194,11 @@ function decideIntent(
 }
 
 /**
- * Reads a gate-dialect step's structured output (seed 003 §14.4.2): the intent at
+ * Reads a gate-dialect step's structured output (docs/design.md#the-gate): the intent at
  * `intentField` (aliases mapped, case-insensitive), checked against `allowedIntents` and the
  * step-kind table; the `jump` target at `targetField`; the `handoffFields`. Only
  * `next_action`-style intent fields count: a `status: "completed"` elsewhere in the output is
- * never a completion signal (DESIGN §4.3.10).
+ * never a completion signal (docs/design.md#intents).
  */
 export function interpretGate(
   step: Step,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Registry, Step, StructuredGate, Transitions } from "./model.ts";
 import { reachableSteps, stepSuccessors } from "./step-reachability.ts";
+import { registryOf, stepOf } from "./testing.ts";
 
 function gate(
   allowedIntents: StructuredGate["allowedIntents"],
@@ -17,19 +18,7 @@ function gate(
 }
 
 function step(id: string, kind: Step["kind"], extra: Partial<Step> = {}): Step {
-  return {
-    id,
-    kind,
-    kindSource: "declared",
-    prompt: { kind: "c3l", c1: "steps", c2: "x", c3: "y", edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
-    transitions: {},
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions: {},
-    ...extra,
-  };
+  return stepOf(id, { kind, ...extra });
 }
 
 function gated(
@@ -42,20 +31,7 @@ function gated(
 }
 
 function registry(...steps: Step[]): Registry {
-  return {
-    dialect: "gate",
-    version: "1",
-    c1: "steps",
-    promptsBase: "prompts",
-    schemasBase: "schemas",
-    pathTemplate: "",
-    pathTemplateNoAdaptation: "",
-    entryStepMapping: {},
-    failurePatterns: {},
-    validators: {},
-    validationSteps: {},
-    steps: Object.fromEntries(steps.map((s) => [s.id, s])),
-  };
+  return registryOf(steps);
 }
 
 const T = (target: string | null) => ({ kind: "target" as const, target });

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Problem } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { loadWorkflow, parseWorkflow } from "./load-workflow.ts";
-import { PIPELINE_FILE, pipelineRaw } from "./test-workflows.ts";
+import { PIPELINE_FILE, pipelineRaw } from "./workflows.test-helper.ts";
 
 const FILE = "/repo/.agent/workflow.json";
 

@@ -1,5 +1,5 @@
 /**
- * valibot schemas of agent.json as users write it, in both shapes: the flat one of seed 000
+ * valibot schemas of agent.json as users write it, in both shapes: the flat one
  * (`behavior`, `prompts`, `logging`) and the nested `runner.*` one of the original Deno runtime.
  * The single source of the raw shape: `normalizeAgent` reads fields with them and the shipped
  * `agent.schema.json` is generated from them. Objects are loose: unknown keys are ignored.
@@ -129,7 +129,7 @@ const verdictConfigSchema = v.pipe(
 );
 
 const verdictTypeText = text(
-  "Completion type, either spelling: detect:graph (stepMachine; seed 000 stepFlow), poll:state, count:iteration, detect:keyword, detect:structured, count:check, meta:composite, meta:custom.",
+  "Completion type, either spelling: detect:graph (stepMachine, stepFlow), poll:state, count:iteration, detect:keyword, detect:structured, count:check, meta:composite, meta:custom.",
 );
 
 const permissionModeSchema = v.pipe(
@@ -164,7 +164,7 @@ export const flatBehaviorSchema = v.looseObject({
   boundaryHook: v.optional(boundaryHookSchema),
 });
 
-/** Seed 000's shape. The top-level `github` / `worktree` keys are what real flat folders use. */
+/** The flat shape. The top-level `github` / `worktree` keys are what real flat folders use. */
 export const flatAgentSchema = v.looseObject({
   ...agentCommonEntries,
   behavior: flatBehaviorSchema,

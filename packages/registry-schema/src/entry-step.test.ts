@@ -1,23 +1,10 @@
 import type { Registry } from "@climpt/model";
+import { registryOf } from "@climpt/model/testing";
 import { describe, expect, it } from "vitest";
 import { resolveEntryStep } from "./entry-step.ts";
 
 function registry(overrides: Partial<Registry>): Registry {
-  return {
-    dialect: "gate",
-    version: "1.0.0",
-    c1: "steps",
-    promptsBase: "prompts",
-    schemasBase: "schemas",
-    pathTemplate: "{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md",
-    pathTemplateNoAdaptation: "{c1}/{c2}/{c3}/f_{edition}.md",
-    entryStepMapping: {},
-    failurePatterns: {},
-    validators: {},
-    validationSteps: {},
-    steps: {},
-    ...overrides,
-  };
+  return registryOf([], overrides);
 }
 
 describe("resolveEntryStep", () => {

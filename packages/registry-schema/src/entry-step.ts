@@ -8,8 +8,8 @@ import {
 } from "@climpt/model";
 
 /**
- * The step a run starts at (seed 003 §14.3): `entryStepMapping[verdictType]` under any spelling
- * of the type, then `entryStep`, else `SR-ENTRY-001`.
+ * The step a run starts at (docs/design.md#a-run): `entryStepMapping[verdictType]` under any
+ * spelling of the type, then `entryStep`, else `SR-ENTRY-001`.
  */
 export function resolveEntryStep(registry: Registry, verdictType: VerdictType): Result<string> {
   for (const spelling of verdictTypeSpellings(verdictType)) {

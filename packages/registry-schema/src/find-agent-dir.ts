@@ -22,10 +22,10 @@ function holdsAgent(dir: string): boolean {
 }
 
 /**
- * The folder of an agent named on a command line (DESIGN §5): a path to a folder that holds an
- * agent.json, else `<agentDir ?? <cwd>/.agent>/<name>`. `SR-LOAD-001` names every folder it
- * looked in. Only path checks: a caller that only needs the folder (a CLI's `validate`) does not
- * pay for loading anything else.
+ * The folder of an agent named on a command line (docs/design.md#the-agent-folder): a path to a
+ * folder that holds an agent.json, else `<agentDir ?? <cwd>/.agent>/<name>`. `SR-LOAD-001` names
+ * every folder it looked in. Only path checks: a caller that only needs the folder (a CLI's
+ * `validate`) does not pay for loading anything else.
  */
 export function findAgentDir(
   nameOrPath: string,

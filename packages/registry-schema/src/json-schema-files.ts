@@ -63,7 +63,7 @@ export function agentJsonSchema(): JsonSchema {
       prompts: promptsSchema,
     },
     "climpt agent.json",
-    "An agent definition: the nested runner.* shape, or seed 000's flat behavior/prompts/logging shape.",
+    "An agent definition: the nested runner.* shape, or the flat behavior/prompts/logging shape.",
   );
 }
 

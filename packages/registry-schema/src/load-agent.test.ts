@@ -26,7 +26,7 @@ function containsRef(value: JsonValue | undefined): boolean {
 afterAll(removeAgentFolders);
 
 describe("loadAgent on the seeds' examples", () => {
-  it("loads seed 000's code-improver (flat agent.json, check dialect)", async () => {
+  it("loads the code-improver (flat agent.json, check dialect)", async () => {
     const agent = await loaded(fixtureDir("seed-000/code-improver"));
     expect(agent.dir).toBe(fixtureDir("seed-000/code-improver"));
     expect(agent.files).toEqual({
@@ -47,7 +47,7 @@ describe("loadAgent on the seeds' examples", () => {
     });
   });
 
-  it("loads seed 002's handoff flow", async () => {
+  it("loads the check-dialect handoff flow", async () => {
     const agent = await loaded(fixtureDir("seed-002/handoff-flow"));
     expect(agent.agent.verdict).toEqual({
       type: "detect:graph",
@@ -60,7 +60,7 @@ describe("loadAgent on the seeds' examples", () => {
     ]);
   });
 
-  it("loads seed 003's linear issue flow with its retry / recovery configuration", async () => {
+  it("loads the gate dialect's linear issue flow with its retry / recovery configuration", async () => {
     const agent = await loaded(fixtureDir("seed-003/issue-agent"));
     const { registry } = agent;
     expect(registry).toMatchObject({
@@ -177,7 +177,7 @@ describe("loadAgent on the seeds' examples", () => {
     expect(initial).not.toHaveProperty("$defs");
   });
 
-  it("loads seed 003's branching project flow", async () => {
+  it("loads the gate dialect's branching project flow", async () => {
     const agent = await loaded(fixtureDir("seed-003/project-agent"));
     const { steps } = agent.registry;
     const targets = Object.fromEntries(
@@ -238,7 +238,7 @@ describe("loadAgent on the seeds' examples", () => {
     expect(steps["initial.project.again"]?.uvVariables).toContain("initial_project_review_verdict");
   });
 
-  it("loads seed 003's entryStepMapping example: one entry per verdict type", async () => {
+  it("loads the entryStepMapping example: one entry per verdict type", async () => {
     const agent = await loaded(fixtureDir("seed-003/iterator"));
     expect(agent.agent.verdict).toMatchObject({
       type: "poll:state",

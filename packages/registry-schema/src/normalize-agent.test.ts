@@ -18,8 +18,8 @@ function problems(raw: unknown, folderName?: string): readonly Problem[] {
   return result.ok ? [] : result.issues;
 }
 
-describe("normalizeAgent, flat shape (seed 000)", () => {
-  it("reads seed 000's agent.json", () => {
+describe("normalizeAgent, flat shape", () => {
+  it("reads the code-improver's flat agent.json", () => {
     const agent = normalized(fixture("seed-000/code-improver/agent.json"), "code-improver");
     expect(agent).toEqual({
       name: "code-improver",

@@ -7,23 +7,14 @@
 import {
   type AgentDefinition,
   type AgentLimits,
-  type AgentParameter,
   type CommandBoundaryHook,
-  canonicalVerdictType,
-  DEFAULT_VERDICT_MAX_CHECKS,
-  DEFAULT_VERDICT_MAX_ITERATIONS,
   fail,
   type GithubIntegration,
   isPlainObject,
-  type JsonValue,
-  jsonPath,
   ok,
   type Problem,
   type Result,
   type StepExecutorName,
-  setEntry,
-  VERDICT_TYPES,
-  type VerdictSpec,
 } from "@climpt/model";
 import type * as v from "valibot";
 import {
@@ -32,7 +23,6 @@ import {
   githubSchema,
   limitsSchema,
   loggingSchema,
-  parameterSchema,
   promptsSchema,
   type RawBoundaryHook,
   runnerBoundariesSchema,
@@ -41,12 +31,11 @@ import {
   worktreeFinishSchema,
   worktreeSchema,
 } from "./agent-file-schema.ts";
+import { readParameters } from "./agent-parameters.ts";
 import { toAgentRelativePath } from "./agent-relative-path.ts";
-import { CLI_FLAG_PATTERN, cliFlagFor } from "./cli-flag.ts";
 import { durationToMs } from "./duration.ts";
 import { readExecutor } from "./executor-field.ts";
 import {
-  describeValue,
   type FieldValues,
   type Findings,
   newFindings,
@@ -55,6 +44,7 @@ import {
   report,
   reportNotObject,
 } from "./field-reader.ts";
+import { normalizeVerdict, type WrittenVerdict } from "./normalize-verdict.ts";
 
 export interface NormalizeAgentOptions {
   /** The file the definition came from; every problem names it. */
@@ -107,7 +97,7 @@ export function draftAgent(
         : "agent.json has neither `runner` (nested shape) nor `behavior` (flat shape).",
       hasRunner
         ? "Keep one shape: move the `behavior` settings into `runner.flow` / `runner.verdict` / `runner.boundaries`, or drop `runner`."
-        : 'Add "runner": { "verdict": { "type": "detect:graph" } } (or seed 000\'s "behavior" object).',
+        : 'Add "runner": { "verdict": { "type": "detect:graph" } } (or the flat shape\'s "behavior" object).',
     );
   }
   const shape: AgentDefinition["shape"] = hasBehavior && !hasRunner ? "flat" : "nested";
@@ -170,13 +160,6 @@ export function draftAgent(
 interface WrittenPath {
   readonly value: string;
   readonly path: string;
-}
-
-interface WrittenVerdict {
-  readonly type: string | undefined;
-  readonly config: Readonly<Record<string, JsonValue>> | undefined;
-  readonly typePath: string;
-  readonly configPath: string;
 }
 
 interface AgentSections {
@@ -389,265 +372,6 @@ function agentPath<F extends string | undefined>(
     `Write ${writtenPath.path} relative to the agent folder, e.g. "${fallback ?? "prompts"}".`,
   );
   return fallback;
-}
-
-function readParameters(raw: unknown, findings: Findings): Record<string, AgentParameter> {
-  const parameters: Record<string, AgentParameter> = {};
-  if (raw === undefined) return parameters;
-  if (!isPlainObject(raw)) {
-    reportNotObject(findings, raw, "$.parameters");
-    return parameters;
-  }
-  const flags = new Map<string, string>();
-  for (const [name, declaration] of Object.entries(raw)) {
-    const at = jsonPath("$.parameters", name);
-    const fields = readObject(parameterSchema.entries, declaration, at, findings, {
-      codes: { type: "AC-PARAM-001", default: "AC-PARAM-002", cli: "AC-PARAM-004" },
-    });
-    if (fields === undefined) continue;
-    const type = fields.type ?? "string";
-    if (fields.default !== undefined && typeof fields.default !== type) {
-      report(
-        findings,
-        "AC-PARAM-002",
-        `${at}.default`,
-        `Parameter "${name}" is a ${type} but its default ${describeValue(fields.default)} is a ${typeof fields.default}.`,
-        `Write a ${type} default (e.g. ${type === "number" ? "1" : type === "boolean" ? "false" : '"text"'}) or change "type".`,
-      );
-    }
-    const cli = fields.cli ?? cliFlagFor(name);
-    if (!CLI_FLAG_PATTERN.test(cli)) {
-      report(
-        findings,
-        "AC-PARAM-004",
-        `${at}.cli`,
-        `Parameter "${name}" has CLI flag "${cli}", which is not "--" followed by lowercase kebab case.`,
-        `Declare "cli": "${cliFlagFor(name.replace(/[^A-Za-z0-9_]+/g, "-")) || "--name"}" (letters, digits and dashes).`,
-      );
-    }
-    const owner = flags.get(cli);
-    if (owner !== undefined) {
-      report(
-        findings,
-        "AC-PARAM-003",
-        `${at}.cli`,
-        `Parameters "${owner}" and "${name}" both use the CLI flag ${cli}.`,
-        `Give "${name}" its own flag, e.g. "cli": "${cliFlagFor(name) === cli ? `${cli}-2` : cliFlagFor(name)}", or remove one parameter.`,
-      );
-    } else {
-      flags.set(cli, name);
-    }
-    setEntry(parameters, name, {
-      name,
-      type,
-      ...(fields.description === undefined ? {} : { description: fields.description }),
-      required: fields.required ?? false,
-      ...(fields.default === undefined || typeof fields.default !== type
-        ? {}
-        : { default: fields.default }),
-      cli,
-    });
-  }
-  return parameters;
-}
-
-const COMPOSITE_OPERATORS = ["and", "or", "first"] as const;
-const MAX_VERDICT_DEPTH = 8;
-
-/** Settings a verdict type cannot work without, and what each must be. */
-const REQUIRED_VERDICT_SETTINGS: Readonly<
-  Partial<Record<string, { key: string; kind: "positive integer" | "non-empty string" }>>
-> = {
-  "meta:custom": { key: "handlerPath", kind: "non-empty string" },
-};
-
-/** Budgets the original runtime's handlers assumed when the config gave none. */
-const VERDICT_BUDGET_DEFAULTS: Readonly<Partial<Record<string, { key: string; value: number }>>> = {
-  "count:iteration": { key: "maxIterations", value: DEFAULT_VERDICT_MAX_ITERATIONS },
-  "count:check": { key: "maxChecks", value: DEFAULT_VERDICT_MAX_CHECKS },
-};
-
-function isPositiveInteger(value: JsonValue | undefined): boolean {
-  return typeof value === "number" && Number.isInteger(value) && value >= 1;
-}
-
-function isNonEmptyString(value: JsonValue | undefined): value is string {
-  return typeof value === "string" && value !== "";
-}
-
-function normalizeVerdict(written: WrittenVerdict, findings: Findings, depth: number): VerdictSpec {
-  const declaredType = written.type ?? "detect:graph";
-  let type = canonicalVerdictType(declaredType);
-  if (type === undefined) {
-    report(
-      findings,
-      "AC-VERDICT-001",
-      written.typePath,
-      `Unknown verdict type "${declaredType}".`,
-      `Use one of ${VERDICT_TYPES.join(", ")} (or the camelCase names: stepMachine, externalState, iterationBudget, keywordSignal, structuredSignal, checkBudget, composite, custom).`,
-    );
-    type = "detect:graph";
-  }
-  const config: Record<string, JsonValue> = { ...(written.config ?? {}) };
-  const at = (key: string) => jsonPath(written.configPath, key);
-  const budget = VERDICT_BUDGET_DEFAULTS[type];
-  if (budget !== undefined && config[budget.key] === undefined) {
-    setEntry(config, budget.key, budget.value);
-  }
-  for (const key of ["maxIterations", "maxChecks"]) {
-    const value = config[key];
-    if (value === undefined || isPositiveInteger(value)) continue;
-    report(
-      findings,
-      "AC-VERDICT-003",
-      at(key),
-      `${key} of verdict type "${declaredType}" must be a positive integer, but is ${describeValue(value)}.`,
-      key === "maxIterations"
-        ? `Set ${at(key)} to a whole number of at least 1: it is the run's iteration cap (and the budget of count:iteration).`
-        : `Set ${at(key)} to a whole number of at least 1.`,
-    );
-  }
-  if (type === "detect:keyword") normalizeKeyword(config, declaredType, at, findings);
-  const required = REQUIRED_VERDICT_SETTINGS[type];
-  if (required !== undefined) {
-    const setting = config[required.key];
-    const good =
-      required.kind === "positive integer" ? isPositiveInteger(setting) : isNonEmptyString(setting);
-    if (!good) {
-      report(
-        findings,
-        "AC-VERDICT-003",
-        at(required.key),
-        setting === undefined
-          ? `Verdict type "${declaredType}" needs ${required.key} in its config.`
-          : `${required.key} of verdict type "${declaredType}" must be a ${required.kind}, but is ${describeValue(setting)}.`,
-        `Set ${at(required.key)} to a ${required.kind}.`,
-      );
-    }
-  }
-  const spec: VerdictSpec = { type, declaredType, config };
-  if (type !== "meta:composite") return spec;
-  return { ...spec, conditions: normalizeConditions(written, config, findings, depth) };
-}
-
-/**
- * detect:keyword's keyword: `completionKeyword`, or the original runtime's name for it,
- * `verdictKeyword` (copied to `completionKeyword`, which is what the verdict reads).
- */
-function normalizeKeyword(
-  config: Record<string, JsonValue>,
-  declaredType: string,
-  at: (key: string) => string,
-  findings: Findings,
-): void {
-  const ours = config.completionKeyword;
-  const theirs = config.verdictKeyword;
-  if (ours !== undefined && theirs !== undefined && ours !== theirs) {
-    report(
-      findings,
-      "AC-VERDICT-003",
-      at("verdictKeyword"),
-      `Verdict type "${declaredType}" names two keywords: completionKeyword ${describeValue(ours)} and verdictKeyword ${describeValue(theirs)}.`,
-      "Keep one of them (verdictKeyword is the original runtime's name for completionKeyword).",
-    );
-    return;
-  }
-  const keyword = ours ?? theirs;
-  const key = ours === undefined && theirs !== undefined ? "verdictKeyword" : "completionKeyword";
-  if (isNonEmptyString(keyword)) {
-    setEntry(config, "completionKeyword", keyword);
-    return;
-  }
-  report(
-    findings,
-    "AC-VERDICT-003",
-    at(key),
-    keyword === undefined
-      ? `Verdict type "${declaredType}" needs completionKeyword (or verdictKeyword) in its config.`
-      : `${key} of verdict type "${declaredType}" must be a non-empty string, but is ${describeValue(keyword)}.`,
-    `Set ${at("completionKeyword")} to the word the model writes when it is done, e.g. "TASK_COMPLETE".`,
-  );
-}
-
-function normalizeConditions(
-  written: WrittenVerdict,
-  config: Readonly<Record<string, JsonValue>>,
-  findings: Findings,
-  depth: number,
-): VerdictSpec[] {
-  const operator = config.operator;
-  if (
-    operator !== undefined &&
-    !(typeof operator === "string" && (COMPOSITE_OPERATORS as readonly string[]).includes(operator))
-  ) {
-    report(
-      findings,
-      "AC-VERDICT-002",
-      `${written.configPath}.operator`,
-      `Composite operator ${describeValue(operator)} is not one of and, or, first.`,
-      'Set "operator" to "and" (all children done), "or" (any child done) or "first" (the first child decides).',
-    );
-  }
-  const conditions = config.conditions;
-  const conditionsPath = `${written.configPath}.conditions`;
-  if (!Array.isArray(conditions) || conditions.length === 0) {
-    report(
-      findings,
-      "AC-VERDICT-002",
-      conditionsPath,
-      "A composite verdict needs a non-empty `conditions` array of child verdicts.",
-      `Add "conditions": [{ "type": "count:iteration", "config": { "maxIterations": 10 } }, …] to ${written.configPath}.`,
-    );
-    return [];
-  }
-  if (depth >= MAX_VERDICT_DEPTH) {
-    report(
-      findings,
-      "AC-VERDICT-002",
-      conditionsPath,
-      `Composite verdicts are nested more than ${MAX_VERDICT_DEPTH} levels deep.`,
-      "Flatten the composite: and/or of and/or can be written as one level.",
-    );
-    return [];
-  }
-  const children: VerdictSpec[] = [];
-  conditions.forEach((child, index) => {
-    const at = jsonPath(conditionsPath, index);
-    if (!isPlainObject(child)) {
-      reportNotObject(findings, child, at);
-      return;
-    }
-    const childType = child.type;
-    const childConfig = child.config;
-    if (typeof childType !== "string") {
-      report(
-        findings,
-        "AC-VERDICT-001",
-        `${at}.type`,
-        `Composite child ${index} has no verdict type string.`,
-        `Set ${at}.type to a verdict type such as "count:iteration".`,
-      );
-      return;
-    }
-    if (childConfig !== undefined && !isPlainObject(childConfig)) {
-      reportNotObject(findings, childConfig, `${at}.config`);
-    }
-    children.push(
-      normalizeVerdict(
-        {
-          type: childType,
-          config: isPlainObject(childConfig)
-            ? (childConfig as Record<string, JsonValue>)
-            : undefined,
-          typePath: `${at}.type`,
-          configPath: `${at}.config`,
-        },
-        findings,
-        depth + 1,
-      ),
-    );
-  });
-  return children;
 }
 
 function normalizeGithub(

@@ -27,7 +27,7 @@ function gateStep(id: string, extra: Record<string, unknown> = {}): Record<strin
 }
 
 describe("check dialect (seeds 000 and 002)", () => {
-  it("reads seed 000's registry", () => {
+  it("reads the code-improver's check-dialect registry", () => {
     const registry = normalized(fixture("seed-000/code-improver/steps_registry.json"));
     expect(registry).toMatchObject({
       dialect: "check",
@@ -70,7 +70,7 @@ describe("check dialect (seeds 000 and 002)", () => {
     expect(registry.steps.s_c9d4?.check?.onPass).toEqual({ kind: "complete" });
   });
 
-  it("reads seed 002's registry with its handoff keys", () => {
+  it("reads the check-dialect handoff registry with its handoff keys", () => {
     const registry = normalized(fixture("seed-002/handoff-flow/steps_registry.json"));
     expect(registry.dialect).toBe("check");
     expect(registry.version).toBe("0.0.0");
@@ -144,7 +144,7 @@ describe("check dialect (seeds 000 and 002)", () => {
   });
 });
 
-describe("gate dialect (seed 003)", () => {
+describe("gate dialect", () => {
   it("fills the defaults", () => {
     const registry = normalized({
       version: "1.0.0",

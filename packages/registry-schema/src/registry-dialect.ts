@@ -3,7 +3,7 @@ import { isPlainObject, type RegistryDialect } from "@climpt/model";
 /** Step keys only the check dialect (seeds 000/002) uses. */
 export const CHECK_DIALECT_STEP_KEYS = ["id", "prompt", "check", "iterations", "handoff"] as const;
 
-/** Step keys only the gate dialect (seed 003) uses. */
+/** Step keys only the gate dialect (docs/design.md#two-dialects-one-model) uses. */
 export const GATE_DIALECT_STEP_KEYS = [
   "stepId",
   "c2",

@@ -68,7 +68,7 @@ const commonStepEntries = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Gate dialect (seed 003)
+// Gate dialect (docs/design.md#two-dialects-one-model)
 
 export const structuredGateSchema = v.looseObject({
   allowedIntents: v.pipe(

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
-import { gateStep, registryOf } from "./test-registries.ts";
+import { gateStep, registryOf } from "./registries.test-helper.ts";
 
 describe("abort with a null target", () => {
   it("ends the run as AGENT_ABORTED, never as closing", () => {

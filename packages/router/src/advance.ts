@@ -42,11 +42,11 @@ export interface AdvanceOptions {
 }
 
 /**
- * Starts the next iteration at `target`. Refuses with `AGENT_MAX_ITERATIONS` when that
- * iteration would pass the run-wide cap, so a state never holds an iteration above it.
- * Entering a closure step from a work step records that step as its lead-in (seed 003
- * §14.8.3); from a verification step, the work step before it; moving between closure steps
- * keeps the original lead-in.
+ * Starts the next iteration at `target`. Refuses with `AGENT_MAX_ITERATIONS` when that iteration
+ * would pass the run-wide cap, so a state never holds an iteration above it. Entering a closure
+ * step from a work step records that step as its lead-in
+ * (docs/design.md#transitions-and-the-router); from a verification step, the work step before it;
+ * moving between closure steps keeps the original lead-in.
  */
 export function advance(
   registry: Registry,
@@ -73,8 +73,9 @@ export function advance(
   const from = lookup(registry.steps, state.stepId);
   const to = lookup(registry.steps, target);
   if (to?.kind === "closure" && !staying) {
-    // The retry after a failed validation goes back to *work* (DESIGN 4.4.11): through a
-    // verification step, that is the work step the verification checked.
+    // The retry after a failed validation goes back to *work*
+    // (docs/design.md#the-completion-chain): through a verification step, that is the work step the
+    // verification checked.
     const leadIn =
       from?.kind === "closure"
         ? lookup(state.closureLeadIn, state.stepId)

@@ -1,8 +1,8 @@
 import type { Step } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
+import { gateStep, registryOf } from "./registries.test-helper.ts";
 import { stepCountOf } from "./router-state.ts";
-import { gateStep, registryOf } from "./test-registries.ts";
 
 /** triager's shape: a closure step with no gate and no transitions, the entry of the run. */
 function gateless(id: string): Step {

@@ -1,9 +1,9 @@
 import type { Registry, ValidationStep } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
+import { gateStep, registryOf, seed003Linear } from "./registries.test-helper.ts";
 import type { StepDecision } from "./route-decision.ts";
 import type { RouterState } from "./router-state.ts";
-import { gateStep, registryOf, seed003Linear } from "./test-registries.ts";
 
 const to = (target: string | null) => ({ kind: "target", target }) as const;
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Registry, Step } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { runFlow } from "./custom-runner.example.ts";
-import { seed000, seed003Linear } from "./test-registries.ts";
+import { seed000, seed003Linear } from "./registries.test-helper.ts";
 
 const intent = (action: string) => ({ next_action: { action } });
 
@@ -20,7 +20,7 @@ describe("the README's custom runner (gate-interpreter + router only)", () => {
     expect(block).toBe(file);
   });
 
-  it("walks seed 003's retry flow: a failed validation returns to the work step with the retry prompt", async () => {
+  it("walks the gate retry flow: a failed validation returns to the work step with the retry prompt", async () => {
     const seen: string[] = [];
     const script = [
       intent("next"),
@@ -62,7 +62,7 @@ describe("the README's custom runner (gate-interpreter + router only)", () => {
     expect(result.success).toBe(false);
   });
 
-  it("walks seed 000's check dialect: check prompts route, and complete is validated like closing", async () => {
+  it("walks the check dialect: check prompts route, and complete is validated like closing", async () => {
     const seen: string[] = [];
     // One answer per check call, in order: analyze ng (its onFail retries it) then ok,
     // implement ok, review ok twice. (An NG of implement would fall back to analyze, whose

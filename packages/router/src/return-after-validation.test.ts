@@ -1,9 +1,9 @@
 import type { Problem, Registry } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
+import { gateStep, registryOf, seed003Linear } from "./registries.test-helper.ts";
 import type { RouteInput } from "./route-decision.ts";
 import { createRouterState, type RouterState } from "./router-state.ts";
-import { gateStep, registryOf, seed003Linear } from "./test-registries.ts";
 
 const route = (registry: Registry, state: RouterState, input: RouteInput) =>
   createRouter(registry).route(state, input);

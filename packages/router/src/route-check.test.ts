@@ -1,10 +1,10 @@
 import type { CheckDefinition, Problem, Registry } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
+import { checkStep, registryOf, seed000 } from "./registries.test-helper.ts";
 import type { CheckVerdict } from "./route-check.ts";
 import type { RouteDecision } from "./route-decision.ts";
 import { createRouterState, type RouterState } from "./router-state.ts";
-import { checkStep, registryOf, seed000 } from "./test-registries.ts";
 
 /** One execution of the current step: beforeCheck, then (if asked) routeCheck with the verdict. */
 function execute(

@@ -8,7 +8,7 @@ import { interpretGate } from "@climpt/gate-interpreter";
 import type { JsonValue, Registry, Step } from "@climpt/model";
 import { bench, describe } from "vitest";
 import { createRouter } from "./create-router.ts";
-import { gateStep, registryOf } from "./test-registries.ts";
+import { gateStep, registryOf } from "./registries.test-helper.ts";
 
 /** `continuation.s0` → … → `closure.end`, every step handing off two fields. */
 function chain(length: number): Registry {

@@ -1,9 +1,9 @@
 import type { Problem, Registry, Result } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter, type RouterOptions } from "./create-router.ts";
+import { gateStep, registryOf, seed003Linear } from "./registries.test-helper.ts";
 import type { RouteDecision, RouteInput, RouteOptions } from "./route-decision.ts";
 import { createRouterState, type RouterState } from "./router-state.ts";
-import { gateStep, registryOf, seed003Linear } from "./test-registries.ts";
 
 /** The router's options and one call's options, as these tests pass them together. */
 type Options = RouterOptions & RouteOptions;

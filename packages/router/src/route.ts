@@ -83,7 +83,10 @@ function checkIntentAllowed(step: Step, intent: GateIntent): Problem | undefined
   return undefined;
 }
 
-/** Codes for a target that is null, missing or a section step, per intent (seed 003 numbering). */
+/**
+ * Codes for a target that is null, missing or a section step, per intent (numbered as the original
+ * runtime numbers them).
+ */
 const TARGET_CODES: Readonly<
   Record<"next" | "repeat" | "jump" | "handoff" | "escalate", { missing: string; nulled: string }>
 > = {
@@ -290,7 +293,8 @@ export function route(
     if (transition === undefined) return fail([missingTransition(step, intent)]);
     const resolved = resolveTransition(step, intent, transition, sources);
     if (!resolved.ok) return resolved;
-    // `closing: { target: null }` or a target naming the closure step itself (seed 001 §8).
+    // `closing: { target: null }` or a target naming the closure step itself: both end the
+    // flow and start the completion chain (docs/design.md#transitions-and-the-router).
     if (resolved.value === null || resolved.value === step.id) {
       return ok({
         kind: "closing",
@@ -341,7 +345,8 @@ export function route(
   const transition = step.transitions[intent];
   if (transition === undefined) {
     if (intent === "next" && step.id.startsWith("initial.")) {
-      // seed 003 §14.4.1: initial.X continues as continuation.X when no next rule says otherwise.
+      // docs/design.md#transitions-and-the-router: initial.X continues as continuation.X when no
+      // next rule says otherwise.
       const continuation = `continuation.${step.id.slice("initial.".length)}`;
       if (hasStep(registry, continuation)) {
         return moveTo(registry, executed, continuation, "continuation", cap, input.reason);

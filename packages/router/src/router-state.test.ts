@@ -1,7 +1,7 @@
 import { ClimptError } from "@climpt/model";
 import { describe, expect, it } from "vitest";
+import { seed003Linear } from "./registries.test-helper.ts";
 import { createRouterState } from "./router-state.ts";
-import { seed003Linear } from "./test-registries.ts";
 
 describe("createRouterState", () => {
   it("starts at iteration 1 at the entry step with nothing counted", () => {

@@ -40,8 +40,8 @@ export interface RouterState {
   /** Failed validations per closure step that sent the flow back (`returnAfterFailedValidation`). */
   readonly validationAttempts: Readonly<Record<string, number>>;
   /**
-   * Closure step id → the step that led into it (seed 003 §14.8.3: a failed validation returns
-   * to that step with the retry prompt).
+   * Closure step id → the step that led into it (docs/design.md#transitions-and-the-router: a
+   * failed validation returns to that step with the retry prompt).
    */
   readonly closureLeadIn: Readonly<Record<string, string>>;
   /**

@@ -13,9 +13,9 @@ import type {
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
+import { checkStep, gateStep, registryOf } from "./registries.test-helper.ts";
 import type { RouteInput } from "./route-decision.ts";
 import { createRouterState, type RouterState } from "./router-state.ts";
-import { checkStep, gateStep, registryOf } from "./test-registries.ts";
 
 const KIND_INTENTS = {
   work: ["next", "repeat", "jump", "handoff"],

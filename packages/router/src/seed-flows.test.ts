@@ -5,7 +5,6 @@ import { extractHandoff, interpretGate, interpretStepCheck } from "@climpt/gate-
 import type { JsonValue, Registry } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
-import type { RouterState } from "./router-state.ts";
 import {
   gateStep,
   registryOf,
@@ -13,7 +12,8 @@ import {
   seed002,
   seed003Branching,
   seed003Linear,
-} from "./test-registries.ts";
+} from "./registries.test-helper.ts";
+import type { RouterState } from "./router-state.ts";
 
 interface Walk {
   readonly steps: string[];
@@ -23,7 +23,7 @@ interface Walk {
   readonly handoff: Record<string, JsonValue>;
 }
 
-/** A structured output in seed 003's shape. */
+/** A structured output in the gate dialect's shape. */
 function say(action: string, extra: Record<string, JsonValue> = {}): JsonValue {
   return { next_action: { action, reason: `chose ${action}` }, ...extra };
 }
@@ -114,7 +114,7 @@ const ng = (message = "not yet") => ({
   check: { result: "ng", message },
 });
 
-describe("seed 000: analyze → implement → review (check dialect)", () => {
+describe("check flow: analyze → implement → review (check dialect)", () => {
   it("walks the happy path", () => {
     const walk = walkCheck(seed000, "s_a8f3", [ok(), ok(), ok()]);
     expect(walk.steps).toEqual(["s_a8f3", "s_b2c1", "s_c9d4"]);
@@ -160,7 +160,7 @@ describe("seed 000: analyze → implement → review (check dialect)", () => {
   });
 });
 
-describe("seed 002: analysis → impl → review with handoff (check dialect)", () => {
+describe("handoff flow: analysis → impl → review with handoff (check dialect)", () => {
   it("carries the handoff and reads impl's verdict from its own output", () => {
     const walk = walkCheck(seed002, "s_analysis", [
       { output: { issue_context: "login times out" } }, // no check: passes
@@ -192,7 +192,7 @@ describe("seed 002: analysis → impl → review with handoff (check dialect)", 
   });
 });
 
-describe("seed 003 §14.8.1: linear flow (gate dialect)", () => {
+describe("linear flow (gate dialect)", () => {
   it("initial → continuation → closure → closing", () => {
     const walk = walkGate(seed003Linear, "initial.issue", [
       say("next"),
@@ -247,7 +247,7 @@ describe("seed 003 §14.8.1: linear flow (gate dialect)", () => {
   });
 });
 
-describe("seed 003 §14.8.2: branching flow (gate dialect)", () => {
+describe("branching flow (gate dialect)", () => {
   it("prepares, reviews, re-executes, reviews again and closes", () => {
     const walk = walkGate(seed003Branching, "initial.project.preparation", [
       say("next"), // preparation → continuation.preparation
@@ -296,7 +296,7 @@ describe("seed 003 §14.8.2: branching flow (gate dialect)", () => {
   });
 });
 
-describe("seed 003 §14.8.3: retry / recovery flow", () => {
+describe("retry / recovery flow (gate dialect)", () => {
   it("a failed validation returns to the work step that handed off, then completes", () => {
     const walk = walkGate(
       seed003Linear,
@@ -343,7 +343,7 @@ describe("seed 003 §14.8.3: retry / recovery flow", () => {
   });
 });
 
-describe("seed 003 §14.4.3: conditional transition on a handoff value", () => {
+describe("conditional transition on a handoff value", () => {
   it("routes on the status the step hands off", () => {
     const registry = registryOf("gate", [
       gateStep("continuation.check", {

@@ -17,8 +17,9 @@ export function findAgentDir(nameOrPath: string, options: AgentLocationOptions =
 }
 
 /**
- * Seed 000's `loadAgentDefinition`: finds the agent, loads and validates agent.json, the registry
- * and every output schema. Throws `AgentDefinitionError` carrying every problem at once.
+ * The original runtime's `loadAgentDefinition`: finds the agent, loads and validates agent.json,
+ * the registry and every output schema. Throws `AgentDefinitionError` carrying every problem at
+ * once.
  */
 export async function loadAgentDefinition(
   nameOrPath: string,

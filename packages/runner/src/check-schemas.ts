@@ -1,9 +1,10 @@
 import type { JsonSchema, Step } from "@climpt/model";
 
 /**
- * The output schema of a check-dialect check call (seed 000: `{result, message}`). `result` is a
- * free string on purpose: the check interpreter reads `ok|pass|true` / `ng|fail|false` and treats
- * anything else as a failed check, which a narrower enum would turn into a schema failure.
+ * The output schema of a check-dialect check call (`{result, message}`,
+ * docs/design.md#the-check-dialect). `result` is a free string on purpose: the check interpreter
+ * reads `ok|pass|true` / `ng|fail|false` and treats anything else as a failed check, which a
+ * narrower enum would turn into a schema failure.
  */
 export const CHECK_OUTPUT_SCHEMA: JsonSchema = {
   type: "object",
@@ -22,8 +23,8 @@ export const CHECK_OUTPUT_SCHEMA: JsonSchema = {
  * The schema a step's model call is held to:
  * - a declared `outputSchemaRef` (resolved by the loader) is used as is;
  * - a check-dialect step without one gets a schema built from its declarations: one property per
- *   `handoff` key (seed 002), plus `result` / `message` when its check has a `responseFormat`
- *   but no check prompt (the step's own output carries the verdict);
+ *   `handoff` key (docs/design.md#handoff), plus `result` / `message` when its check has a
+ *   `responseFormat` but no check prompt (the step's own output carries the verdict);
  * - a check-dialect step that declares neither answers in free text (no schema).
  */
 export function stepOutputSchema(step: Step): JsonSchema | undefined {

@@ -7,9 +7,9 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
+import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
-import { makeSampleRepo } from "./test-support.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

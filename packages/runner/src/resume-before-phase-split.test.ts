@@ -8,10 +8,15 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import {
+  FLAG_VALIDATION,
+  intentReply,
+  type TestAgentSpec,
+  writeTestAgent,
+} from "./agents.test-helper.ts";
 import { journalPath, readJournal } from "./journal.ts";
+import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { FLAG_VALIDATION, intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
-import { makeSampleRepo } from "./test-support.ts";
 
 const RUN_ID = "20261124T052748Z-729d27";
 const FIXTURE = path.join(import.meta.dirname, "fixtures", "journal-before-phase-split.jsonl");

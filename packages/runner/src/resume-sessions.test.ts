@@ -12,12 +12,17 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import {
+  FLAG_VALIDATION,
+  intentReply,
+  type TestAgentSpec,
+  writeTestAgent,
+} from "./agents.test-helper.ts";
 import { readJournal } from "./journal.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunResult } from "./run-result.ts";
+import { EXAMPLES, fakeModel, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { FLAG_VALIDATION, intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
-import { EXAMPLES, fakeModel, makeSampleRepo } from "./test-support.ts";
 
 // Resume across several sessions of one run: each test stops a run in a way a user can
 // (a signal, a failure, a crash that tears the journal's last line) and checks that the next

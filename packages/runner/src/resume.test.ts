@@ -6,8 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { readJournal } from "./journal.ts";
 import type { RunResult } from "./run-result.ts";
+import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./test-support.ts";
 
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

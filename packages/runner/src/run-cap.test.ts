@@ -11,10 +11,10 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { originalShapeDir, startFakeAnthropic } from "@climpt/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { intentReply } from "./agents.test-helper.ts";
 import type { RunOptions } from "./run-options.ts";
+import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { intentReply } from "./test-agents.ts";
-import { makeSampleRepo } from "./test-support.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -2,15 +2,15 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import type { RunEvent } from "./run-event.ts";
+import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./test-support.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-describe("the code-improver example (seed 000's check dialect), end to end", () => {
+describe("the code-improver example (check dialect), end to end", () => {
   it("runs each step's check as its own call, takes onFail's fallback at the NG, and completes", async () => {
     const repo = makeSampleRepo();
     const { client, fake } = await fakeModel("code-improver");
@@ -41,7 +41,7 @@ describe("the code-improver example (seed 000's check dialect), end to end", () 
     expect(result.state.history[1]?.checkResult?.message).toBe(
       "1 test failure: slugify trims dashes at both ends.",
     );
-    // Seed 002's handoff: the implement prompt received the analysis under uv-s_a8f3_*.
+    // The handoff (docs/design.md#handoff): the implement prompt received the analysis under uv-s_a8f3_*.
     const implement = events.find(
       (event) =>
         event.type === "prompt_resolved" && event.stepId === "s_b2c1" && event.phase === "step",

@@ -14,8 +14,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunOptions } from "./run-options.ts";
+import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { makeSampleRepo } from "./test-support.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import type { JsonValue, Problem } from "@climpt/model";
 
-/** One step execution, as the run result and seed 000's programmatic API report it. */
+/** One step execution, as the run result and the programmatic API report it. */
 export interface HistoryEntry {
   readonly iteration: number;
   readonly stepId: string;
@@ -65,8 +65,8 @@ export interface WorktreeReport {
 }
 
 /**
- * The run result (DESIGN §5). `climpt run --json` prints exactly this object, and
- * `StepFlowRunner#run` returns it.
+ * The run result (docs/design.md#the-run-result). `climpt run --json` prints exactly this object,
+ * and `StepFlowRunner#run` returns it.
  */
 export interface RunResult {
   readonly runId: string;

@@ -11,7 +11,7 @@ import type { PendingRetry, StepEnd } from "./step-end.ts";
  * here: it changes with every model call, so the `UsageMeter` holds it.
  *
  * The collections (handoff, history) are updated in place, not copied, so a step end costs the
- * same at step 10,000 as at step 10 (docs/design.md#performance). A state passed to
+ * same at step 10,000 as at step 10 (docs/design.md#the-journal-and-resume). A state passed to
  * `applyStepEnd` is therefore superseded by the one it returns: read only the newest.
  */
 export interface RunState {

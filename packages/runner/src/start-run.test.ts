@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
+import { makeSampleRepo } from "./runner.test-helper.ts";
 import { AgentDefinitionError } from "./runner-error.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
-import { makeSampleRepo } from "./test-support.ts";
 
 const spec: TestAgentSpec = {
   name: "capped",

@@ -7,13 +7,13 @@ import path from "node:path";
 import { type JsonValue, problem } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { FLAG_VALIDATION, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
 import { readJournal } from "./journal.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunOptions } from "./run-options.ts";
+import { makeSampleRepo } from "./runner.test-helper.ts";
 import type { StepExecutionRequest, StepExecutionResult, StepExecutor } from "./step-executor.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { FLAG_VALIDATION, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
-import { makeSampleRepo } from "./test-support.ts";
 
 const target = (step: string | null) => ({ target: step });
 

@@ -5,16 +5,17 @@ import type { RunResult } from "./run-result.ts";
 import { RunSession } from "./run-session.ts";
 
 /**
- * Seed 000's programmatic API:
+ * The programmatic API, shaped like the original runtime's:
  *
  * ```ts
  * const definition = await loadAgentDefinition("code-improver");
  * const result = await new StepFlowRunner(definition).run({ args: { topic: "…" }, cwd });
  * ```
  *
- * `run` resolves with the run result for every run-level outcome, success or failure (DESIGN §5);
- * it rejects only for bad input (arguments, an agent that cannot run, an unreadable journal),
- * with a coded `ClimptError`. A runner can run several times, and several runs at once.
+ * `run` resolves with the run result for every run-level outcome, success or failure
+ * (docs/design.md#the-run-result); it rejects only for bad input (arguments, an agent that cannot
+ * run, an unreadable journal), with a coded `ClimptError`. A runner can run several times, and
+ * several runs at once.
  */
 export class StepFlowRunner {
   private readonly listeners = new Set<(event: RunEvent) => void>();

@@ -16,8 +16,8 @@ import {
 } from "@opentelemetry/api";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { EXAMPLES, fakeModel, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { EXAMPLES, fakeModel, makeSampleRepo } from "./test-support.ts";
 
 /** A span that remembers what the runner told it, and its parent. */
 class RecordedSpan implements Span {

@@ -59,11 +59,12 @@ async function branchExists(repo: string, branch: string): Promise<boolean> {
 }
 
 /**
- * Seed 004's `1 issue = 1 branch = 1 worktree = 1 agent`: a fresh `git worktree` on its own branch,
- * made from the base branch (default: the repository's current branch, or its HEAD when that is
- * detached). It lives next to the repository (default `../climpt-worktrees/<agent>-<runId>`), not
- * inside it, so the repository's own status stays clean. A `branch` that exists already is
- * checked out as it is (continuing an issue's branch); a new one starts at the base.
+ * One issue = one branch = one worktree = one agent (docs/design.md#many-issues): a fresh `git
+ * worktree` on its own branch, made from the base branch (default: the repository's current
+ * branch, or its HEAD when that is detached). It lives next to the repository (default
+ * `../climpt-worktrees/<agent>-<runId>`), not inside it, so the repository's own status stays
+ * clean. A `branch` that exists already is checked out as it is (continuing an issue's branch); a
+ * new one starts at the base.
  */
 export async function createRunWorktree(options: {
   readonly repoDir: string;

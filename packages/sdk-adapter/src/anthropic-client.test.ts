@@ -17,7 +17,7 @@ import {
   ModelTimeoutError,
 } from "./errors.ts";
 import { costOf } from "./prices.ts";
-import { captureLogger, FAKE_KEY, INTENT_SCHEMA } from "./test-helpers.ts";
+import { captureLogger, FAKE_KEY, INTENT_SCHEMA } from "./sdk-adapter.test-helper.ts";
 import type { ModelRequest } from "./types.ts";
 
 let fake: FakeAnthropic;

@@ -8,7 +8,7 @@ import { createRecordingClient, createReplayClient, readCassette } from "./casse
 import { CassetteError } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
 import { runStep, type StepEvent } from "./run-step.ts";
-import { captureLogger, FAKE_KEY, fakeTools, INTENT_SCHEMA } from "./test-helpers.ts";
+import { captureLogger, FAKE_KEY, fakeTools, INTENT_SCHEMA } from "./sdk-adapter.test-helper.ts";
 import type { ModelClient, ModelRequest, ModelResponse } from "./types.ts";
 
 let dir: string;

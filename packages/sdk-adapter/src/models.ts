@@ -11,7 +11,10 @@ export const MODEL_ALIASES = Object.freeze({
 
 export type ModelAlias = keyof typeof MODEL_ALIASES;
 
-/** Seed 003: a step without a model and an agent without a default run on `opus`. */
+/**
+ * A step without a model and an agent without a default run on `opus`
+ * (docs/design.md#steps-and-kinds).
+ */
 export const DEFAULT_MODEL_ALIAS: ModelAlias = "opus";
 
 export function isModelAlias(value: string): value is ModelAlias {
@@ -25,8 +28,8 @@ export function modelId(model: string): string {
 }
 
 /**
- * The model a step runs on: `step.model` > the agent's default model > `opus` (seed 003, DESIGN
- * §4.5.15), as a full model id. Empty strings count as absent.
+ * The model a step runs on: `step.model` > the agent's default model > `opus`
+ * (docs/design.md#steps-and-kinds), as a full model id. Empty strings count as absent.
  */
 export function resolveModel(stepModel?: string, agentDefaultModel?: string): string {
   for (const candidate of [stepModel, agentDefaultModel]) {

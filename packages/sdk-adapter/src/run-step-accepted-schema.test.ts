@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAnthropicClient } from "./anthropic-client.ts";
 import { StepError } from "./errors.ts";
 import { type RunStepOptions, runStep } from "./run-step.ts";
-import { FAKE_KEY, INTENT_SCHEMA } from "./test-helpers.ts";
+import { FAKE_KEY, INTENT_SCHEMA } from "./sdk-adapter.test-helper.ts";
 
 let fake: FakeAnthropic;
 beforeAll(async () => {

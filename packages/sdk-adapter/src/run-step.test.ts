@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAnthropicClient } from "./anthropic-client.ts";
 import { ModelAuthError, StepError } from "./errors.ts";
 import { type RunStepOptions, runStep, type StepEvent } from "./run-step.ts";
-import { FAKE_KEY, fakeTools, INTENT_SCHEMA } from "./test-helpers.ts";
+import { FAKE_KEY, fakeTools, INTENT_SCHEMA } from "./sdk-adapter.test-helper.ts";
 import { addUsage, ZERO_USAGE } from "./types.ts";
 
 let fake: FakeAnthropic;

@@ -187,10 +187,10 @@ async function executeTool(
 }
 
 /**
- * One step as one fresh conversation (DESIGN §3): the system prompt and the step prompt, then
- * the tool loop (each tool_use runs through the executor and comes back as a tool_result turn),
- * then the structured output: salvaged from near misses, validated against the step schema, and
- * given one repair turn before a coded StepError. Usage and cost are summed over every call.
+ * One step as one fresh conversation (docs/design.md#a-run): the system prompt and the step prompt,
+ * then the tool loop (each tool_use runs through the executor and comes back as a tool_result
+ * turn), then the structured output: salvaged from near misses, validated against the step schema,
+ * and given one repair turn before a coded StepError. Usage and cost are summed over every call.
  */
 export async function runStep(options: RunStepOptions): Promise<StepResult> {
   const model = modelId(options.model);

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { outputCandidates } from "./salvage.ts";
 import { compileSchema } from "./schema-validator.ts";
-import { INTENT_SCHEMA } from "./test-helpers.ts";
+import { INTENT_SCHEMA } from "./sdk-adapter.test-helper.ts";
 
 const wanted = { intent: "next", summary: "did it" };
 const schema = compileSchema(INTENT_SCHEMA);

@@ -1,6 +1,6 @@
 import type { JsonValue } from "@climpt/model";
 
-/** How a near miss was turned into a structured output (DESIGN §4.5.16). */
+/** How a near miss was turned into a structured output (docs/design.md#the-gate). */
 export type SalvageKind = "fence" | "prose" | "output-wrapper" | "stringified";
 
 /** One reading of a reply: the value, and the salvage steps that produced it (none = as sent). */

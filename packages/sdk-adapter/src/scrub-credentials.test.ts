@@ -2,7 +2,7 @@ import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAnthropicClient } from "./anthropic-client.ts";
 import { ModelError } from "./errors.ts";
-import { FAKE_KEY } from "./test-helpers.ts";
+import { FAKE_KEY } from "./sdk-adapter.test-helper.ts";
 import type { ModelRequest } from "./types.ts";
 
 let fake: FakeAnthropic;

@@ -1,3 +1,5 @@
+// The model's test-value builders, beside the agent-folder writer: one entry for every builder.
+export { agentOf, registryOf, stepOf } from "@climpt/model/testing";
 export {
   type AgentFolderFiles,
   demoAgent,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { auditPolicy, formatPolicyAudit } from "./audit.ts";
-import { agentDefinition, loadedAgent, step } from "./test-support.ts";
+import { agentDefinition, loadedAgent, step } from "./tools.test-helper.ts";
 
 describe("auditPolicy", () => {
   const loaded = loadedAgent(

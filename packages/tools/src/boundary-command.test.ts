@@ -3,7 +3,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isBoundaryCommand } from "./boundary-command.ts";
-import { useTempDirs } from "./test-support.ts";
+import { useTempDirs } from "./tools.test-helper.ts";
 
 const refused = (command: string) => isBoundaryCommand(command).refused;
 

@@ -1,9 +1,15 @@
+import { ArgView } from "./arg-view.ts";
+import { checkGh } from "./gh-boundary.ts";
+import { checkGit } from "./git-boundary.ts";
 import {
   parseShell,
   type ShellVariables,
   type ShellWord,
   type SimpleCommand,
 } from "./shell-parse.ts";
+import { basename, couldName } from "./shell-word-match.ts";
+import { textScan } from "./text-scan.ts";
+import { Budget, PARSE_COST, TooComplex, WORK_ALLOWANCE, WORK_PER_CHAR } from "./work-budget.ts";
 
 /** The verdict on one Bash command. `reason` says which boundary action it would perform. */
 export interface BoundaryCommandVerdict {
@@ -25,19 +31,6 @@ export interface BoundaryCommandOptions {
    */
   readonly allowLabelEdits?: boolean;
 }
-
-/**
- * `gh <group> <action>` pairs that are boundary actions. Only the boundary hook, after validated
- * completion, may close, merge, release or delete. `gh api` (any call) is refused because it can
- * do all of these; `gh alias set|import` because an alias can hide any of them.
- */
-const GH_BOUNDARY: Readonly<Record<string, readonly string[]>> = {
-  issue: ["close", "reopen", "delete", "transfer", "edit"],
-  pr: ["merge", "close", "ready"],
-  release: ["create", "delete", "edit", "upload", "delete-asset"],
-  repo: ["delete", "archive"],
-  alias: ["set", "import"],
-};
 
 /** Programs that run their arguments as shell code (`sh -c '…'`, `su -c '…'`, `script -c '…'`). */
 const SHELLS = new Set([
@@ -95,33 +88,6 @@ const MAX_SCRIPT_CHARS = 512 * 1024;
  * work in a script file. The filter is a fast first refusal, and a bounded input keeps it fast.
  */
 export const MAX_COMMAND_CHARS = 64 * 1024;
-
-/**
- * Units of work the inspection may spend per character of the command (plus a fixed allowance):
- * a command that would need more (deeply nested shells re-read many times, thousands of gh/git
- * words each followed by a long push) is refused as too complex, so the time spent stays linear
- * in the command's length whatever its shape.
- */
-const WORK_PER_CHAR = 32;
-const WORK_ALLOWANCE = 1_000_000;
-/** What starting to read a piece of source costs, beyond its length. */
-const PARSE_COST = 64;
-
-class TooComplex extends Error {}
-
-/** The inspection's work budget; every loop over input spends from it. */
-class Budget {
-  private remaining: number;
-
-  constructor(units: number) {
-    this.remaining = units;
-  }
-
-  spend(units: number): void {
-    this.remaining -= units;
-    if (this.remaining < 0) throw new TooComplex();
-  }
-}
 
 /**
  * Whether a Bash command would perform a boundary action: `gh issue close|reopen|delete|transfer|
@@ -388,41 +354,6 @@ function commandPosition(words: readonly ShellWord[]): number {
   return i;
 }
 
-/**
- * The arguments after a word, without copying them: each check reads only as far as it needs,
- * and pays for what it reads.
- */
-class ArgView {
-  constructor(
-    private readonly words: readonly ShellWord[],
-    private readonly start: number,
-    private readonly budget: Budget,
-  ) {}
-
-  get length(): number {
-    return Math.max(0, this.words.length - this.start);
-  }
-
-  at(index: number): ShellWord | undefined {
-    this.budget.spend(1);
-    return this.words[this.start + index];
-  }
-
-  from(index: number): ArgView {
-    return new ArgView(this.words, this.start + index, this.budget);
-  }
-
-  toArray(): ShellWord[] {
-    this.budget.spend(this.length);
-    return this.words.slice(this.start);
-  }
-
-  /** Other words, paid for from the same budget. */
-  sibling(words: readonly ShellWord[]): ArgView {
-    return new ArgView(words, 0, this.budget);
-  }
-}
-
 /** The words that are not expansions, and for each word the index of the next literal one. */
 function literalWords(words: readonly ShellWord[]): { words: ShellWord[]; after: number[] } {
   const literal: ShellWord[] = [];
@@ -437,66 +368,6 @@ function literalWords(words: readonly ShellWord[]): { words: ShellWord[]; after:
   return { words: literal, after };
 }
 
-/**
- * Whether a glob (`*`, `?`, `[…]`, `\x`) matches `text`, by dynamic programming over both:
- * time proportional to their lengths multiplied, whatever the pattern (a backtracking regular
- * expression built from `*a*a*a…` would not be).
- */
-export function globMatchesLiteral(pattern: string, text: string): boolean {
-  type Token = { kind: "star" } | { kind: "one"; test: (c: string) => boolean };
-  const tokens: Token[] = [];
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern.charAt(i);
-    if (c === "*") {
-      if (tokens.at(-1)?.kind !== "star") tokens.push({ kind: "star" });
-    } else if (c === "?") {
-      tokens.push({ kind: "one", test: (x) => x !== "/" });
-    } else if (c === "[" && pattern.indexOf("]", i + 2) > 0) {
-      const end = pattern.indexOf("]", i + 2);
-      let body = pattern.slice(i + 1, end);
-      const negate = body.startsWith("!") || body.startsWith("^");
-      if (negate) body = body.slice(1);
-      const inClass = (x: string): boolean => {
-        for (let k = 0; k < body.length; k++) {
-          if (body.charAt(k + 1) === "-" && k + 2 < body.length) {
-            if (x >= body.charAt(k) && x <= body.charAt(k + 2)) return true;
-            k += 2;
-          } else if (body.charAt(k) === x) {
-            return true;
-          }
-        }
-        return false;
-      };
-      tokens.push({ kind: "one", test: (x) => x !== "/" && inClass(x) !== negate });
-      i = end;
-    } else {
-      const literal = c === "\\" && i + 1 < pattern.length ? pattern.charAt(++i) : c;
-      tokens.push({ kind: "one", test: (x) => x === literal });
-    }
-  }
-  // reachable[j]: the tokens so far can match text.slice(0, j).
-  let reachable = new Array<boolean>(text.length + 1).fill(false);
-  reachable[0] = true;
-  for (const token of tokens) {
-    const next = new Array<boolean>(text.length + 1).fill(false);
-    if (token.kind === "star") {
-      // A star covers any run of characters without a "/".
-      let open = false;
-      for (let j = 0; j <= text.length; j++) {
-        if (j > 0 && text.charAt(j - 1) === "/") open = false;
-        open = open || (reachable[j] as boolean);
-        next[j] = open;
-      }
-    } else {
-      for (let j = 1; j <= text.length; j++) {
-        next[j] = (reachable[j - 1] as boolean) && token.test(text.charAt(j - 1));
-      }
-    }
-    reachable = next;
-  }
-  return reachable[text.length] as boolean;
-}
-
 function isCodeRunner(word: ShellWord): boolean {
   const name = basename(word.text);
   return SHELLS.has(name) || JOINING.has(name) || INTERPRETER.test(name);
@@ -507,265 +378,4 @@ function looksLikeScriptPath(text: string): boolean {
     !/\s/.test(text) &&
     (text.includes("/") || /\.(?:sh|bash|zsh|py|js|mjs|cjs|ts|rb|pl|php)$/.test(text))
   );
-}
-
-export function basename(text: string): string {
-  const trimmed = text.replace(/\/+$/, "");
-  const slash = trimmed.lastIndexOf("/");
-  return slash < 0 ? trimmed : trimmed.slice(slash + 1);
-}
-
-/**
- * Whether a word, once the shell expands it, could be `literal`: equal after quote removal (by
- * basename for program names), a glob that matches it, or an expansion whose value is unknown.
- */
-function couldBe(word: ShellWord, literal: string, byBasename = false, budget?: Budget): boolean {
-  const text = byBasename ? basename(word.text) : word.text;
-  if (text === literal) return true;
-  if (word.glob) {
-    budget?.spend(text.length * (literal.length + 1));
-    return globMatchesLiteral(text, literal);
-  }
-  return false;
-}
-
-function couldName(word: ShellWord, program: "gh" | "git", budget: Budget): boolean {
-  return couldBe(word, program, true, budget);
-}
-
-function isFlag(word: ShellWord): boolean {
-  return !word.dynamic && word.text.startsWith("-") && word.text.length > 1;
-}
-
-/** Flags that may follow `gh issue|pr edit N` without making it more than a label change. */
-const LABEL_FLAGS = new Set(["--add-label", "--remove-label", "-R", "--repo"]);
-
-/**
- * `gh issue|pr edit N --add-label X --remove-label Y`: a label change. Only a closure step's
- * filter lets it through (`allowLabelEdits`); the sandbox's gh broker decides the same way on argv.
- */
-function isLabelEdit(args: ArgView, actionIndex: number): boolean {
-  let positionals = 0;
-  for (let k = actionIndex + 1; k < args.length; k++) {
-    const word = args.at(k) as ShellWord;
-    if (word.dynamic) return false;
-    const name = word.text.split("=")[0] ?? "";
-    if (word.text.startsWith("-")) {
-      if (!LABEL_FLAGS.has(name)) return false;
-      if (!word.text.includes("=")) k++;
-    } else if (++positionals > 1) {
-      return false;
-    }
-  }
-  return positionals === 1;
-}
-
-/** `gh …` arguments → the reason it is a boundary action, if it is one. */
-function checkGh(args: ArgView, viaXargs: boolean, allowLabelEdits = false): string | undefined {
-  const positionals: { word: ShellWord; index: number }[] = [];
-  for (let k = 0; k < args.length && positionals.length < 2; k++) {
-    const word = args.at(k) as ShellWord;
-    if (isFlag(word)) {
-      if (word.text === "-R" || word.text === "--repo") k++;
-      continue;
-    }
-    positionals.push({ word, index: k });
-  }
-  const group = positionals[0]?.word;
-  const action = positionals[1]?.word;
-  if (group === undefined) {
-    return viaXargs
-      ? "`xargs gh` takes the gh subcommand from its input, which could be a boundary action; write the gh command literally."
-      : undefined;
-  }
-  if (group.dynamic) {
-    return "the gh subcommand is hidden behind an expansion (it could be `gh api` or `gh issue close`); write the gh command literally.";
-  }
-  if (couldBe(group, "api")) {
-    return "`gh api` can change anything on GitHub (close, merge, release); it is refused in every step. Use read-only gh subcommands such as `gh issue view`.";
-  }
-  for (const [name, actions] of Object.entries(GH_BOUNDARY)) {
-    if (!couldBe(group, name)) continue;
-    if (action === undefined) {
-      if (viaXargs) {
-        return `\`xargs gh ${name}\` takes the action from its input, which could be a boundary action; write the gh command literally.`;
-      }
-      continue;
-    }
-    if (action.dynamic) {
-      return `the action of \`gh ${name}\` is hidden behind an expansion; write the gh command literally.`;
-    }
-    const hit = actions.find((candidate) => couldBe(action, candidate));
-    if (
-      hit === "edit" &&
-      allowLabelEdits &&
-      !viaXargs &&
-      isLabelEdit(args, positionals[1]?.index ?? 0)
-    ) {
-      continue;
-    }
-    if (hit !== undefined) return ghReason(name, hit);
-  }
-  return undefined;
-}
-
-function ghReason(group: string, action: string): string {
-  if (group === "alias") {
-    return `\`gh alias ${action}\` can hide boundary actions behind a new name; it is refused in every step.`;
-  }
-  return `\`gh ${group} ${action}\` is a boundary action: only the boundary hook may perform it, once, after the completion chain validated the run.`;
-}
-
-/** git options placed before the subcommand that take a separate value. */
-const GIT_GLOBAL_VALUE_OPTIONS = new Set([
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--super-prefix",
-  "--config-env",
-  "--exec-path",
-]);
-
-/** `git …` arguments → the reason it is a boundary action, if it is one. */
-function checkGit(
-  args: ArgView,
-  viaXargs: boolean,
-  inspect: (source: string) => string | undefined,
-): string | undefined {
-  let k = 0;
-  while (k < args.length) {
-    const word = args.at(k) as ShellWord;
-    if (!isFlag(word)) break;
-    if (word.text === "-c") {
-      const value = args.at(k + 1);
-      const found = value === undefined ? undefined : checkGitAlias(value.text, inspect, args);
-      if (found) return found;
-      if (value !== undefined && /^remote\.[^=]*\.mirror(?:=|$)/i.test(value.text)) {
-        return "`git -c remote.<name>.mirror` makes a push mirror (force and delete); it is refused in every step.";
-      }
-    }
-    k += GIT_GLOBAL_VALUE_OPTIONS.has(word.text) ? 2 : 1;
-  }
-  const subcommand = args.at(k);
-  const after = args.from(k + 1);
-  if (subcommand === undefined) {
-    return viaXargs
-      ? "`xargs git` takes the git subcommand from its input, which could be a force or delete push; write the git command literally."
-      : undefined;
-  }
-  if (subcommand.dynamic || couldBe(subcommand, "push") || couldBe(subcommand, "send-pack")) {
-    return checkPush(after, viaXargs, subcommand.dynamic);
-  }
-  if (couldBe(subcommand, "config")) {
-    for (let j = 0; j < after.length; j++) {
-      const word = after.at(j) as ShellWord;
-      if (!word.text.startsWith("alias.")) continue;
-      const eq = word.text.indexOf("=");
-      const value = eq >= 0 ? word.text.slice(eq + 1) : after.at(j + 1)?.text;
-      const found =
-        value === undefined ? undefined : checkGitAlias(`alias.x=${value}`, inspect, args);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
-/** `alias.<name>=<value>`: a git alias that pushes with force or delete, or runs a boundary command. */
-function checkGitAlias(
-  setting: string,
-  inspect: (source: string) => string | undefined,
-  within: ArgView,
-): string | undefined {
-  const match = /^alias\.[^=]*=([\s\S]*)$/.exec(setting);
-  if (match?.[1] === undefined) return undefined;
-  const value = match[1].trim();
-  const found = value.startsWith("!")
-    ? inspect(value.slice(1))
-    : checkGit(within.sibling(literalTokens(value.split(/\s+/))), false, inspect);
-  return found ? `a git alias is defined that runs a boundary action: ${found}` : undefined;
-}
-
-function checkPush(
-  args: ArgView,
-  viaXargs: boolean,
-  hiddenSubcommand: boolean,
-): string | undefined {
-  const force =
-    "`git push` with a force (--force, -f, --force-with-lease, --mirror or a +refspec) rewrites remote history; it is refused in every step.";
-  const remove =
-    "`git push` that deletes a remote ref (--delete, -d, --prune or a :refspec) is refused in every step.";
-  if (viaXargs && !hiddenSubcommand) {
-    return "`xargs git push` takes arguments from its input, which could force or delete; write the git push literally.";
-  }
-  let positionalsOnly = false;
-  for (let k = 0; k < args.length; k++) {
-    const word = args.at(k) as ShellWord;
-    const text = word.text;
-    if (word.dynamic) {
-      // `HEAD:refs/heads/$BRANCH` cannot become a flag, a +refspec or a :refspec.
-      if (hiddenSubcommand || /^[^-+:]/.test(word.literalStart)) continue;
-      return "`git push` with an argument hidden behind an expansion could force or delete; write the refspec and flags literally (`git push origin HEAD` pushes the current branch).";
-    }
-    if (!positionalsOnly && text === "--") {
-      positionalsOnly = true;
-      continue;
-    }
-    if (!positionalsOnly && text.startsWith("--")) {
-      const name = text.slice(2).split("=")[0] ?? "";
-      // git accepts any unambiguous prefix of a long option (`--force-w`, `--mirr`, `--del`).
-      const abbreviates = (full: string): boolean => name.length >= 2 && full.startsWith(name);
-      if (["force", "force-with-lease", "force-if-includes", "mirror"].some(abbreviates)) {
-        return force;
-      }
-      if (["delete", "prune"].some(abbreviates)) return remove;
-      if (["repo", "receive-pack", "exec", "push-option"].includes(name) && !text.includes("="))
-        k++;
-      continue;
-    }
-    if (!positionalsOnly && text.startsWith("-") && text.length > 1) {
-      for (let j = 1; j < text.length; j++) {
-        const flag = text.charAt(j);
-        if (flag === "o") {
-          if (j === text.length - 1) k++;
-          break;
-        }
-        if (flag === "f") return force;
-        if (flag === "d") return remove;
-      }
-      continue;
-    }
-    if (text.startsWith("+")) return force;
-    if (text.startsWith(":")) return remove;
-  }
-  return undefined;
-}
-
-/**
- * Searches code of another language (or text piped into a shell) for gh / git invocations: quotes,
- * brackets and commas become spaces, so `subprocess.run(["gh", "issue", "close", "1"])` reads as
- * `gh issue close 1`.
- */
-export function textScan(
-  text: string,
-  budget = new Budget(WORK_ALLOWANCE + WORK_PER_CHAR * text.length),
-): string | undefined {
-  budget.spend(text.length + PARSE_COST);
-  const tokens = literalTokens(text.split(/[^A-Za-z0-9_./:+=@%~-]+/));
-  for (let i = 0; i < tokens.length; i++) {
-    const name = basename((tokens[i] as ShellWord).text);
-    if (name !== "gh" && name !== "git") continue;
-    const rest = new ArgView(tokens, i + 1, budget);
-    const found = name === "gh" ? checkGh(rest, false) : checkGit(rest, false, () => undefined);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-/** Plain words (no expansions, no globs) from already split text. */
-function literalTokens(parts: readonly string[]): ShellWord[] {
-  return parts
-    .filter((token) => token !== "")
-    .map((token) => ({ text: token, dynamic: false, glob: false, literalStart: token }));
 }

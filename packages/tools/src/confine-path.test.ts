@@ -10,7 +10,7 @@ import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { confinePath, isInside, workingRoot } from "./confine-path.ts";
-import { toolboxFor, useTempDirs } from "./test-support.ts";
+import { toolboxFor, useTempDirs } from "./tools.test-helper.ts";
 
 describe("path confinement", () => {
   const tempDir = useTempDirs();

@@ -1,8 +1,8 @@
 import type { PermissionMode, StepKind } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { resolveToolPolicy, STEP_KIND_PERMISSION_MODES, stepPermissionMode } from "./policy.ts";
-import { agentDefinition, step, toolboxFor, useTempDirs } from "./test-support.ts";
 import { TOOL_NAMES, type ToolName } from "./tool-names.ts";
+import { agentDefinition, step, toolboxFor, useTempDirs } from "./tools.test-helper.ts";
 
 const FILE = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
 const READ_ONLY = ["Read", "Glob", "Grep"];

@@ -3,7 +3,7 @@ import { linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { toolboxFor, useTempDirs } from "./test-support.ts";
+import { toolboxFor, useTempDirs } from "./tools.test-helper.ts";
 
 describe("file tools and special files", () => {
   const tempDir = useTempDirs();

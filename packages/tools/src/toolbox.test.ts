@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ToolExecutor } from "@climpt/model";
 import { describe, expect, it } from "vitest";
-import { agentDefinition, step, toolboxFor, useTempDirs } from "./test-support.ts";
 import { createToolbox } from "./toolbox.ts";
+import { agentDefinition, step, toolboxFor, useTempDirs } from "./tools.test-helper.ts";
 
 describe("createToolbox", () => {
   const tempDir = useTempDirs();

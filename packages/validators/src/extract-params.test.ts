@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractParams } from "./extract-params.ts";
-import { loadFixture } from "./test-fixtures.ts";
+import { loadFixture } from "./fixtures.test-helper.ts";
 
 describe("extractParams", () => {
   it("applies each named extractor to the output", async () => {

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runValidator } from "./run-validator.ts";
-import { validator } from "./test-validator.ts";
+import { validator } from "./validator.test-helper.ts";
 
 /** Alive and not a zombie waiting to be reaped. */
 function isAlive(pid: number): boolean {

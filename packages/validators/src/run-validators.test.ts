@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runValidators } from "./run-validators.ts";
-import { validator } from "./test-validator.ts";
+import { validator } from "./validator.test-helper.ts";
 
 let cwd: string;
 beforeEach(() => {

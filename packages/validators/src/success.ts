@@ -23,10 +23,10 @@ export type SuccessVerdict =
  * `exitCode:126` / `exitCode:127`: "contains:" must not pass on the shell's own error text.
  *
  * - `empty`: stdout, without terminal escapes, is empty after trimming, and the command exited 0.
- *   Seed 003 names only the empty output; the exit code is our addition, because a command that
- *   failed prints nothing on stdout too (`git status --porcelain` outside a repository exits 128),
- *   and a validator exists to stop false completions. stderr is not consulted (warnings pass).
- *   For a search that must find nothing, write `! grep -rn TODO src` (or `grep … || true`).
+ *   The original runtime names only the empty output; the exit code is our addition, because a
+ *   command that failed prints nothing on stdout too (`git status --porcelain` outside a repository
+ *   exits 128), and a validator exists to stop false completions. stderr is not consulted (warnings
+ *   pass). For a search that must find nothing, write `! grep -rn TODO src` (or `grep … || true`).
  * - `exitCode:N`: the exit code is N.
  * - `contains:S` and `matches:RE`: look at stdout and stderr together (stdout, a newline, stderr),
  *   without terminal escapes, because many tools (jest, deno, biome) print results on stderr.

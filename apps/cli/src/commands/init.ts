@@ -62,7 +62,7 @@ export const initCommand: Command = {
       key: "dialect",
       choices: ["gate", "check"],
       description:
-        "gate (default): stepKind, structuredGate, transitions, validators (seed 003). check: s_<hex> steps judged by check prompts (seed 000).",
+        "gate (default): stepKind, structuredGate, transitions, validators. check: s_<hex> steps judged by check prompts.",
     },
     JSON_FLAG,
     AGENT_DIR_FLAG,

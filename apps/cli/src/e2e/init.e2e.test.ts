@@ -87,7 +87,7 @@ describe("climpt init (gate dialect)", () => {
 });
 
 describe("climpt init --dialect check", () => {
-  it("writes a seed 000 agent that validates and draws", async () => {
+  it("writes a check-dialect agent that validates and draws", async () => {
     const cwd = project();
     const init = await spawnCli(["init", "reviewer", "--dialect", "check", "--json"], { cwd });
     expect(init.code).toBe(0);

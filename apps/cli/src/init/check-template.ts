@@ -5,7 +5,9 @@ function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** A seed 000 step id (`s_` + hex), stable per agent name so a re-scaffold gives the same ids. */
+/**
+ * A check-dialect step id (`s_` + hex), stable per agent name so a re-scaffold gives the same ids.
+ */
 function stepId(name: string, role: string): string {
   return `s_${createHash("sha256").update(`${name}:${role}`).digest("hex").slice(0, 6)}`;
 }
@@ -13,9 +15,9 @@ function stepId(name: string, role: string): string {
 const RESPONSE_FORMAT = { result: "ok|ng", message: "string" };
 
 /**
- * A small check-dialect agent (seed 000): a work step judged by its own check prompt (retried at
- * most twice), then a review step whose check completes the run (retried at most twice). Every
- * cycle is bounded, so `climpt validate` reports no warning.
+ * A small check-dialect agent (docs/design.md#the-check-dialect): a work step judged by its own
+ * check prompt (retried at most twice), then a review step whose check completes the run (retried
+ * at most twice). Every cycle is bounded, so `climpt validate` reports no warning.
  */
 export function checkTemplate(name: string, title: string): ScaffoldFile[] {
   const work = stepId(name, "work");

@@ -42,10 +42,10 @@ function gate(intents: readonly string[], handoffFields: readonly string[]) {
 }
 
 /**
- * A small gate-dialect agent (seed 003): initial.work → continuation.work → closure.done, where
- * `closing` only ends the run when `git status --porcelain` is empty; otherwise the git-dirty
- * retry prompt sends the work back to continuation.work, at most 3 times. Every cycle is bounded,
- * so `climpt validate` reports no warning.
+ * A small gate-dialect agent (docs/design.md#two-dialects-one-model): initial.work →
+ * continuation.work → closure.done, where `closing` only ends the run when `git status --porcelain`
+ * is empty; otherwise the git-dirty retry prompt sends the work back to continuation.work, at most
+ * 3 times. Every cycle is bounded, so `climpt validate` reports no warning.
  */
 export function gateTemplate(name: string, title: string): ScaffoldFile[] {
   const schemaFile = `${name}.schema.json`;

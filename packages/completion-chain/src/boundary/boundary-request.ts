@@ -1,8 +1,8 @@
 import type { ClosureAction, JsonValue } from "@climpt/model";
 
 /**
- * A boundary action the closure step asked for through a tool. Tools never act on GitHub
- * themselves (DESIGN §4.5.17): they record requests, and the boundary hook carries them out
+ * A boundary action the closure step asked for through a tool. Tools never act on GitHub themselves
+ * (docs/design.md#the-boundary-hook): they record requests, and the boundary hook carries them out
  * after validated completion.
  */
 export interface BoundaryRequest {

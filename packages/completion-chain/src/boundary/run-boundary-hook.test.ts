@@ -4,7 +4,6 @@ import { createAgentPromptSource } from "@climpt/c3l-resolver";
 import type { AgentDefinition, JsonValue } from "@climpt/model";
 import { afterAll, describe, expect, it } from "vitest";
 import { createExecaCommandRunner } from "../command-runner.ts";
-import { runCompletionChain } from "../run-completion-chain.ts";
 import {
   agentDefinition,
   cleanupTemps,
@@ -16,7 +15,8 @@ import {
   pathWith,
   STEP_MACHINE,
   tempDir,
-} from "../test-support.ts";
+} from "../completion-chain.test-helper.ts";
+import { runCompletionChain } from "../run-completion-chain.ts";
 import { createVerdictStrategy } from "../verdict/create-verdict-strategy.ts";
 import type { BoundaryRequest } from "./boundary-request.ts";
 import { planGithubActions } from "./plan-github-actions.ts";

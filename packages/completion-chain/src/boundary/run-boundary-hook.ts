@@ -55,7 +55,7 @@ export interface BoundaryHookResult {
 const hookRuns = new Map<string, Promise<BoundaryHookResult>>();
 
 /**
- * The boundary hook (seed 001 §7.1, DESIGN §4.4.14): the only place side effects happen, after
+ * The boundary hook (docs/design.md#the-boundary-hook): the only place side effects happen, after
  * the completion chain returned `done`. Runs the planned GitHub actions through `gh` (see
  * `planGithubActions`), then the agent's generic command hook. Acts at most once per `runId`:
  * a second call returns the first call's result without acting. A failure is reported with its

@@ -65,7 +65,7 @@ export type RetryPromptOutcome =
   | { readonly ok: false; readonly error: Problem };
 
 /**
- * The retry prompt for a failed validator (seed 003 §14.6/§14.8.3), first that exists:
+ * The retry prompt for a failed validator (docs/design.md#the-completion-chain), first that exists:
  *
  * 1. the failure pattern's variant: C3L with the pattern's edition/adaptation and c2/c3 of the
  *    validationSteps entry (else the closure step's); the resolver itself falls back from

@@ -22,10 +22,10 @@ import { VerdictConfigReader } from "./verdict-config.ts";
 
 /**
  * Builds the strategy a verdict spec names. Either spelling of the type is accepted
- * (`externalState` = `poll:state`, …; DESIGN §4.1.3). A wrong config throws a `ClimptError`
- * (`AC-VERDICT-003`; a composite's operator or conditions `AC-VERDICT-002`; unknown type
- * `AC-VERDICT-001`; custom module problems `AC-VERDICT-004`),
- * so a run fails before its first model call rather than at its end.
+ * (`externalState` = `poll:state`, …; docs/design.md#two-dialects-one-model). A wrong config throws
+ * a `ClimptError` (`AC-VERDICT-003`; a composite's operator or conditions `AC-VERDICT-002`; unknown
+ * type `AC-VERDICT-001`; custom module problems `AC-VERDICT-004`), so a run fails before its first
+ * model call rather than at its end.
  */
 export async function createVerdictStrategy(
   spec: VerdictSpec,

@@ -11,7 +11,7 @@ import type {
 /**
  * `detect:keyword` (`keywordSignal`): done when the closure step's final text, or any string
  * value in its structured output, contains `completionKeyword` (case-sensitive). Earlier
- * iterations do not count: only a closure step ends a run (DESIGN §4.3.10).
+ * iterations do not count: only a closure step ends a run (docs/design.md#intents).
  */
 export class KeywordSignalVerdict implements VerdictStrategy {
   readonly type = "detect:keyword";

@@ -9,7 +9,7 @@ import type {
 } from "./types.ts";
 
 /**
- * `detect:graph` (`stepMachine`, seed 000's `stepFlow`): the step graph reaching its closure is
+ * `detect:graph` (`stepMachine`, also spelt `stepFlow`): the step graph reaching its closure is
  * the signal. The chain calls `decide` only after a closure step's `closing` passed validation,
  * so the answer is done; there is no budget.
  */

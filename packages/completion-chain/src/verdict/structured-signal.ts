@@ -27,7 +27,7 @@ type JsonRecord = { readonly [key: string]: JsonValue };
  *
  * `requiredFields` are dot paths inside the signal: as a list, each must be present and not
  * null; as an object, each must deep-equal the given value. `status: "completed"` alone is not
- * a signal (seed 004: it is never a completion signal).
+ * a signal (docs/design.md#intents: only `closing` is a completion signal).
  */
 export class StructuredSignalVerdict implements VerdictStrategy {
   readonly type = "detect:structured";

@@ -14,7 +14,7 @@ export interface IterationRecord {
   /** The model's final text. */
   readonly text: string;
   /**
-   * Present when this record reports a check-dialect status check (seed 000's check prompt)
+   * Present when this record reports a check-dialect status check (a check prompt)
    * rather than a step execution: `count:check` counts these.
    */
   readonly check?: { readonly passed: boolean; readonly message?: string | undefined } | undefined;
@@ -73,11 +73,11 @@ export interface VerdictDecision {
 }
 
 /**
- * A completion strategy (seed 004's CompletionHandler). The built-in eight and every
+ * A completion strategy (the original runtime's CompletionHandler). The built-in eight and every
  * `meta:custom` module implement this. The runner feeds `observe` every iteration, asks
  * `afterIteration` whether a budget forces the closure step, and merges `uvVariables()` into
  * the prompt's channel 3. The completion chain calls `decide` only after a closure step's
- * `closing` passed validation (DESIGN §4.3.10).
+ * `closing` passed validation (docs/design.md#verdicts).
  */
 export interface VerdictStrategy {
   /** The canonical verdict type (`meta:custom` for custom modules unless they say otherwise). */

@@ -17,7 +17,7 @@ import {
   fakeGh,
   pathWith,
   tempDir,
-} from "../test-support.ts";
+} from "../completion-chain.test-helper.ts";
 import type { ValidationSummary } from "../validation/validation-summary.ts";
 import { createVerdictStrategy } from "./create-verdict-strategy.ts";
 import type { DecideContext, IterationRecord, VerdictDeps, VerdictStrategy } from "./types.ts";
@@ -105,7 +105,7 @@ describe("createVerdictStrategy", () => {
     });
   }
 
-  it("accepts seed 000's stepFlow as detect:graph", async () => {
+  it("accepts stepFlow as detect:graph", async () => {
     expect((await createVerdictStrategy(spec("stepFlow"), deps)).type).toBe("detect:graph");
   });
 

@@ -12,7 +12,7 @@ import {
   type TransitionSpec,
   validationStep,
   validator,
-} from "../flow-test-registries.ts";
+} from "../flow-registries.test-helper.ts";
 
 /**
  * - `linear`: initial → continuation.1 → … → closure; each step repeats itself and reads the

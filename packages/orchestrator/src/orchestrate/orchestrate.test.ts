@@ -6,11 +6,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { GhClient } from "../github/gh-client.ts";
 import { syncLabels } from "../github/label-sync.ts";
 import { FileIssueStateStore } from "../state/file-state-store.ts";
-import { pipeline } from "../test-workflows.ts";
 import type { Workflow } from "../workflow-model.ts";
+import { pipeline } from "../workflows.test-helper.ts";
+import { ScriptedDispatcher, type ScriptedRun } from "./dispatcher.test-helper.ts";
 import { orchestrateBatch } from "./orchestrate-batch.ts";
 import { type OrchestratorContext, orchestrateIssue } from "./orchestrate-issue.ts";
-import { ScriptedDispatcher, type ScriptedRun } from "./test-dispatcher.ts";
 
 const fakes: FakeGh[] = [];
 afterEach(() => {

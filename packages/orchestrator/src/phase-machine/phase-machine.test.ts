@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { pipeline } from "../test-workflows.ts";
 import { agentById, phaseById, type Workflow, type WorkflowAgent } from "../workflow-model.ts";
+import { pipeline } from "../workflows.test-helper.ts";
 import {
   consecutiveCount,
   cycleRuleViolation,

@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ToolResult } from "@climpt/model";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { toolboxFor, useTempDirs } from "../test-support.ts";
+import { toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 import {
   API_KEY,
   AWS_SECRET,
@@ -22,7 +22,7 @@ import {
   fakeGh,
   GH_TOKEN,
   repoWithRemote,
-} from "./sandbox-test-support.ts";
+} from "./sandbox.test-helper.ts";
 
 interface Attack {
   readonly name: string;

@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { toolboxFor, useTempDirs, waitUntil } from "../test-support.ts";
-import { resetSandboxProbe } from "./sandbox-host.ts";
+import { toolboxFor, useTempDirs, waitUntil } from "../tools.test-helper.ts";
 import {
   API_KEY,
   AWS_SECRET,
@@ -13,7 +12,8 @@ import {
   GH_TOKEN,
   hostProcessWith,
   repoWithRemote,
-} from "./sandbox-test-support.ts";
+} from "./sandbox.test-helper.ts";
+import { resetSandboxProbe } from "./sandbox-host.ts";
 
 describe("Bash in the sandbox", () => {
   const tempDir = useTempDirs();

@@ -2,8 +2,8 @@ import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { bench, describe } from "vitest";
-import { agentDefinition, step } from "../test-support.ts";
 import { createToolbox } from "../toolbox.ts";
+import { agentDefinition, step } from "../tools.test-helper.ts";
 
 // What the sandbox adds to one Bash call: a private HOME and broker directory, the gh broker,
 // the runtime's wrap (a ripgrep scan, bubblewrap's arguments) and bubblewrap's start.

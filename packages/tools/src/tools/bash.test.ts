@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { isAlive, toolboxFor, useTempDirs, waitUntil } from "../test-support.ts";
+import { isAlive, toolboxFor, useTempDirs, waitUntil } from "../tools.test-helper.ts";
 
 describe("Bash", () => {
   const tempDir = useTempDirs();

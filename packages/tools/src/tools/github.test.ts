@@ -1,8 +1,8 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { agentDefinition, toolboxFor, useTempDirs } from "../test-support.ts";
 import { GITHUB_TOOL_NAMES } from "../tool-names.ts";
+import { agentDefinition, toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 
 /** A fake `gh` on PATH that appends each call's arguments (and a comment's body) to a log. */
 function fakeGh(

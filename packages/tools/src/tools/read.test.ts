@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { toolboxFor, useTempDirs } from "../test-support.ts";
+import { toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 
 describe("Read", () => {
   const tempDir = useTempDirs();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FIXTURE_ROOT, loadFixture } from "../test-fixtures.ts";
+import { FIXTURE_ROOT, loadFixture } from "../fixtures.test-helper.ts";
 import { parseFormatOutput } from "./format-output.ts";
 import { parseLintErrors } from "./lint-errors.ts";
 import { parseTypeErrors } from "./type-errors.ts";

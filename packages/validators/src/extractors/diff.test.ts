@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { loadFixture } from "../test-fixtures.ts";
+import { loadFixture } from "../fixtures.test-helper.ts";
 import { capDiff, generateDiff, looksLikeDiff } from "./diff.ts";
 
 let cwd: string;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FIXTURE_ROOT, loadFixture } from "../test-fixtures.ts";
+import { FIXTURE_ROOT, loadFixture } from "../fixtures.test-helper.ts";
 import { parseBranchName, parseRemoteStatus } from "./branch.ts";
 import { extractFiles } from "./extract-files.ts";
 import { parseMergeStatus } from "./merge-status.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadFixture } from "../test-fixtures.ts";
+import { loadFixture } from "../fixtures.test-helper.ts";
 import {
   changedFiles,
   parseGitStatus,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FIXTURE_ROOT, loadFixture } from "../test-fixtures.ts";
+import { FIXTURE_ROOT, loadFixture } from "../fixtures.test-helper.ts";
 import { detectTestFramework, parseTestOutput } from "./test-output.ts";
 
 function parseFixture(name: string, project: string) {

@@ -4,41 +4,16 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Problem, Registry, Result, Step } from "@climpt/model";
+import { registryOf, stepOf } from "@climpt/model/testing";
 import { afterEach } from "vitest";
 
 export function registry(overrides: Partial<Registry> = {}): Registry {
-  return {
-    dialect: "gate",
-    version: "1.0.0",
-    c1: "steps",
-    promptsBase: "prompts",
-    schemasBase: "schemas",
-    pathTemplate: "{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md",
-    pathTemplateNoAdaptation: "{c1}/{c2}/{c3}/f_{edition}.md",
-    entryStepMapping: {},
-    failurePatterns: {},
-    validators: {},
-    validationSteps: {},
-    steps: {},
-    ...overrides,
-  };
+  return registryOf([], overrides);
 }
 
+/** A work step whatever its id: prompt resolution does not depend on the kind. */
 export function step(id: string, overrides: Partial<Step> = {}): Step {
-  const [c2 = "initial", c3 = "issue"] = id.split(".");
-  return {
-    id,
-    kind: "work",
-    kindSource: "inferred",
-    prompt: { kind: "c3l", c1: "steps", c2, c3, edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
-    transitions: {},
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions: {},
-    ...overrides,
-  };
+  return stepOf(id, { kind: "work", kindSource: "inferred", ...overrides });
 }
 
 export function withSteps(...steps: Step[]): Registry {

@@ -6,6 +6,7 @@ import type {
   StructuredGate,
   Transitions,
 } from "@climpt/model";
+import { stepOf } from "@climpt/model/testing";
 
 export function gateStep(
   id: string,
@@ -13,10 +14,8 @@ export function gateStep(
   gate: Partial<StructuredGate> & Pick<StructuredGate, "allowedIntents">,
   transitions: Transitions = {},
 ): Step {
-  return {
-    id,
+  return stepOf(id, {
     kind,
-    kindSource: "declared",
     prompt: {
       kind: "c3l",
       c1: "steps",
@@ -24,8 +23,6 @@ export function gateStep(
       c3: "issue",
       edition: "default",
     },
-    uvVariables: [],
-    usesStdin: false,
     gate: {
       intentSchemaRef: "#/properties/next_action/properties/action",
       intentField: "next_action.action",
@@ -34,10 +31,7 @@ export function gateStep(
       ...gate,
     },
     transitions,
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions: {},
-  };
+  });
 }
 
 export function checkStep(
@@ -45,17 +39,11 @@ export function checkStep(
   check: CheckDefinition | undefined,
   handoff: Step["handoff"] = [],
 ): Step {
-  return {
-    id,
+  return stepOf(id, {
     kind: "work",
     kindSource: "inferred",
     prompt: { kind: "c3l", c1: "steps", c2: "phase", c3: "analyze", edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
-    transitions: {},
     ...(check === undefined ? {} : { check }),
-    iterations: { min: 1, max: 1 },
     handoff,
-    permissions: {},
-  };
+  });
 }

@@ -3,41 +3,27 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { AgentDefinition, JsonSchema, Step, StepKind, StepPermissions } from "@climpt/model";
-import { type FakeAnthropic, type FakeRequest, startFakeAnthropic } from "@climpt/testing";
+import {
+  agentOf,
+  type FakeAnthropic,
+  type FakeRequest,
+  startFakeAnthropic,
+  stepOf,
+} from "@climpt/testing";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { type ClaudeCodeSettings, createClaudeCodeExecutor } from "./claude-code-executor.ts";
 
 export function agentDefinition(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
-  return {
-    name: "demo",
+  return agentOf({
     shape: "flat",
-    parameters: {},
-    systemPromptPath: "prompts/system.md",
-    registryPath: "steps_registry.json",
     verdict: { type: "detect:graph", declaredType: "stepMachine", config: {} },
-    allowedTools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"],
     permissionMode: "acceptEdits",
-    github: { enabled: false, labels: {}, defaultClosureAction: "close" },
-    worktree: { enabled: false },
-    logging: { directory: "tmp/logs", format: "jsonl" },
-    limits: {},
     ...overrides,
-  };
+  });
 }
 
 export function step(id: string, kind: StepKind, permissions: StepPermissions = {}): Step {
-  return {
-    id,
-    kind,
-    kindSource: "declared",
-    prompt: { kind: "c3l", c1: "steps", c2: "initial", c3: "issue", edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
-    transitions: {},
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions,
-  };
+  return stepOf(id, { kind, permissions });
 }
 
 export const INTENT_SCHEMA: JsonSchema = {

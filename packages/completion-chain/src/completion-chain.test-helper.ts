@@ -18,6 +18,7 @@ import {
   type ValidatorDefinition,
   type VerdictSpec,
 } from "@climpt/model";
+import { agentOf, registryOf, stepOf } from "@climpt/model/testing";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 export const FIX_AGENT_DIR = join(FIXTURES, "fix-agent");
@@ -25,21 +26,15 @@ export const FALLBACK_AGENT_DIR = join(FIXTURES, "fallback-agent");
 export const BARE_AGENT_DIR = join(FIXTURES, "bare-agent");
 
 export function step(id: string, kind: StepKind, c2: string, c3: string): Step {
-  return {
-    id,
+  return stepOf(id, {
     kind,
-    kindSource: "declared",
     prompt: { kind: "c3l", c1: "steps", c2, c3, edition: "default" },
     uvVariables: ["issue"],
-    usesStdin: false,
     transitions:
       kind === "closure"
         ? { closing: { kind: "target", target: null }, repeat: { kind: "target", target: id } }
         : { next: { kind: "target", target: "closure.fix" } },
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions: {},
-  };
+  });
 }
 
 export function validator(
@@ -121,21 +116,13 @@ export const STEP_MACHINE: VerdictSpec = {
 
 /** The fix-bug shape of the examples: work step → closure step, validated by git-clean etc. */
 export function loadedAgent(options: FixtureOptions = {}): LoadedAgent {
-  const steps: Record<string, Step> = {
-    "continuation.implement": step("continuation.implement", "work", "continuation", "implement"),
-    "closure.fix": options.closureStep ?? step("closure.fix", "closure", "closure", "fix"),
-  };
-  const registry: Registry = {
-    dialect: "gate",
+  const steps: Step[] = [
+    step("continuation.implement", "work", "continuation", "implement"),
+    options.closureStep ?? step("closure.fix", "closure", "closure", "fix"),
+  ];
+  const registry: Registry = registryOf(steps, {
     agentId: "fix-bug",
-    version: "1.0.0",
-    c1: "steps",
-    promptsBase: "prompts",
-    schemasBase: "schemas",
-    pathTemplate: "{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md",
-    pathTemplateNoAdaptation: "{c1}/{c2}/{c3}/f_{edition}.md",
     entryStep: "continuation.implement",
-    entryStepMapping: {},
     failurePatterns: options.patterns ?? PATTERNS,
     validators: Object.fromEntries((options.validators ?? [GIT_CLEAN]).map((v) => [v.id, v])),
     validationSteps: Object.fromEntries(
@@ -144,8 +131,7 @@ export function loadedAgent(options: FixtureOptions = {}): LoadedAgent {
         v,
       ]),
     ),
-    steps,
-  };
+  });
   const dir = options.dir ?? FIX_AGENT_DIR;
   return {
     dir,
@@ -156,21 +142,7 @@ export function loadedAgent(options: FixtureOptions = {}): LoadedAgent {
 }
 
 export function agentDefinition(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
-  return {
-    name: "fix-bug",
-    shape: "nested",
-    parameters: {},
-    systemPromptPath: "prompts/system.md",
-    registryPath: "steps_registry.json",
-    verdict: STEP_MACHINE,
-    allowedTools: [],
-    permissionMode: "default",
-    github: { enabled: false, labels: {}, defaultClosureAction: "close" },
-    worktree: { enabled: false },
-    logging: { directory: "tmp/logs", format: "jsonl" },
-    limits: {},
-    ...overrides,
-  };
+  return agentOf({ name: "fix-bug", verdict: STEP_MACHINE, allowedTools: [], ...overrides });
 }
 
 const temps: string[] = [];

@@ -13,6 +13,7 @@ import type {
   StepPermissions,
   ToolResult,
 } from "@climpt/model";
+import { agentOf, registryOf, stepOf } from "@climpt/testing";
 import { afterEach } from "vitest";
 import type { ToolboxNotice } from "./builtin-tool.ts";
 import type { ToolEvent } from "./events.ts";
@@ -20,53 +21,21 @@ import { TOOL_NAMES } from "./tool-names.ts";
 import { createToolbox, type Toolbox, type ToolboxOptions } from "./toolbox.ts";
 
 export function agentDefinition(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
-  return {
-    name: "demo",
+  return agentOf({
     shape: "flat",
-    parameters: {},
-    systemPromptPath: "prompts/system.md",
-    registryPath: "steps_registry.json",
     verdict: { type: "detect:graph", declaredType: "stepMachine", config: {} },
-    allowedTools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"],
     permissionMode: "acceptEdits",
     github: { enabled: true, labels: {}, defaultClosureAction: "close" },
-    worktree: { enabled: false },
-    logging: { directory: "tmp/logs", format: "jsonl" },
-    limits: {},
     ...overrides,
-  };
+  });
 }
 
 export function step(id: string, kind: StepKind, permissions: StepPermissions = {}): Step {
-  return {
-    id,
-    kind,
-    kindSource: "declared",
-    prompt: { kind: "c3l", c1: "steps", c2: "initial", c3: "issue", edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
-    transitions: {},
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions,
-  };
+  return stepOf(id, { kind, permissions });
 }
 
 export function loadedAgent(agent: AgentDefinition, steps: readonly Step[]): LoadedAgent {
-  const registry: Registry = {
-    dialect: "gate",
-    version: "1.0.0",
-    c1: "steps",
-    promptsBase: "prompts",
-    schemasBase: "schemas",
-    pathTemplate: "{c1}/{c2}/{c3}/f_{edition}_{adaptation}.md",
-    pathTemplateNoAdaptation: "{c1}/{c2}/{c3}/f_{edition}.md",
-    entryStepMapping: {},
-    failurePatterns: {},
-    validators: {},
-    validationSteps: {},
-    steps: Object.fromEntries(steps.map((s) => [s.id, s])),
-  };
+  const registry: Registry = registryOf(steps);
   return {
     dir: "/agents/demo",
     agent,

@@ -3,24 +3,22 @@
  * `Registry` values. Not exported from the package: analysis tests build registries in memory so
  * they do not depend on the loader.
  */
-import {
-  type CheckOnFail,
-  DEFAULT_PATH_TEMPLATE,
-  DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
-  type GateIntent,
-  type HandoffField,
-  type IterationBounds,
-  inferStepKind,
-  type Registry,
-  type RegistryDialect,
-  type Step,
-  type StepKind,
-  type Transition,
-  type Transitions,
-  type ValidationOnFailure,
-  type ValidationStep,
-  type ValidatorDefinition,
+import type {
+  CheckOnFail,
+  GateIntent,
+  HandoffField,
+  IterationBounds,
+  Registry,
+  RegistryDialect,
+  Step,
+  StepKind,
+  Transition,
+  Transitions,
+  ValidationOnFailure,
+  ValidationStep,
+  ValidatorDefinition,
 } from "@climpt/model";
+import { registryOf as registryOfSteps, stepOf } from "@climpt/model/testing";
 
 /** `"x"` → `{target: "x"}`, `null` → terminal, anything else as given. */
 export type TransitionSpec = string | null | Transition;
@@ -51,7 +49,6 @@ export interface GateStepSpec {
 
 /** A gate-dialect step. */
 export function gateStep(id: string, spec: GateStepSpec): Step {
-  const kind = spec.kind ?? inferStepKind(id, undefined);
   const transitions: Partial<Record<GateIntent, Transition>> = {};
   for (const [intent, target] of Object.entries(spec.transitions ?? {}) as [
     GateIntent,
@@ -60,13 +57,10 @@ export function gateStep(id: string, spec: GateStepSpec): Step {
     transitions[intent] = transition(target);
   }
   const [c2 = "steps", c3 = "step"] = id.split(".");
-  return {
-    id,
-    kind,
-    kindSource: spec.kind === undefined ? "inferred" : "declared",
+  return stepOf(id, {
+    ...(spec.kind === undefined ? {} : { kind: spec.kind }),
     prompt: { kind: "c3l", c1: "steps", c2, c3, edition: "default" },
     uvVariables: spec.uvVariables ?? [],
-    usesStdin: false,
     gate: {
       allowedIntents: spec.intents,
       intentSchemaRef: "#/properties/next_action/properties/action",
@@ -78,24 +72,16 @@ export function gateStep(id: string, spec: GateStepSpec): Step {
     transitions: transitions as Transitions,
     iterations: spec.iterations ?? { min: 1, max: 1 },
     handoff: handoffFields(spec.handoff ?? []),
-    permissions: {},
-  };
+  });
 }
 
 /** A section step: a prompt fragment with no flow. */
 export function sectionStep(id: string): Step {
-  return {
-    id,
+  return stepOf(id, {
     kind: "section",
     kindSource: "inferred",
     prompt: { kind: "c3l", c1: "steps", c2: "section", c3: id, edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
-    transitions: {},
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions: {},
-  };
+  });
 }
 
 export interface CheckStepSpec {
@@ -107,7 +93,7 @@ export interface CheckStepSpec {
   readonly uvVariables?: readonly string[];
 }
 
-/** A check-dialect step (seeds 000/002). */
+/** A check-dialect step. */
 export function checkStep(id: string, spec: CheckStepSpec): Step {
   let onFail: CheckOnFail | undefined;
   if (spec.onFail !== undefined) {
@@ -116,14 +102,11 @@ export function checkStep(id: string, spec: CheckStepSpec): Step {
         ? { kind: "retry", maxRetries: spec.onFail.retry }
         : { kind: "fallback", target: spec.onFail.fallback };
   }
-  return {
-    id,
+  return stepOf(id, {
     kind: "work",
     kindSource: "inferred",
     prompt: { kind: "c3l", c1: "steps", c2: "phase", c3: id, edition: "default" },
     uvVariables: spec.uvVariables ?? [],
-    usesStdin: false,
-    transitions: {},
     check: {
       responseFormat: { result: "ok|ng", message: "string" },
       onPass:
@@ -132,8 +115,7 @@ export function checkStep(id: string, spec: CheckStepSpec): Step {
     },
     iterations: spec.iterations ?? { min: 1, max: 1 },
     handoff: handoffFields(spec.handoff ?? []),
-    permissions: {},
-  };
+  });
 }
 
 export function validator(
@@ -176,27 +158,22 @@ export interface RegistrySpec {
 }
 
 export function registryOf(steps: readonly Step[], spec: RegistrySpec = {}): Registry {
-  return {
+  return registryOfSteps(steps, {
     dialect: spec.dialect ?? (steps.some((step) => step.check !== undefined) ? "check" : "gate"),
-    version: "1.0.0",
-    c1: "steps",
-    promptsBase: "prompts",
-    schemasBase: "schemas",
-    pathTemplate: DEFAULT_PATH_TEMPLATE,
-    pathTemplateNoAdaptation: DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
     ...(spec.entryStep === undefined ? {} : { entryStep: spec.entryStep }),
     entryStepMapping: spec.entryStepMapping ?? {},
-    failurePatterns: {},
     validators: Object.fromEntries((spec.validators ?? []).map((v) => [v.id, v])),
     validationSteps: Object.fromEntries((spec.validationSteps ?? []).map((v) => [v.id, v])),
-    steps: Object.fromEntries(steps.map((step) => [step.id, step])),
-  };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // The example flows of both dialects
 
-/** Seed 000: analyze (retry ≤2) → implement (iterations ≤5, fallback analyze) → review (fallback implement) → complete. */
+/**
+ * The original design's check flow: analyze (retry ≤2) → implement (iterations ≤5, fallback
+ * analyze) → review (fallback implement) → complete.
+ */
 export function seed000Registry(): Registry {
   return registryOf(
     [
@@ -212,7 +189,10 @@ export function seed000Registry(): Registry {
   );
 }
 
-/** Seed 002: analysis → implementation → review, with handoff keys and a retry ≤2. */
+/**
+ * The original design's handoff flow: analysis → implementation → review, with handoff keys and a
+ * retry ≤2.
+ */
 export function seed002Registry(): Registry {
   return registryOf(
     [
@@ -261,7 +241,10 @@ function seed003LinearSteps(): Step[] {
   ];
 }
 
-/** Seed 003 §14.8.1: initial → continuation → closure, entered through entryStepMapping. */
+/**
+ * The original design's linear gate flow: initial → continuation → closure, entered through
+ * entryStepMapping.
+ */
 export function seed003LinearRegistry(): Registry {
   return registryOf(seed003LinearSteps(), {
     entryStepMapping: { "poll:state": "initial.issue" },
@@ -269,7 +252,10 @@ export function seed003LinearRegistry(): Registry {
   });
 }
 
-/** Seed 003 §14.8.3: the linear flow with `{git-clean, type-check}` validating closure.issue (≤3). */
+/**
+ * The original design's retry flow: the linear flow with `{git-clean, type-check}` validating
+ * closure.issue (≤3).
+ */
 export function seed003RetryRegistry(): Registry {
   return registryOf(seed003LinearSteps(), {
     entryStepMapping: { "poll:state": "initial.issue" },
@@ -281,7 +267,7 @@ export function seed003RetryRegistry(): Registry {
   });
 }
 
-/** Seed 003 §14.8.2: project preparation, review and re-execution branches. */
+/** The original design's branching flow: project preparation, review and re-execution branches. */
 export function seed003BranchingRegistry(): Registry {
   return registryOf(
     [
@@ -333,7 +319,9 @@ export function seed003BranchingRegistry(): Registry {
   );
 }
 
-/** The repository's fix-bug example: implement → verify → closure, validated by git-clean and tests. */
+/**
+ * The repository's fix-bug example: implement → verify → closure, validated by git-clean and tests.
+ */
 export function fixBugRegistry(): Registry {
   return registryOf(
     [

@@ -1,17 +1,16 @@
-// Test helper (not exported): normalized Registry objects for the seeds' example flows, built the
+// Test helper (not exported): normalized Registry objects for the original's example flows, built the
 // way the registry loader produces them, so router tests do not depend on the loader.
-import {
-  type CheckDefinition,
-  DEFAULT_PATH_TEMPLATE,
-  DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
-  type GateIntent,
-  type Registry,
-  type Step,
-  type StepKind,
-  type StructuredGate,
-  type Transitions,
-  type ValidationStep,
+import type {
+  CheckDefinition,
+  GateIntent,
+  Registry,
+  Step,
+  StepKind,
+  StructuredGate,
+  Transitions,
+  ValidationStep,
 } from "@climpt/model";
+import { registryOf as registryOfSteps, stepOf } from "@climpt/model/testing";
 
 export interface GateStepSpec {
   readonly kind?: StepKind;
@@ -20,30 +19,16 @@ export interface GateStepSpec {
   readonly gate?: Partial<StructuredGate>;
 }
 
-function inferKind(id: string): StepKind {
-  const prefix = id.split(".")[0];
-  if (prefix === "closure") return "closure";
-  if (prefix === "verification") return "verification";
-  if (prefix === "section") return "section";
-  return "work";
-}
-
-/** A gate-dialect step (seed 003), answering at `next_action.action`. */
+/** A gate-dialect step, answering at `next_action.action`. */
 export function gateStep(id: string, spec: GateStepSpec = {}): Step {
-  const kind = spec.kind ?? inferKind(id);
+  const base = stepOf(id, spec.kind === undefined ? {} : { kind: spec.kind });
   const transitions = spec.transitions ?? {};
   const allowedIntents =
     spec.allowedIntents ?? (Object.keys(transitions) as GateIntent[]).filter((i) => i !== "abort");
-  const [c2 = "initial", ...rest] = id.split(".");
   return {
-    id,
-    kind,
-    kindSource: spec.kind === undefined ? "inferred" : "declared",
-    prompt: { kind: "c3l", c1: "steps", c2, c3: rest.join("-") || "issue", edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
+    ...base,
     outputSchemaRef: { file: "issue.schema.json", schema: id },
-    ...(kind === "section"
+    ...(base.kind === "section"
       ? {}
       : {
           gate: {
@@ -57,9 +42,6 @@ export function gateStep(id: string, spec: GateStepSpec = {}): Step {
           },
         }),
     transitions,
-    iterations: { min: 1, max: 1 },
-    handoff: [],
-    permissions: {},
   };
 }
 
@@ -70,16 +52,12 @@ export interface CheckStepSpec {
   readonly handoff?: Step["handoff"];
 }
 
-/** A check-dialect step (seeds 000 and 002). */
+/** A check-dialect step. */
 export function checkStep(id: string, spec: CheckStepSpec): Step {
-  return {
-    id,
+  return stepOf(id, {
     kind: "work",
     kindSource: "inferred",
     prompt: { kind: "c3l", c1: "steps", c2: "phase", c3: id, edition: "default" },
-    uvVariables: [],
-    usesStdin: false,
-    transitions: {},
     ...(spec.check === undefined ? {} : { check: spec.check }),
     // Written `iterations` bound the step's executions over the run, as the loader marks them.
     iterations:
@@ -87,8 +65,7 @@ export function checkStep(id: string, spec: CheckStepSpec): Step {
         ? { min: 1, max: 1 }
         : { min: spec.min ?? 1, max: spec.max ?? 1, declared: true },
     handoff: spec.handoff ?? [],
-    permissions: {},
-  };
+  });
 }
 
 export function registryOf(
@@ -96,22 +73,7 @@ export function registryOf(
   steps: readonly Step[],
   extra: Partial<Registry> = {},
 ): Registry {
-  return {
-    dialect,
-    version: "2.0.0",
-    c1: "steps",
-    promptsBase: "prompts",
-    schemasBase: "schemas",
-    pathTemplate: DEFAULT_PATH_TEMPLATE,
-    pathTemplateNoAdaptation: DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
-    entryStep: steps[0]?.id,
-    entryStepMapping: {},
-    failurePatterns: {},
-    validators: {},
-    validationSteps: {},
-    steps: Object.fromEntries(steps.map((step) => [step.id, step])),
-    ...extra,
-  };
+  return registryOfSteps(steps, { dialect, version: "2.0.0", entryStep: steps[0]?.id, ...extra });
 }
 
 const to = (target: string | null) => ({ kind: "target", target }) as const;
@@ -119,7 +81,9 @@ const checkPrompt = (c2: string, c3: string) =>
   ({ kind: "c3l", c1: "checks", c2, c3, edition: "default" }) as const;
 const okNg = { result: "ok|ng", message: "string" };
 
-/** Seed 000: analyze → implement → review, with a retry and two fallbacks. */
+/**
+ * The original design's check flow: analyze → implement → review, with a retry and two fallbacks.
+ */
 export const seed000 = registryOf("check", [
   checkStep("s_a8f3", {
     min: 1,
@@ -153,7 +117,10 @@ export const seed000 = registryOf("check", [
   }),
 ]);
 
-/** Seed 002: analysis (no check prompt, no format) → impl (result in its own output) → review. */
+/**
+ * The original design's handoff flow: analysis (no check prompt, no format) → impl (result in its
+ * own output) → review.
+ */
 export const seed002 = registryOf("check", [
   checkStep("s_analysis", {
     handoff: [{ key: "issue_context", path: "issue_context", description: "課題の再定義" }],
@@ -191,7 +158,10 @@ const issueValidation: ValidationStep = {
   onFailure: { action: "retry", maxAttempts: 3 },
 };
 
-/** Seed 003 §14.8.1 (and §14.8.3, whose validation returns to continuation.issue). */
+/**
+ * The original design's linear gate flow (its retry variant's validation returns to
+ * continuation.issue).
+ */
 export const seed003Linear = registryOf(
   "gate",
   [
@@ -215,7 +185,10 @@ export const seed003Linear = registryOf(
   },
 );
 
-/** Seed 003 §14.8.2: preparation, review and re-execution branches around one closure step. */
+/**
+ * The original design's branching flow: preparation, review and re-execution branches around one
+ * closure step.
+ */
 export const seed003Branching = registryOf("gate", [
   gateStep("initial.project.preparation", {
     transitions: {
