@@ -17,6 +17,7 @@ import { applyStepEnd, type RunState } from "./run-state.ts";
 import { RunStop } from "./run-stop.ts";
 import { startRun } from "./start-run.ts";
 import type { StepEnd } from "./step-end.ts";
+import { stepEndRecord } from "./step-end-record.ts";
 import { endRun, type RunEnding, type StepOutcome } from "./step-outcome.ts";
 import { RunTelemetry } from "./telemetry.ts";
 
@@ -129,9 +130,12 @@ export class RunSession {
       : gateDialectStep(ctx, state, step, phase.answer, phase.toolbox);
   }
 
-  /** The one place a step's end is journaled and folded into the state. */
+  /**
+   * The one place a step's end is journaled and folded into the state. The journal gets the
+   * router's per-step totals as what this step changed, so its lines do not grow with the run.
+   */
   private record(ctx: RunContext, stepEnd: StepEnd): void {
-    ctx.events.emit({ type: "step_end", ...stepEnd });
+    ctx.events.emit({ type: "step_end", ...stepEndRecord(this.current.routerState, stepEnd) });
     this.state = applyStepEnd(this.current, stepEnd);
   }
 
