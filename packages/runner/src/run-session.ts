@@ -63,6 +63,8 @@ export class RunSession {
     let ctx: RunContext | undefined;
     let wallClock: NodeJS.Timeout | undefined;
     try {
+      // Before the first event: the OpenTelemetry API is loaded only when an SDK is registered.
+      await this.inputs.telemetry.load();
       // Setup failures (bad input, an agent that cannot run) reject: there is no run to end.
       const resumeId = this.runOptions.resume;
       if (resumeId === undefined) {
