@@ -1,4 +1,4 @@
-import { execa } from "execa";
+import { loadExeca } from "./lazy-execa.ts";
 
 export interface CommandRunOptions {
   readonly cwd: string;
@@ -73,6 +73,7 @@ const KILL_GRACE_MS = 2000;
  */
 export function createExecaCommandRunner(options: ExecaCommandRunnerOptions = {}): CommandRunner {
   return async (command, args, run) => {
+    const { execa } = await loadExeca();
     const subprocess = execa(command, [...args], {
       cwd: run.cwd,
       env: mergeEnv(options.env ?? process.env, run.env),

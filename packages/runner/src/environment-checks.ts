@@ -5,7 +5,7 @@
  * would be told to commit, in a folder where it cannot, until the retries run out.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { type LoadedAgent, type Problem, problem } from "@climpt/model";
 import { findValidationStep } from "@climpt/router";
@@ -26,6 +26,19 @@ export function gitRepositoryOf(cwd: string): string | undefined {
     if (parent === dir) return undefined;
     dir = parent;
   }
+}
+
+/** Whether `target` is `folder` or inside it, links resolved (as git resolves them). */
+function isInside(folder: string, target: string): boolean {
+  const real = (dir: string): string => {
+    try {
+      return realpathSync(dir);
+    } catch {
+      return path.resolve(dir);
+    }
+  };
+  const relative = path.relative(real(folder), real(target));
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 export interface EnvironmentCheckOptions {
@@ -49,7 +62,10 @@ export function checkEnvironment(loaded: LoadedAgent, options: EnvironmentCheckO
     return validator !== undefined && runsGit(validator.command);
   });
   if (gitValidators.length === 0) return [];
-  if (gitRepositoryOf(options.cwd) !== undefined) {
+  const repository = gitRepositoryOf(options.cwd);
+  if (repository !== undefined) {
+    // An agent folder outside the repository is not what its validators see: no git to run.
+    if (!isInside(repository, loaded.dir)) return [];
     return uncommittedAgentProblems(loaded, options.cwd, gitValidators);
   }
   return gitValidators.map((id) =>

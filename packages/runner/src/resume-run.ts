@@ -19,6 +19,7 @@ import type { RunStartEvent } from "./run-event.ts";
 import type { RunResult } from "./run-result.ts";
 import { applyStepEnd, initialRunState, type RunState } from "./run-state.ts";
 import { RunnerError } from "./runner-error.ts";
+import { StepEndFold } from "./step-end-record.ts";
 
 export type ResumedRun =
   | {
@@ -113,11 +114,14 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
 
   try {
     let state = initialRunState(context.router.start(start.entryStepId), context.registry);
+    // Rebuilds each record's full router state (a format-2 step_end holds only the per-step
+    // totals it changed); a format-1 journal's records hold them whole.
+    const fold = new StepEndFold(state.routerState);
     let lastEndIndex = -1;
     events.forEach((event, index) => {
       // A failed run's last step_end records the failing step; resume runs that step again.
       if (event.type !== "step_end" || event.final) return;
-      state = applyStepEnd(state, event);
+      state = applyStepEnd(state, fold.apply(event));
       lastEndIndex = index;
       const check = event.history.checkResult;
       context.verdict.observe({

@@ -1,5 +1,5 @@
 // Type tests (vitest typecheck): the run event union is closed, every event is stamped the same
-// way, and a journaled step_end is exactly the StepEnd record the loop folds.
+// way, and a journaled step_end is the StepEnd record in its journal shape, which the fold rebuilds.
 import type { StepVia } from "@climpt/router";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
@@ -11,6 +11,7 @@ import type {
 } from "./run-event.ts";
 import { applyStepEnd, type RunState } from "./run-state.ts";
 import type { StepEnd } from "./step-end.ts";
+import { type StepEndFold, type StepEndRecord, stepEndRecord } from "./step-end-record.ts";
 import type { StepExecutionResult } from "./step-executor.ts";
 import type { RunEnding, StepOutcome } from "./step-outcome.ts";
 
@@ -94,16 +95,19 @@ describe("RunEvent", () => {
 });
 
 describe("StepEnd", () => {
-  it("is what the journal stores as step_end, minus the stamp", () => {
+  it("is stored as step_end in its journal shape, minus the stamp", () => {
     expectTypeOf<Omit<StepEndEvent, "type" | "runId" | "time" | "seq">>().toEqualTypeOf<
-      Omit<StepEnd, never>
+      Omit<StepEndRecord, never>
     >();
-    expectTypeOf<StepEndEvent>().toExtend<StepEnd>();
+    expectTypeOf(stepEndRecord).returns.toEqualTypeOf<StepEndRecord>();
   });
 
-  it("is what applyStepEnd folds, so resume folds journaled events without a cast", () => {
+  it("is what applyStepEnd folds; resume rebuilds it from the journal with StepEndFold", () => {
     expectTypeOf(applyStepEnd).parameters.toEqualTypeOf<[RunState, StepEnd]>();
     expectTypeOf(applyStepEnd).returns.toEqualTypeOf<RunState>();
+    expectTypeOf<StepEndFold["apply"]>().parameters.toEqualTypeOf<[StepEndRecord]>();
+    expectTypeOf<StepEndFold["apply"]>().returns.toEqualTypeOf<StepEnd>();
+    expectTypeOf<StepEndEvent>().toExtend<StepEndRecord>();
   });
 });
 

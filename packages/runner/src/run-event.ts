@@ -2,7 +2,7 @@ import type { JsonValue, Problem } from "@climpt/model";
 import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
 import type { RunError, RunResult, RunUsage } from "./run-result.ts";
-import type { StepEnd } from "./step-end.ts";
+import type { StepEndRecord } from "./step-end-record.ts";
 
 /**
  * Everything a run does, as one typed stream. The CLI's progress display, the journal and the
@@ -44,6 +44,8 @@ interface EventBase {
 /** The inputs a run needs to be continued by `--resume`, recorded once at the start. */
 export interface RunStartEvent extends EventBase {
   readonly type: "run_start";
+  /** The journal's format (`JOURNAL_FORMAT`); absent in a journal of format 1. */
+  readonly journalFormat?: number;
   readonly agent: string;
   readonly agentDir: string;
   /** Where the agent works (the worktree when worktree mode is on). */
@@ -262,10 +264,11 @@ export interface BoundaryHookEvent extends EventBase {
 
 /**
  * A step finished and the flow decided where to go: its `StepEnd` record as the journal stores
- * it. It carries everything needed to continue from here, so resume folds the journal up to the
- * last of these.
+ * it (`stepEndRecord`: the router's per-step totals as the entries this step changed). It
+ * carries everything needed to continue from here, so resume folds the journal up to the last
+ * of these (`StepEndFold`, then `applyStepEnd`).
  */
-export interface StepEndEvent extends EventBase, StepEnd {
+export interface StepEndEvent extends EventBase, StepEndRecord {
   readonly type: "step_end";
 }
 

@@ -18,6 +18,7 @@ import { RunStop } from "./run-stop.ts";
 import { startRun } from "./start-run.ts";
 import type { StepEnd } from "./step-end.ts";
 import { announceStepEnd } from "./step-end-hook.ts";
+import { stepEndRecord } from "./step-end-record.ts";
 import { endRun, type RunEnding, type StepOutcome } from "./step-outcome.ts";
 import { RunTelemetry } from "./telemetry.ts";
 
@@ -63,6 +64,8 @@ export class RunSession {
     let ctx: RunContext | undefined;
     let wallClock: NodeJS.Timeout | undefined;
     try {
+      // Before the first event: the OpenTelemetry API is loaded only when an SDK is registered.
+      await this.inputs.telemetry.load();
       // Setup failures (bad input, an agent that cannot run) reject: there is no run to end.
       const resumeId = this.runOptions.resume;
       if (resumeId === undefined) {
@@ -131,9 +134,12 @@ export class RunSession {
       : gateDialectStep(ctx, state, step, phase.answer, phase.toolbox);
   }
 
-  /** The one place a step's end is journaled and folded into the state. */
+  /**
+   * The one place a step's end is journaled and folded into the state. The journal gets the
+   * router's per-step totals as what this step changed, so its lines do not grow with the run.
+   */
   private record(ctx: RunContext, stepEnd: StepEnd): void {
-    ctx.events.emit({ type: "step_end", ...stepEnd });
+    ctx.events.emit({ type: "step_end", ...stepEndRecord(this.current.routerState, stepEnd) });
     this.state = applyStepEnd(this.current, stepEnd);
   }
 

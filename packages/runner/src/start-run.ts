@@ -12,6 +12,7 @@ import {
 import { newRunId } from "./run-id.ts";
 import { initialRunState, type RunState } from "./run-state.ts";
 import { AgentDefinitionError, RunnerError } from "./runner-error.ts";
+import { JOURNAL_FORMAT } from "./step-end-record.ts";
 import { validateArgs } from "./validate-args.ts";
 import { createRunWorktree, discardRunWorktree } from "./worktree.ts";
 
@@ -95,6 +96,7 @@ export async function startRun(
   const state = initialRunState(context.router.start(entry.value), context.registry);
   context.events.emit({
     type: "run_start",
+    journalFormat: JOURNAL_FORMAT,
     agent: agent.name,
     agentDir: loaded.dir,
     cwd: context.cwd,

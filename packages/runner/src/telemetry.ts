@@ -1,16 +1,17 @@
 import { formatCode } from "@climpt/model";
 import type { Usage } from "@climpt/sdk-adapter";
-import {
-  type Attributes,
-  context,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-} from "@opentelemetry/api";
+import type { Attributes, Span, SpanKind, Tracer } from "@opentelemetry/api";
 import type { RunEvent, RunStartEvent } from "./run-event.ts";
 
 const TRACER_NAME = "@climpt/runner";
+
+type OpenTelemetryApi = typeof import("@opentelemetry/api");
+
+/**
+ * Where @opentelemetry/api (major version 1) keeps what an SDK registers: a tracer provider, a
+ * context manager. Until something is registered there, every tracer is a no-op.
+ */
+const OTEL_GLOBAL = Symbol.for("opentelemetry.js.api.1");
 
 /** The model provider, as the GenAI semantic conventions name it. */
 const PROVIDER = "anthropic";
@@ -54,11 +55,15 @@ function usageAttributes(usage: Usage): Attributes {
  *       climpt.validator            each validator of a closure step
  *
  * It uses only @opentelemetry/api, so it costs nothing until the user registers an SDK (the
- * API's default tracer is a no-op). Spans also carry climpt's own attributes: the step id, the
+ * API's default tracer is a no-op). The API itself (some fifty modules) is imported by `load`
+ * only when something is registered when the run starts: a run without telemetry does not load
+ * it, and an SDK registered in the middle of a run traces from the next run on. Spans also carry climpt's own attributes: the step id, the
  * prompt file and the registry version, so a trace viewer can tell which prompt produced which call.
  */
 export class RunTelemetry {
-  private readonly tracer = trace.getTracer(TRACER_NAME);
+  /** Set by `load` when an SDK is registered; until then every event is ignored. */
+  private api: OpenTelemetryApi | undefined;
+  private tracer: Tracer | undefined;
   private runSpan: Span | undefined;
   private stepSpan: Span | undefined;
   private readonly callSpans = new Map<string, Span>();
@@ -70,11 +75,21 @@ export class RunTelemetry {
    * A resumed run emits no run_start of its own: take the run's common attributes from the one
    * its journal holds, so the resumed session's spans are tagged like the first session's.
    */
+  /** Imports the API if an SDK registered itself with it (see OTEL_GLOBAL). Call before the run. */
+  async load(): Promise<void> {
+    if (this.api !== undefined || !(OTEL_GLOBAL in globalThis)) return;
+    this.api = await import("@opentelemetry/api");
+    this.tracer = this.api.trace.getTracer(TRACER_NAME);
+  }
+
   restore(start: RunStartEvent): void {
     this.common = commonAttributes(start);
   }
 
   handle(event: RunEvent): void {
+    const api = this.api;
+    if (api === undefined) return;
+    const { SpanKind, SpanStatusCode } = api;
     switch (event.type) {
       case "run_start":
         this.common = commonAttributes(event);
@@ -241,9 +256,18 @@ export class RunTelemetry {
     }
   }
 
+  /** The API and tracer `load` set; the span helpers run only from `handle`, after its check. */
+  private otel(): { readonly api: OpenTelemetryApi; readonly tracer: Tracer } {
+    if (this.api === undefined || this.tracer === undefined) {
+      throw new Error("RunTelemetry made a span before load() found an OpenTelemetry SDK.");
+    }
+    return { api: this.api, tracer: this.tracer };
+  }
+
   private startRunSpan(agent: string, extra: Attributes): Span {
-    return this.tracer.startSpan(`invoke_agent ${agent}`, {
-      kind: SpanKind.INTERNAL,
+    const { api, tracer } = this.otel();
+    return tracer.startSpan(`invoke_agent ${agent}`, {
+      kind: api.SpanKind.INTERNAL,
       attributes: {
         "gen_ai.operation.name": "invoke_agent",
         "gen_ai.provider.name": PROVIDER,
@@ -269,15 +293,16 @@ export class RunTelemetry {
     name: string,
     attributes: Attributes,
     startTime?: number,
-    kind: SpanKind = SpanKind.INTERNAL,
+    kind?: SpanKind,
   ): Span {
+    const { api, tracer } = this.otel();
     const parent = this.stepSpan ?? this.runSpan;
     const parentContext =
-      parent === undefined ? undefined : trace.setSpan(context.active(), parent);
-    return this.tracer.startSpan(
+      parent === undefined ? undefined : api.trace.setSpan(api.context.active(), parent);
+    return tracer.startSpan(
       name,
       {
-        kind,
+        kind: kind ?? api.SpanKind.INTERNAL,
         attributes: { ...this.common, ...attributes },
         ...(startTime === undefined ? {} : { startTime }),
       },

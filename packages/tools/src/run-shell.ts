@@ -1,4 +1,4 @@
-import { execa } from "execa";
+import { loadExeca } from "./lazy-modules.ts";
 import { tailBytes, trimIncompleteEnd } from "./text-cap.ts";
 
 export interface ShellRunOptions {
@@ -44,6 +44,7 @@ function killGroup(pgid: number, signal: NodeJS.Signals): void {
  * and the call returns. Inside the sandbox such a child dies with the sandbox's PID namespace.
  */
 export async function runShell(command: string, options: ShellRunOptions): Promise<ShellRun> {
+  const { execa } = await loadExeca();
   if (options.signal?.aborted) {
     return {
       output: "",

@@ -10,9 +10,9 @@ import {
   problem,
   type ValidatorDefinition,
 } from "@climpt/model";
-import { execa } from "execa";
 import { VALIDATOR_CODES } from "./codes.ts";
 import { type ExtractionProblem, extractParams } from "./extract-params.ts";
+import { loadExeca } from "./lazy-execa.ts";
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from "./output-capture.ts";
 import { renderCommand } from "./render-command.ts";
 import { evaluateSuccessBounded } from "./success.ts";
@@ -182,6 +182,7 @@ export async function runValidator(
       ),
     );
   }
+  const { execa } = await loadExeca();
   if (options.signal?.aborted) {
     return notRun(
       command,

@@ -1,9 +1,9 @@
 import { closeSync, constants, promises as fs, fstatSync, openSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { execa } from "execa";
 import { type BoundaryRequestLog, describeBoundaryRequest } from "../boundary-request.ts";
 import { confinePath, type WorkingRoot } from "../confine-path.ts";
+import { loadExeca } from "../lazy-modules.ts";
 import { decideGh, type GhStepKind } from "./gh-policy.ts";
 
 const GH_TIMEOUT_MS = 60_000;
@@ -53,6 +53,7 @@ interface Answer {
  */
 export async function startGhBroker(options: GhBrokerOptions): Promise<GhBroker> {
   const ring = path.join(options.dir, "ring");
+  const { execa } = await loadExeca();
   const made = await execa("mkfifo", ["-m", "600", ring], { reject: false });
   if (made.exitCode !== 0) throw new Error(`mkfifo ${ring} failed: ${made.stderr}`);
   // Read-write: opening never waits for a writer, and the FIFO never reports end of file.
@@ -171,6 +172,7 @@ async function decideAndRun(
   }
   // The call runs where the command was, if that is inside the working directory.
   const where = confinePath(options.root, request.cwd);
+  const { execa } = await loadExeca();
   const result = await execa(options.ghCommand, [...request.argv], {
     cwd: where.ok && where.exists ? where.real : options.root.real,
     env: options.env,

@@ -1,7 +1,11 @@
 import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { SandboxManager, type SandboxRuntimeConfig } from "@anthropic-ai/sandbox-runtime";
+import type {
+  SandboxManager as SandboxManagerApi,
+  SandboxRuntimeConfig,
+} from "@anthropic-ai/sandbox-runtime";
+import { loadSandboxRuntime } from "../lazy-modules.ts";
 import { runShell } from "../run-shell.ts";
 
 /** What one sandboxed command may touch. Every path is absolute (the library's `.` is process.cwd()). */
@@ -36,6 +40,19 @@ let active = 0;
 let idleTimer: NodeJS.Timeout | undefined;
 const allowCounts = new Map<string, number>();
 let probe: Promise<SandboxProbe> | undefined;
+/** The library, once loaded (it is imported on first use, see lazy-modules.ts). */
+let manager: typeof SandboxManagerApi | undefined;
+
+async function loadManager(): Promise<typeof SandboxManagerApi> {
+  manager ??= (await loadSandboxRuntime()).SandboxManager;
+  return manager;
+}
+
+/** The library where it must already be loaded: after `ensureInitialized`. */
+function loadedManager(): typeof SandboxManagerApi {
+  if (manager === undefined) throw new Error("The sandbox runtime was used before it was loaded.");
+  return manager;
+}
 
 function runtimeConfig(networkAllow: readonly string[]): SandboxRuntimeConfig {
   return {
@@ -46,6 +63,7 @@ function runtimeConfig(networkAllow: readonly string[]): SandboxRuntimeConfig {
 }
 
 async function ensureInitialized(): Promise<void> {
+  const SandboxManager = await loadManager();
   if (idleTimer !== undefined) {
     clearTimeout(idleTimer);
     idleTimer = undefined;
@@ -76,7 +94,7 @@ async function ensureInitialized(): Promise<void> {
 }
 
 function updateNetwork(): void {
-  SandboxManager.updateConfig(runtimeConfig([...allowCounts.keys()]));
+  loadedManager().updateConfig(runtimeConfig([...allowCounts.keys()]));
 }
 
 function scheduleIdleReset(): void {
@@ -85,7 +103,8 @@ function scheduleIdleReset(): void {
     idleTimer = undefined;
     if (active > 0) return;
     initialized = undefined;
-    resetting = SandboxManager.reset()
+    resetting = loadedManager()
+      .reset()
       .catch(() => undefined)
       .finally(() => {
         resetting = undefined;
@@ -120,7 +139,7 @@ export async function wrapForSandbox(
       else allowCounts.set(host, count);
     }
     if (initialized !== undefined) {
-      SandboxManager.cleanupAfterCommand();
+      loadedManager().cleanupAfterCommand();
       updateNetwork();
     }
     scheduleIdleReset();
@@ -129,7 +148,7 @@ export async function wrapForSandbox(
     await ensureInitialized();
     if (policy.networkAllow.length > 0) updateNetwork();
     const wrapped = await withNeutralCwd(() =>
-      SandboxManager.wrapWithSandbox(
+      loadedManager().wrapWithSandbox(
         command,
         "sh",
         {
@@ -195,6 +214,7 @@ export function probeSandbox(): Promise<SandboxProbe> {
 }
 
 async function runProbe(): Promise<SandboxProbe> {
+  const SandboxManager = await loadManager();
   if (!SandboxManager.isSupportedPlatform()) {
     return {
       ok: false,

@@ -3,9 +3,9 @@ import { promises as fs, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { SecretScrubber } from "@climpt/model";
-import { execa } from "execa";
 import type { BoundaryRequestLog } from "../boundary-request.ts";
 import type { WorkingRoot } from "../confine-path.ts";
+import { loadExeca } from "../lazy-modules.ts";
 import { runShell, type ShellRun } from "../run-shell.ts";
 import { type GhBrokerRecord, startGhBroker } from "./gh-broker.ts";
 import type { GhStepKind } from "./gh-policy.ts";
@@ -42,6 +42,7 @@ function gitIdentity(root: string, env: Readonly<Record<string, string>>): Promi
   let cached = identityCache.get(root);
   if (cached === undefined) {
     cached = (async () => {
+      const { execa } = await loadExeca();
       const lines: string[] = [];
       for (const [section, key] of [
         ["user", "name"],

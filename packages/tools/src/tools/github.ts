@@ -1,7 +1,7 @@
-import { execa } from "execa";
 import { describeBoundaryRequest } from "../boundary-request.ts";
 import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
+import { loadExeca } from "../lazy-modules.ts";
 import { capHeadTail } from "../text-cap.ts";
 import { defineInput } from "../tool-input.ts";
 
@@ -39,6 +39,7 @@ export const githubCommentTool: BuiltinTool = {
     return {
       kind: "run",
       async run(signal) {
+        const { execa } = await loadExeca();
         const result = await execa(
           context.ghCommand,
           ["issue", "comment", String(issue), "--body-file", "-"],

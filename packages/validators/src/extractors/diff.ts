@@ -1,4 +1,4 @@
-import { execa } from "execa";
+import { loadExeca } from "../lazy-execa.ts";
 import type { ExtractorInput } from "./types.ts";
 
 /** A diff in a retry prompt is context, not the whole change: this many characters at most. */
@@ -23,6 +23,7 @@ export function capDiff(diff: string, cap = DEFAULT_DIFF_CAP_CHARS): string {
 }
 
 async function git(args: readonly string[], input: ExtractorInput): Promise<string | undefined> {
+  const { execa } = await loadExeca();
   const result = await execa("git", args, {
     cwd: input.cwd,
     reject: false,

@@ -1,0 +1,21 @@
+/**
+ * The process libraries, loaded on first use. execa is about a hundred modules and the sandbox
+ * runtime forty more (with zod and node-forge): importing this package must not load them, so a
+ * run reaches its first model request without them and a step that never runs a command never
+ * pays for them.
+ */
+type ExecaModule = typeof import("execa");
+type SandboxRuntimeModule = typeof import("@anthropic-ai/sandbox-runtime");
+
+let execaModule: Promise<ExecaModule> | undefined;
+let sandboxRuntimeModule: Promise<SandboxRuntimeModule> | undefined;
+
+export function loadExeca(): Promise<ExecaModule> {
+  execaModule ??= import("execa");
+  return execaModule;
+}
+
+export function loadSandboxRuntime(): Promise<SandboxRuntimeModule> {
+  sandboxRuntimeModule ??= import("@anthropic-ai/sandbox-runtime");
+  return sandboxRuntimeModule;
+}

@@ -1,0 +1,11 @@
+/**
+ * execa (about a hundred modules), imported on first use: loading this package must not load it,
+ * so a run reaches its first model request without it and a run that never reaches its
+ * completion chain never pays for it.
+ */
+let execaModule: Promise<typeof import("execa")> | undefined;
+
+export function loadExeca(): Promise<typeof import("execa")> {
+  execaModule ??= import("execa");
+  return execaModule;
+}
