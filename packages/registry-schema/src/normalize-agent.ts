@@ -54,6 +54,7 @@ import {
   report,
   reportNotObject,
 } from "./field-reader.ts";
+import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
 
 export interface NormalizeAgentOptions {
   /** The file the definition came from; every problem names it. */
@@ -152,6 +153,7 @@ export function draftAgent(
     ...(sections.boundaryHook === undefined
       ? {}
       : { boundaryHook: normalizeHook(sections.boundaryHook) }),
+    ...normalizeSandbox(sections.sandbox, findings),
     worktree: {
       enabled: sections.worktree?.enabled ?? false,
       ...(sections.worktree?.root === undefined ? {} : { root: sections.worktree.root }),
@@ -191,6 +193,7 @@ interface AgentSections {
   readonly allowedTools?: readonly string[];
   readonly permissionMode?: AgentDefinition["permissionMode"];
   readonly boundaryHook?: RawBoundaryHook;
+  readonly sandbox?: WrittenSandbox;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
   readonly logging?: FieldValues<typeof loggingSchema.entries>;
@@ -215,6 +218,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...defined("allowedTools", behavior.allowedTools),
     ...defined("permissionMode", behavior.permissionMode),
     ...defined("boundaryHook", behavior.boundaryHook),
+    ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
     ...defined("github", optionalObject(githubSchema.entries, root.github, "$.github", findings)),
     ...defined(
       "worktree",
@@ -269,6 +273,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...defined("allowedTools", boundaries.allowedTools),
     ...defined("permissionMode", boundaries.permissionMode),
     ...defined("boundaryHook", boundaries.boundaryHook),
+    ...writtenSandbox(boundaries.sandbox, "$.runner.boundaries.sandbox"),
     ...defined(
       "github",
       optionalObject(

@@ -81,7 +81,11 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
 
   // The definition may have changed since the run started: a resumed run is checked like a new
   // one, with the arguments it started with, before it can spend anything.
-  const warnings = await preRunChecks(loaded, { args: start.args, cwd: start.originCwd });
+  const warnings = await preRunChecks(loaded, {
+    args: start.args,
+    cwd: start.originCwd,
+    sandbox: runnerOptions.stepExecutor === undefined,
+  });
   const context = await buildRunContext(inputs, {
     runId,
     args: { ...start.args },
