@@ -25,7 +25,10 @@ function agentWithSandbox(sandbox: string): string {
     name: "sandboxed",
     entryStep: "initial.main",
     steps: {
-      "initial.main": { intents: ["handoff"], transitions: { handoff: { target: "closure.done" } } },
+      "initial.main": {
+        intents: ["handoff"],
+        transitions: { handoff: { target: "closure.done" } },
+      },
       "closure.done": { intents: ["closing"], transitions: { closing: { target: null } } },
     },
     runner: {
