@@ -73,7 +73,8 @@ export async function finishRun(
     }
   }
   const boundary = ctx.events.boundaryReport;
-  const result: RunResult = {
+  // Scrubbed here too, not only in run_end: the caller gets this object itself.
+  const result: RunResult = ctx.events.scrubber.scrubJson<RunResult>({
     runId: ctx.runId,
     success,
     finalStepId: ending.finalStepId ?? state.routerState.stepId,
@@ -91,7 +92,7 @@ export async function finishRun(
     // Once the boundary hook has started, resume refuses (RUN-RESUME-003): never act twice.
     resumable: !success && ctx.journalPath !== null && !ctx.events.boundaryHookStarted,
     durationMs: Date.now() - startedAt,
-  };
+  });
   ctx.events.emit({ type: "run_end", result });
   await ctx.events.flush();
   return result;
