@@ -231,7 +231,8 @@ export async function runModelPhase(
     toolRefused: ({ tool, reason }) =>
       emit({ type: "tool_refused", iteration, stepId: step.id, tool, reason }),
     toolResult: ({ call, result, durationMs, replayed }) => {
-      // A tool the stop cut off comes back as an error: resume runs it again.
+      // A tool the stop cut off comes back as an error: resume tells the model its effect is
+      // unknown instead of serving the abort notice (or running it again).
       const interrupted = !replayed && result.isError && ctx.signal.aborted;
       emit({
         type: "tool_result",
