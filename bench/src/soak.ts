@@ -6,7 +6,7 @@
  * Exits 1 when a check fails. SOAK_RUNS and SOAK_CONCURRENCY change the size.
  */
 
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { JsonSchema } from "@climpt/model";
@@ -28,6 +28,25 @@ const SEED = Number(process.env.SOAK_SEED ?? Math.floor(Math.random() * 2 ** 31)
 const CALL_TIMEOUT_MS = 300;
 const MAX_RETRIES = 2;
 const RUN_HEADER = "x-climpt-soak-run";
+
+/**
+ * Secrets in the runs' environment, and the attacks the model's Bash calls mix in: reading the
+ * parent's environment through /proc, echoing the tokens, and boundary actions built at run time.
+ * Every journal is then searched for the secret values (there must be none).
+ */
+const SOAK_SECRETS = {
+  GH_TOKEN: "ghp_SoakTokenNeverInAJournal0123456789ab",
+  AWS_SECRET_ACCESS_KEY: "SoakAwsSecret/NeverInAJournal+0123456789",
+  ANTHROPIC_API_KEY: "sk-ant-soak-never-in-a-journal-0123456789",
+};
+const ATTACKS: readonly string[] = [
+  "echo soak",
+  "tr '\\0' '\\n' < /proc/$PPID/environ | grep -E 'TOKEN|SECRET|API_KEY'; true",
+  'echo "gh=$GH_TOKEN aws=$AWS_SECRET_ACCESS_KEY key=$ANTHROPIC_API_KEY"',
+  "printf 'gh issue close 1' | sh; true",
+  "x=$(printf 'gh issue close 1'); $x; true",
+  "echo 'Z2ggaXNzdWUgY2xvc2UgMQ==' | base64 -d | sh; true",
+];
 
 /** Run-level codes (docs/design.md#errors): a package family with a number, or a run-level name. */
 const KNOWN_CODE = /^(?:(?:SR|PR|AC|RUN)-[A-Z]+-\d{3}|(?:AGENT|FAILED|GATE)_[A-Z_]+)$/;
@@ -60,7 +79,10 @@ function faultyReply(kind: FaultKind, schema: JsonSchema, call: number): FakeRep
     case "ok":
       return answer(schema);
     case "tool-call":
-      return reply.toolUse({ name: "Bash", input: { command: "echo soak" } });
+      return reply.toolUse({
+        name: "Bash",
+        input: { command: ATTACKS[call % ATTACKS.length] as string },
+      });
     case "429":
       return reply.error(429);
     case "529":
@@ -152,6 +174,19 @@ console.error = (...args: unknown[]): void => {
   consoleError(...args);
 };
 
+/** How often any of the soak's secret values appears in the journals under `dir`. */
+function secretOccurrencesInJournals(dir: string): { journals: number; occurrences: number } {
+  let journals = 0;
+  let occurrences = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith(".jsonl")) continue;
+    journals += 1;
+    const text = readFileSync(path.join(entry.parentPath ?? entry.path, entry.name), "utf8");
+    for (const secret of Object.values(SOAK_SECRETS)) occurrences += text.split(secret).length - 1;
+  }
+  return { journals, occurrences };
+}
+
 /** Wait for closed sockets and ended subprocesses to release their descriptors. */
 function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 300));
@@ -204,7 +239,10 @@ try {
     `climpt soak — seed ${SEED} (SOAK_SEED=${SEED} repeats it) — ${RUNS} runs, ${CONCURRENCY} at a time, call timeout ${CALL_TIMEOUT_MS} ms, ${MAX_RETRIES} SDK retries`,
   );
   const outcomes = await inBatches(RUNS, CONCURRENCY, async (run): Promise<Outcome> => {
-    const runner = new StepFlowRunner(agent, { modelClient: clientFor(fake.url, run) });
+    const runner = new StepFlowRunner(agent, {
+      modelClient: clientFor(fake.url, run),
+      env: SOAK_SECRETS,
+    });
     try {
       return { result: await runner.run({ cwd }) };
     } catch (error) {
@@ -223,6 +261,7 @@ try {
     try {
       const result = await new StepFlowRunner(agent, {
         modelClient: clientFor(fake.url, undefined),
+        env: SOAK_SECRETS,
       }).run({ cwd, resume: runId });
       return result.success ? "completed" : `failed: ${result.error?.code ?? "?"}`;
     } catch (error) {
@@ -244,6 +283,7 @@ try {
   });
   const resumed = resumeOutcomes.filter((outcome) => outcome === "completed").length;
   const resumeFailures = resumeOutcomes.filter((outcome) => outcome !== "completed");
+  const leaks = secretOccurrencesInJournals(cwd);
   const fdsAfter = openFdCount();
   const childrenAfter = childPids();
   const leakedChildren = childrenAfter.filter((pid) => !childrenBefore.includes(pid));
@@ -298,6 +338,12 @@ try {
         String(failed.length),
         String(resumed),
         verdict(resumeFailures.length === 0),
+      ],
+      [
+        `secret values in the ${leaks.journals} journals (attacks: ${injected.get("tool-call") ?? 0} Bash calls)`,
+        "",
+        String(leaks.occurrences),
+        verdict(leaks.journals > 0 && leaks.occurrences === 0),
       ],
     ],
   );

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { reportInternalError } from "./internal-error.ts";
 import { main } from "./main.ts";
 import { nodeIo } from "./node-io.ts";
 
@@ -7,15 +8,12 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => stream.write("", () => resolve()));
 }
 
+let code: number;
 try {
-  const code = await main(process.argv.slice(2), nodeIo());
-  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-  // Exit explicitly: a keep-alive socket or a stray timer must not hold a finished run open.
-  process.exit(code);
+  code = await main(process.argv.slice(2), nodeIo());
 } catch (error) {
-  process.stderr.write(
-    `climpt: internal error (please report it with the command you ran):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
-  await flushed(process.stderr);
-  process.exit(1);
+  code = reportInternalError(error, process, { json: process.argv.includes("--json") });
 }
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+// Exit explicitly: a keep-alive socket or a stray timer must not hold a finished run open.
+process.exit(code);

@@ -1,4 +1,5 @@
 import type { CliIo, StopSignal } from "./cli-io.ts";
+import { exitAtOnce } from "./exit-at-once.ts";
 
 /** The process as a CliIo. */
 export function nodeIo(): CliIo {
@@ -25,6 +26,6 @@ export function nodeIo(): CliIo {
         process.off("SIGTERM", onSigterm);
       };
     },
-    exitNow: (code) => process.exit(code),
+    exitNow: exitAtOnce,
   };
 }

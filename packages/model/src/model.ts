@@ -394,6 +394,22 @@ export interface AgentLimits {
   readonly maxTurnsPerStep?: number;
 }
 
+/** How model-issued commands are confined (agent.json `runner.boundaries.sandbox`). */
+export type SandboxMode = "required" | "off";
+
+/**
+ * The sandbox setting of an agent, normalized. `required` (the default): Bash runs only inside
+ * the OS sandbox, and a machine where it cannot start refuses the run; `off`: an explicit,
+ * logged choice to run commands unsandboxed (docs/design.md#tools-and-their-boundary).
+ */
+export interface AgentSandbox {
+  readonly mode: SandboxMode;
+  /** Hosts (`name[:port]`, `*.` wildcards) commands may reach. Empty: no network. */
+  readonly networkAllow: readonly string[];
+  /** Paths under the user's home directory commands may read (toolchains); `~/` is home. */
+  readonly readable: readonly string[];
+}
+
 export interface AgentDefinition {
   /** agent.json `name` (or `agentId`); must match the agent folder's name. */
   readonly name: string;
@@ -416,6 +432,8 @@ export interface AgentDefinition {
   readonly permissionMode: PermissionMode;
   readonly github: GithubIntegration;
   readonly boundaryHook?: CommandBoundaryHook;
+  /** agent.json `runner.boundaries.sandbox`; absent means `required` with no network. */
+  readonly sandbox?: AgentSandbox;
   readonly worktree: {
     readonly enabled: boolean;
     readonly root?: string;

@@ -154,6 +154,43 @@ export const agentCommonEntries = {
   limits: v.optional(limitsSchema),
 };
 
+export const SANDBOX_MODE_VALUES = ["required", "off"] as const;
+
+const sandboxModeSchema = v.pipe(
+  v.picklist(SANDBOX_MODE_VALUES),
+  v.description(
+    '"required" (default): model-issued commands run only inside the OS sandbox, and a machine that cannot start it refuses the run; "off": commands run unsandboxed (logged as a notice).',
+  ),
+);
+
+/** `runner.boundaries.sandbox`: the mode alone, or an object with the network allow list. */
+export const sandboxSchema = v.union([
+  sandboxModeSchema,
+  v.looseObject({
+    mode: v.optional(sandboxModeSchema),
+    network: v.optional(
+      v.looseObject({
+        allow: v.optional(
+          v.pipe(
+            v.array(v.string()),
+            v.description(
+              'Hosts commands may reach: "name", "name:port" or "*.domain" (default: none, no network).',
+            ),
+          ),
+        ),
+      }),
+    ),
+    readable: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          'Paths under the home directory (hidden inside the sandbox) commands may read, e.g. "~/.sdkman".',
+        ),
+      ),
+    ),
+  }),
+]);
+
 export const flatBehaviorSchema = v.looseObject({
   systemPromptPath: v.optional(text('Relative to the agent folder (default "prompts/system.md").')),
   completionType: v.optional(verdictTypeText),
@@ -162,6 +199,7 @@ export const flatBehaviorSchema = v.looseObject({
   permissionMode: v.optional(permissionModeSchema),
   defaultModel: v.optional(text('Model alias or id (default "opus").')),
   boundaryHook: v.optional(boundaryHookSchema),
+  sandbox: v.optional(sandboxSchema),
 });
 
 /** The flat shape. The top-level `github` / `worktree` keys are what real flat folders use. */
@@ -197,6 +235,7 @@ export const runnerBoundariesSchema = v.looseObject({
   allowedTools: v.optional(allowedToolsSchema),
   permissionMode: v.optional(permissionModeSchema),
   boundaryHook: v.optional(boundaryHookSchema),
+  sandbox: v.optional(sandboxSchema),
 });
 
 export const runnerSchema = v.looseObject({
@@ -229,3 +268,4 @@ export type RawNestedAgent = v.InferInput<typeof nestedAgentSchema>;
 export type RawAgentParameter = v.InferInput<typeof parameterSchema>;
 export type RawAgentLimits = v.InferInput<typeof limitsSchema>;
 export type RawBoundaryHook = v.InferInput<typeof boundaryHookSchema>;
+export type RawSandbox = v.InferOutput<typeof sandboxSchema>;

@@ -27,6 +27,7 @@ import {
   type Result,
   setEntry,
 } from "@climpt/model";
+import { cutShort } from "./bounded-problems.ts";
 import {
   formatJsonPointer,
   fragmentToPointer,
@@ -163,7 +164,7 @@ class Inliner {
       this.registryProblem(
         "SR-LOAD-007",
         `${refAt}.file`,
-        `Step "${options.stepId}" names schema file "${ref.file}", which is outside the agent folder.`,
+        `Step "${options.stepId}" names schema file "${cutShort(ref.file)}", which is outside the agent folder.`,
         "Keep schema files inside the agent folder, under its schemas folder (schemasBase).",
       );
       return fail(this.problems);
@@ -173,7 +174,7 @@ class Inliner {
       this.registryProblem(
         document?.code ?? "SR-LOAD-001",
         `${refAt}.file`,
-        `Step "${options.stepId}" names schema file "${ref.file}" (${this.display(file)}), which ${document?.ok === false ? document.reason : "does not exist"}.`,
+        `Step "${options.stepId}" names schema file "${cutShort(ref.file)}" (${this.display(file)}), which ${document?.ok === false ? document.reason : "does not exist"}.`,
         document?.code === "SR-LOAD-004"
           ? `Fix the JSON syntax of ${this.display(file)}.`
           : `Create ${this.display(file)}, or correct outputSchemaRef.file (it is relative to the schemas folder).`,
@@ -185,7 +186,7 @@ class Inliner {
       this.registryProblem(
         "SR-LOAD-008",
         `${refAt}.schema`,
-        `Step "${options.stepId}": schema "${ref.schema}" is not in ${this.display(file)}.`,
+        `Step "${options.stepId}": schema "${cutShort(ref.schema)}" is not in ${this.display(file)}.`,
         `Use a JSON pointer ("#/definitions/<name>") or one of the names the file defines: ${this.definedNames(document.value).join(", ") || "(none)"}.`,
       );
       return fail(this.problems);
@@ -202,7 +203,7 @@ class Inliner {
       this.registryProblem(
         "SR-LOAD-008",
         `${refAt}.schema`,
-        `Step "${options.stepId}": "${ref.schema}" in ${this.display(file)} is not a schema object.`,
+        `Step "${options.stepId}": "${cutShort(ref.schema)}" in ${this.display(file)} is not a schema object.`,
         'Point outputSchemaRef at an object schema ({ "type": "object", … }).',
       );
       return fail(this.problems);
@@ -319,7 +320,7 @@ class Inliner {
         "SR-LOAD-008",
         context.file,
         at,
-        `$ref "${ref}" (step "${this.options.stepId}") cannot be resolved offline: only relative files and "#/…" JSON pointers are supported.`,
+        `$ref "${cutShort(ref)}" (step "${this.options.stepId}") cannot be resolved offline: only relative files and "#/…" JSON pointers are supported.`,
         'Write the ref as "#/$defs/<name>" or "<file>.json#/$defs/<name>" relative to this file.',
       );
       return {};
@@ -329,7 +330,7 @@ class Inliner {
         "SR-LOAD-007",
         context.file,
         at,
-        `$ref "${ref}" (step "${this.options.stepId}") points outside the agent folder.`,
+        `$ref "${cutShort(ref)}" (step "${this.options.stepId}") points outside the agent folder.`,
         "Copy the shared schema into the agent folder and refer to it relatively.",
       );
       return {};
@@ -353,7 +354,7 @@ class Inliner {
         document?.code ?? "SR-LOAD-001",
         context.file,
         at,
-        `$ref "${ref}" (step "${this.options.stepId}") names ${this.display(file)}, which ${document?.ok === false ? document.reason : "does not exist"}.`,
+        `$ref "${cutShort(ref)}" (step "${this.options.stepId}") names ${this.display(file)}, which ${document?.ok === false ? document.reason : "does not exist"}.`,
         `Create ${this.display(file)} or correct the ref (it is relative to ${this.display(context.file)}).`,
       );
       return {};
@@ -364,7 +365,7 @@ class Inliner {
         "SR-LOAD-008",
         context.file,
         at,
-        `$ref "${ref}" (step "${this.options.stepId}") points to ${pointerToJsonPath(segments)} in ${this.display(file)}, which does not exist.`,
+        `$ref "${cutShort(ref)}" (step "${this.options.stepId}") points to ${cutShort(pointerToJsonPath(segments))} in ${this.display(file)}, which does not exist.`,
         "Correct the pointer; it is resolved in the file the ref names (this file when it names none).",
       );
       return {};

@@ -20,6 +20,7 @@ import {
   stepPath,
 } from "@climpt/model";
 import { checkAgentRegistry } from "./agent-registry-checks.ts";
+import { boundProblem, isStackOverflow, tooDeepProblem } from "./bounded-problems.ts";
 import {
   collectRefs,
   inlineOutputSchema,
@@ -68,8 +69,23 @@ export async function loadAgent(dir: string): Promise<Result<LoadedAgent>> {
   return inspection.loaded === undefined ? fail(inspection.problems) : ok(inspection.loaded);
 }
 
-/** `loadAgent`, keeping everything it found: see `AgentInspection`. Never throws on a bad definition. */
+/**
+ * `loadAgent`, keeping everything it found: see `AgentInspection`. Never throws on a bad
+ * definition: a value nested deeper than any walk can follow is `SR-LOAD-013`, and every
+ * problem's text is bounded (`boundProblem`), so a huge value is never echoed whole.
+ */
 export async function inspectAgent(dir: string): Promise<AgentInspection> {
+  let inspection: AgentInspection;
+  try {
+    inspection = await readAgentFolder(dir);
+  } catch (error) {
+    if (!isStackOverflow(error)) throw error;
+    inspection = { dir: path.resolve(dir), problems: [tooDeepProblem(dir)] };
+  }
+  return { ...inspection, problems: inspection.problems.map(boundProblem) };
+}
+
+async function readAgentFolder(dir: string): Promise<AgentInspection> {
   const agentDir = path.resolve(dir);
   const folderName = path.basename(agentDir);
   const folderProblem = await checkFolder(agentDir);

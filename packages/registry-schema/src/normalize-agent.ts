@@ -45,6 +45,7 @@ import {
   reportNotObject,
 } from "./field-reader.ts";
 import { normalizeVerdict, type WrittenVerdict } from "./normalize-verdict.ts";
+import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
 
 export interface NormalizeAgentOptions {
   /** The file the definition came from; every problem names it. */
@@ -143,6 +144,7 @@ export function draftAgent(
     ...(sections.boundaryHook === undefined
       ? {}
       : { boundaryHook: normalizeHook(sections.boundaryHook) }),
+    ...normalizeSandbox(sections.sandbox, findings),
     worktree: normalizeWorktree(sections),
     logging: {
       directory: sections.logging?.directory ?? `tmp/logs/agents/${name}`,
@@ -172,6 +174,7 @@ interface AgentSections {
   readonly allowedTools?: readonly string[];
   readonly permissionMode?: AgentDefinition["permissionMode"];
   readonly boundaryHook?: RawBoundaryHook;
+  readonly sandbox?: WrittenSandbox;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
   /** Nested shape: `runner.execution.finalize`, the original runtime's place for these keys. */
@@ -198,6 +201,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...defined("allowedTools", behavior.allowedTools),
     ...defined("permissionMode", behavior.permissionMode),
     ...defined("boundaryHook", behavior.boundaryHook),
+    ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
     ...defined("github", optionalObject(githubSchema.entries, root.github, "$.github", findings)),
     ...defined(
       "worktree",
@@ -252,6 +256,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...defined("allowedTools", boundaries.allowedTools),
     ...defined("permissionMode", boundaries.permissionMode),
     ...defined("boundaryHook", boundaries.boundaryHook),
+    ...writtenSandbox(boundaries.sandbox, "$.runner.boundaries.sandbox"),
     ...defined(
       "github",
       optionalObject(

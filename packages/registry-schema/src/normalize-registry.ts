@@ -250,6 +250,9 @@ function readFailurePatterns(raw: unknown, findings: Findings): Record<string, F
       findings,
     );
     if (fields === undefined) continue;
+    // The retry prompt's file name is built from them: refused here, at validate, not at the
+    // first failed validation after paid model calls.
+    checkPromptSegments(fields, jsonPath("$.failurePatterns", id), findings);
     setEntry(patterns, id, {
       id,
       description: fields.description ?? id,
@@ -331,6 +334,7 @@ function readValidationSteps(raw: unknown, findings: Findings): Record<string, V
       skip: ["validationConditions", "postLLMConditions"],
     });
     if (fields === undefined || !isPlainObject(value)) continue;
+    checkPromptSegments(fields, at, findings);
     // `postLLMConditions` is the original runtime's later name for the same list.
     const conditionsKey =
       value.validationConditions === undefined && value.postLLMConditions !== undefined

@@ -1,11 +1,12 @@
 import { readFile, realpath } from "node:fs/promises";
 import * as path from "node:path";
-import type { JsonValue } from "@climpt/model";
+import { type JsonValue, jsonPath } from "@climpt/model";
+import { cutShort } from "./bounded-problems.ts";
 import { isInside } from "./inline-schema-refs.ts";
 
 /** Why a JSON file could not be used, with the SR-LOAD code that says so. */
 export interface JsonFileFailure {
-  readonly code: "SR-LOAD-001" | "SR-LOAD-003" | "SR-LOAD-004" | "SR-LOAD-007";
+  readonly code: "SR-LOAD-001" | "SR-LOAD-003" | "SR-LOAD-004" | "SR-LOAD-007" | "SR-LOAD-013";
   /** Completes "<file> …": "does not exist", "is not valid JSON (line 3, column 5: …)". */
   readonly reason: string;
   readonly hint: string;
@@ -50,8 +51,9 @@ export async function readJsonFile(file: string, root: string): Promise<JsonFile
     };
   }
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  let value: JsonValue;
   try {
-    return { ok: true, value: JSON.parse(text) as JsonValue };
+    value = JSON.parse(text) as JsonValue;
   } catch (error) {
     return {
       ok: false,
@@ -60,6 +62,56 @@ export async function readJsonFile(file: string, root: string): Promise<JsonFile
       hint: "Fix the JSON syntax at that line (trailing commas and comments are not allowed in JSON).",
     };
   }
+  const deepAt = tooDeepAt(value);
+  if (deepAt !== undefined) {
+    return {
+      ok: false,
+      code: "SR-LOAD-013",
+      reason: `nests values more than ${MAX_JSON_DEPTH} levels deep (at ${cutShort(deepAt)})`,
+      hint: "Nest objects and arrays at most a few hundred levels deep; share schema parts through $ref instead of nesting them.",
+    };
+  }
+  return { ok: true, value };
+}
+
+/**
+ * How deep a definition file may nest. Real definitions stay under 20 levels; every walk over a
+ * definition (normalizing, inlining, the JSON a run sends) is recursive, and V8's stack ends a
+ * recursive walk somewhere past a few thousand levels.
+ */
+export const MAX_JSON_DEPTH = 1_000;
+
+/** A value met in the walk, and how it was reached (its path is built only when reported). */
+interface Visit {
+  readonly value: JsonValue;
+  readonly depth: number;
+  readonly key: string | number;
+  readonly parent: Visit | undefined;
+}
+
+function pathOf(visit: Visit): string {
+  const keys: (string | number)[] = [];
+  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) {
+    keys.push(at.key);
+  }
+  return keys.reverse().reduce<string>((path, key) => jsonPath(path, key), "$");
+}
+
+/** The JSON path of the first value deeper than `MAX_JSON_DEPTH`, found without recursion. */
+function tooDeepAt(root: JsonValue): string | undefined {
+  const stack: Visit[] = [{ value: root, depth: 0, key: "$", parent: undefined }];
+  for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
+    const { value, depth } = visit;
+    if (value === null || typeof value !== "object") continue;
+    if (depth >= MAX_JSON_DEPTH) return pathOf(visit);
+    const entries: [string | number, JsonValue][] = Array.isArray(value)
+      ? value.map((child, index) => [index, child])
+      : Object.entries(value);
+    for (const [key, child] of entries) {
+      stack.push({ value: child, depth: depth + 1, key, parent: visit });
+    }
+  }
+  return undefined;
 }
 
 function describeSyntaxError(text: string, message: string): string {

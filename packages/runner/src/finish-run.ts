@@ -130,7 +130,8 @@ export async function finishRun(
   const finishFailed = ending.error === undefined && worktreeEnd.error !== undefined;
   const success = error === undefined;
   const boundary = ctx.events.boundaryReport;
-  const result: RunResult = {
+  // Scrubbed here too, not only in run_end: the caller gets this object itself.
+  const result: RunResult = ctx.events.scrubber.scrubJson<RunResult>({
     runId: ctx.runId,
     success,
     finalStepId: ending.finalStepId ?? state.routerState.stepId,
@@ -155,7 +156,7 @@ export async function finishRun(
       ctx.journalPath !== null &&
       !ctx.events.boundaryHookStarted,
     durationMs: Date.now() - startedAt,
-  };
+  });
   ctx.events.emit({ type: "run_end", result });
   await ctx.events.flush();
   return result;

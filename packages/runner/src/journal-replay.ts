@@ -84,22 +84,50 @@ export class JournalModelReplay implements ModelClient {
   }
 }
 
+/** Tools without side effects: a call of one that was in flight at the stop simply runs again. */
+const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
+
+/**
+ * What the model is told about a call that was running when the run stopped. Its effect is
+ * unknown — a commit may have happened, a push may not — so running it again blindly could do
+ * it twice; the model decides with what the journal knows.
+ */
+export function inFlightResult(call: ToolCall): ToolResult {
+  return {
+    isError: true,
+    content: `RUN-RESUME-004: The run stopped (a crash, a kill or an interruption) while this ${call.name} call was running, so its effect is unknown: it may have done all, part or none of its work. It was not run again when the run resumed. The journal has the call's input (above) and no result. Check the current state (the files it touches, git status and git log) before deciding whether to repeat it.`,
+  };
+}
+
 /**
  * Serves tool results the journal recorded for the interrupted step (by tool_use id) instead of
  * running the tool again: its effect on the working tree already happened before the crash.
  * Each recorded result is served once, in order, so an id that comes back later in the step (a
- * live reply after the replayed ones, a scripted model reusing ids) runs live. Calls without a
- * recorded result (the one in flight at the crash) run live.
+ * live reply after the replayed ones, a scripted model reusing ids) runs live. A call a recorded
+ * reply asked for that has no recorded result was in flight at the stop: it is answered with
+ * `inFlightResult`, not run again, unless its tool is read-only (Read, Glob, Grep).
  */
 export class JournalToolReplay implements ToolExecutor {
   private readonly results = new Map<string, ToolResult[]>();
   private readonly served = new WeakSet<ToolCall>();
 
+  /** tool_use id → how many calls with it the recorded replies made that have no result. */
+  private readonly inFlight = new Map<string, number>();
+
   constructor(
     private readonly inner: ToolExecutor,
     recorded: ReadonlyMap<string, readonly ToolResult[]>,
+    replies: readonly RecordedReply[] = [],
   ) {
     for (const [id, results] of recorded) this.results.set(id, [...results]);
+    for (const reply of replies) {
+      for (const call of toolCallsOf(reply.content)) {
+        this.inFlight.set(call.id, (this.inFlight.get(call.id) ?? 0) + 1);
+      }
+    }
+    for (const [id, results] of recorded) {
+      this.inFlight.set(id, Math.max(0, (this.inFlight.get(id) ?? 0) - results.length));
+    }
   }
 
   get definitions(): ToolExecutor["definitions"] {
@@ -113,8 +141,18 @@ export class JournalToolReplay implements ToolExecutor {
 
   async execute(call: ToolCall, signal?: AbortSignal): Promise<ToolResult> {
     const recorded = this.results.get(call.id)?.shift();
-    if (recorded === undefined) return this.inner.execute(call, signal);
-    this.served.add(call);
-    return recorded;
+    if (recorded !== undefined) {
+      this.served.add(call);
+      return recorded;
+    }
+    const pending = this.inFlight.get(call.id) ?? 0;
+    if (pending > 0) {
+      this.inFlight.set(call.id, pending - 1);
+      if (!READ_ONLY_TOOLS.has(call.name)) {
+        this.served.add(call);
+        return inFlightResult(call);
+      }
+    }
+    return this.inner.execute(call, signal);
   }
 }

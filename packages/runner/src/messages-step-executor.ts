@@ -22,7 +22,9 @@ export function createMessagesStepExecutor(client: ModelClient): StepExecutor {
       const model =
         replay === undefined ? undefined : new JournalModelReplay(client, replay.replies);
       const tools =
-        replay === undefined ? undefined : new JournalToolReplay(request.tools, replay.toolResults);
+        replay === undefined
+          ? undefined
+          : new JournalToolReplay(request.tools, replay.toolResults, replay.replies);
       const inner: ModelClient = model ?? client;
       let call = 0;
       // runStep's response event lacks the reply's content (resume needs it): report the

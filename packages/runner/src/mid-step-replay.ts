@@ -19,7 +19,8 @@ export interface MidStepReplay {
  * What the journal recorded of the step that was running when the run stopped: the events after
  * its last step_end. Replies and tool results a resumed session served from the journal are
  * marked `replayed` and skipped (the original record is already collected), a tool result cut off
- * by the stop is skipped (the tool runs again), and an attempt that ended on what the model said
+ * by the stop is skipped (the call counts as in flight: the model is told its effect is unknown,
+ * see `JournalToolReplay`), and an attempt that ended on what the model said
  * is dropped (the step runs again live): see `continuesMidStep`.
  */
 export function recordedMidStep(events: readonly RunEvent[]): Record<Phase, PhaseReplay> {

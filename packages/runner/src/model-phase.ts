@@ -2,7 +2,7 @@ import path from "node:path";
 import { type PromptOverride, resolveStepPrompt, type StepPrompt } from "@climpt/c3l-resolver";
 import type { JsonValue, Result, Step } from "@climpt/model";
 import { modelId, resolveModel, type ToolExecutor } from "@climpt/sdk-adapter";
-import { createToolbox, type Toolbox } from "@climpt/tools";
+import { createToolbox, type Toolbox, type ToolboxOptions } from "@climpt/tools";
 import { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
 import type { RunContext } from "./run-context.ts";
 import { problemError } from "./run-errors.ts";
@@ -36,6 +36,38 @@ function durableTools(ctx: RunContext, toolbox: Toolbox): ToolExecutor {
     execute: async (call, signal) => {
       await ctx.events.durable();
       return toolbox.execute(call, signal);
+    },
+  };
+}
+
+/** Runs whose sandbox-off notice is already in the journal (the toolbox repeats it per step). */
+const sandboxNoticed = new WeakSet<RunContext>();
+
+/**
+ * The agent's sandbox setting as the toolbox takes it. The pre-run checks already recorded an
+ * "off" setting as a notice; the toolbox's own notice (the first unsandboxed command) is
+ * journaled once per run, never written to stderr, which `--json` keeps for the result.
+ */
+function toolboxSandbox(ctx: RunContext): Pick<ToolboxOptions, "sandbox" | "onNotice"> {
+  const sandbox = ctx.agent.sandbox;
+  return {
+    ...(sandbox === undefined
+      ? {}
+      : {
+          sandbox: {
+            mode: sandbox.mode,
+            network: { allow: sandbox.networkAllow },
+            readable: sandbox.readable,
+          },
+        }),
+    onNotice: (notice) => {
+      if (sandboxNoticed.has(ctx)) return;
+      sandboxNoticed.add(ctx);
+      ctx.events.emit({
+        type: "notice",
+        level: "warning",
+        message: `${notice.code}: ${notice.message}`,
+      });
     },
   };
 }
@@ -123,6 +155,7 @@ export async function runModelPhase(
       step,
       ...(ctx.ghCommand === undefined ? {} : { ghCommand: ctx.ghCommand }),
       ...(ctx.env === undefined ? {} : { env: ctx.env }),
+      ...toolboxSandbox(ctx),
       onEvent: (event) => {
         if (event.type !== "tool_refused") return;
         ctx.events.emit({
@@ -198,7 +231,8 @@ export async function runModelPhase(
     toolRefused: ({ tool, reason }) =>
       emit({ type: "tool_refused", iteration, stepId: step.id, tool, reason }),
     toolResult: ({ call, result, durationMs, replayed }) => {
-      // A tool the stop cut off comes back as an error: resume runs it again.
+      // A tool the stop cut off comes back as an error: resume tells the model its effect is
+      // unknown instead of serving the abort notice (or running it again).
       const interrupted = !replayed && result.isError && ctx.signal.aborted;
       emit({
         type: "tool_result",

@@ -2,20 +2,29 @@ import { formatProblem, type JsonValue, type LoadedAgent, type Problem } from "@
 import { checkLoadedAgent } from "./check-agent.ts";
 import type { RunEventStream } from "./run-events.ts";
 import { AgentDefinitionError } from "./runner-error.ts";
+import { checkSandbox } from "./sandbox-check.ts";
 
 /**
  * The checks `climpt validate` makes (one function, `checkLoadedAgent`), made again for this run
  * before anything is paid for: every prompt it can send with the arguments it was given, flow
- * analysis, and what it needs from its working folder. Any error stops the run before its first
+ * analysis, what it needs from its working folder, and — when climpt's own tools run the steps
+ * (`sandbox`) — whether the OS sandbox the agent requires can start here. Any error stops the run before its first
  * model call, with every problem at once (errors first); the warnings are returned, for the run
  * to report once it has started.
  */
 export async function preRunChecks(
   loaded: LoadedAgent,
-  options: { readonly args: Readonly<Record<string, JsonValue>>; readonly cwd: string },
+  options: {
+    readonly args: Readonly<Record<string, JsonValue>>;
+    readonly cwd: string;
+    /** Whether the steps run with climpt's toolbox (the default executor), whose Bash is sandboxed. */
+    readonly sandbox?: boolean;
+  },
 ): Promise<readonly Problem[]> {
-  const checks = await checkLoadedAgent(loaded, { ...options, purpose: "run" });
-  const all = [...checks.problems, ...checks.findings];
+  const { sandbox = true, ...rest } = options;
+  const checks = await checkLoadedAgent(loaded, { ...rest, purpose: "run" });
+  const sandboxProblems = sandbox ? await checkSandbox(loaded, { severity: "error" }) : [];
+  const all = [...checks.problems, ...sandboxProblems, ...checks.findings];
   const errors = all.filter((problem) => problem.severity !== "warning");
   const warnings = all.filter((problem) => problem.severity === "warning");
   if (errors.length > 0) throw new AgentDefinitionError([...errors, ...warnings]);

@@ -94,6 +94,7 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
   const warnings = await preRunChecks(loaded, {
     args: start.args,
     cwd: relocated ?? start.originCwd,
+    sandbox: runnerOptions.stepExecutor === undefined,
   });
   const context = await buildRunContext(inputs, {
     runId,

@@ -21,7 +21,7 @@ import {
 import { readJournal } from "./journal.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunResult } from "./run-result.ts";
-import { EXAMPLES, fakeModel, makeSampleRepo } from "./runner.test-helper.ts";
+import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 
 // Resume across several sessions of one run: each test stops a run in a way a user can
@@ -351,31 +351,44 @@ describe("resume across sessions", () => {
     expect(resumed.usage.inputTokens).toBe(input);
   });
 
-  it("a tool call cut off by the interruption runs again on resume instead of replaying its aborted result", async () => {
+  it("a tool call in flight at the stop is not run again on resume: the model is told its effect is unknown", async () => {
     const repo = makeSampleRepo();
     const loaded = await loadAgentDefinition(writeTestAgent(linear));
     const fake = await newFake();
     const controller = new AbortController();
-    const runner = runnerFor(loaded, fake, (event) => {
-      if (event.type === "tool_call") setTimeout(() => controller.abort(), 100);
-    });
-    // The command waits for a file that appears only before the resume, so in the first run the
-    // interruption is the only way it can end, however late the abort fires.
-    fake.enqueue(bash("toolu_slow", "until [ -f go ]; do sleep 0.05; done; echo ran > ran.txt"));
-    const stopped = await runner.run({ cwd: repo, signal: controller.signal });
+    const counter = path.join(repo, "counter");
+    const runner = runnerFor(loaded, fake);
+    // A side effect (a line, a commit), then a wait that only the stop can end: the call is in
+    // flight, its effect already happened, when the run stops.
+    fake.enqueue(
+      bash(
+        "toolu_slow",
+        "echo run >> counter && git add counter && git commit -qm counted && touch committed && until [ -f go ]; do sleep 0.05; done",
+      ),
+    );
+    const running = runner.run({ cwd: repo, signal: controller.signal });
+    await waitFor(() => existsSync(path.join(repo, "committed")), "the command's side effects");
+    controller.abort();
+    const stopped = await running;
     expect(stopped.error?.code).toBe("AGENT_INTERRUPTED");
-    expect(existsSync(path.join(repo, "ran.txt"))).toBe(false);
+    expect(stopped.resumable).toBe(true);
 
     writeFileSync(path.join(repo, "go"), "");
     fake.reset();
     fake.enqueue(intentReply("next"), intentReply("handoff"), intentReply("closing"));
     const resumed = await runner.run({ resume: stopped.runId, cwd: repo });
     expect(resumed.success).toBe(true);
-    expect(readFileSync(path.join(repo, "ran.txt"), "utf8")).toBe("ran\n");
-    // The model got the command's real result, not the abort notice.
+    // Not run twice: one line, one commit.
+    expect(readFileSync(counter, "utf8")).toBe("run\n");
+    expect(
+      git(repo, "log", "--format=%s")
+        .split("\n")
+        .filter((s) => s === "counted"),
+    ).toHaveLength(1);
+    // The model was told the call's effect is unknown, not given the abort notice.
     const sent = JSON.stringify(fake.messageRequests()[0]?.body);
-    expect(sent).toContain("exit code 0");
-    expect(sent).not.toContain("aborted");
+    expect(sent).toContain("RUN-RESUME-004");
+    expect(sent).toContain("its effect is unknown");
   });
 
   it("a signal during validation is AGENT_INTERRUPTED, and resume validates the closure reply from the journal", async () => {

@@ -31,6 +31,7 @@ import {
   resumeCommandOf,
 } from "./run-options.ts";
 import type { RunError, RunUsage } from "./run-result.ts";
+import { runScrubber } from "./run-secrets.ts";
 import type { RunStop } from "./run-stop.ts";
 import { AgentDefinitionError } from "./runner-error.ts";
 import type { StepExecutor } from "./step-executor.ts";
@@ -144,9 +145,10 @@ export async function buildRunContext(
   const promptSource = createAgentPromptSource(loaded.dir, registry);
   const system = await resolveSystemPrompt(loaded.dir, agent.systemPromptPath);
   if (!system.ok) throw new AgentDefinitionError(system.issues);
+  const scrubber = runScrubber(runnerOptions);
   const executor =
     runnerOptions.stepExecutor ??
-    createMessagesStepExecutor(runModelClient(runnerOptions, runOptions));
+    createMessagesStepExecutor(runModelClient(runnerOptions, runOptions, scrubber));
   // One way to run gh and hook commands, for the verdict (poll:state) and the boundary hook.
   const base = createExecaCommandRunner(
     runnerOptions.env === undefined ? {} : { env: { ...process.env, ...runnerOptions.env } },
@@ -185,7 +187,14 @@ export async function buildRunContext(
     verdict,
     commandRunner,
     journalPath: identity.journal.path,
-    events: new RunEventStream(runId, sink, inputs.telemetry, inputs.listeners, identity.lastSeq),
+    events: new RunEventStream(
+      runId,
+      sink,
+      inputs.telemetry,
+      inputs.listeners,
+      identity.lastSeq,
+      scrubber,
+    ),
     usage: new UsageMeter(identity.totals),
     signal: inputs.stop.signal,
     stopped: () => stoppedError(inputs, runId),

@@ -1,3 +1,4 @@
+import { NO_SECRETS, type SecretScrubber } from "@climpt/model";
 import type { JournalSink } from "./journal-store.ts";
 import type { RunEvent, RunEventInput } from "./run-event.ts";
 import type { BoundaryReport } from "./run-result.ts";
@@ -44,6 +45,11 @@ export class RunEventStream {
     private readonly listeners: ReadonlySet<(event: RunEvent) => void>,
     /** The last `seq` the journal holds (a resumed run continues the numbering). */
     lastSeq = 0,
+    /**
+     * Secrets replaced in every event before it is written or shown: the one place the journal,
+     * the listeners (`--jsonl`, the display) and telemetry are protected.
+     */
+    readonly scrubber: SecretScrubber = NO_SECRETS,
   ) {
     this.seq = lastSeq;
     this.durableThrough = lastSeq;
@@ -51,12 +57,12 @@ export class RunEventStream {
 
   emit(input: RunEventInput): void {
     this.seq += 1;
-    const event: RunEvent = {
+    const event: RunEvent = this.scrubber.scrubJson({
       ...input,
       runId: this.runId,
       time: new Date().toISOString(),
       seq: this.seq,
-    };
+    } as RunEvent);
     if (event.type === "boundary_hook_start") this.hookStarted = true;
     if (event.type === "model_request" || event.type === "program") this.worked = true;
     if (event.type === "boundary_hook") {

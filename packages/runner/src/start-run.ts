@@ -40,7 +40,11 @@ export async function startRun(
   if (!args.ok) throw new AgentDefinitionError(args.issues);
   const entry = resolveEntryStep(registry, agent.verdict.type);
   if (!entry.ok) throw new AgentDefinitionError(entry.issues);
-  const warnings = await preRunChecks(loaded, { args: args.value, cwd: originCwd });
+  const warnings = await preRunChecks(loaded, {
+    args: args.value,
+    cwd: originCwd,
+    sandbox: runnerOptions.stepExecutor === undefined,
+  });
   const runId = newRunId();
   const branches = runOptions.worktreeOptions;
   const worktree =

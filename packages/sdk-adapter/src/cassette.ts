@@ -29,6 +29,12 @@ export interface CassetteEntry {
 export interface RecordingOptions {
   /** Add to an existing cassette instead of starting it afresh. Default false. */
   readonly append?: boolean;
+  /**
+   * Replaces secrets in each entry before it is written (a tool result or a prompt may carry a
+   * token the environment holds). The fingerprint is computed first, from the real request, so
+   * replaying in the same environment still finds the entry.
+   */
+  readonly scrubber?: { scrubJson<T>(value: T): T };
 }
 
 /**
@@ -61,7 +67,7 @@ export function createRecordingClient(
         request: requestIdentity(request),
         response,
       };
-      const line = `${JSON.stringify(entry)}\n`;
+      const line = `${JSON.stringify(options.scrubber?.scrubJson(entry) ?? entry)}\n`;
       // Calls can overlap; chaining keeps the lines whole and in completion order.
       writing = writing.then(() => appendFile(cassettePath, line));
       await writing;

@@ -61,3 +61,4 @@ export {
   type ToolboxOptions,
   WITHHELD_ENV_VARS,
 } from "./toolbox.ts";
+export { SANDBOX_HINT } from "./tools/bash.ts";
