@@ -45,3 +45,36 @@ describe("climpt with a half-built dependency", () => {
     expect(outcome.stderr).not.toContain("internal error");
   });
 });
+
+describe("the installed executable (bin/climpt.mjs)", () => {
+  it("runs the build, printing exactly what the command prints", async () => {
+    const launcher = path.join(path.dirname(path.dirname(BIN)), "bin", "climpt.mjs");
+    const args = ["graph", path.join(REPO_ROOT, "examples", "agents", "fix-bug")];
+    const [viaLauncher, direct] = await Promise.all([
+      run(process.execPath, [launcher, ...args]),
+      run(process.execPath, [BIN, ...args]),
+    ]);
+    expect(viaLauncher.stdout).toBe(direct.stdout);
+    expect(viaLauncher.stdout.length).toBeGreaterThan(0);
+  });
+
+  it("says which command builds climpt when there is no build", async () => {
+    // A copy of the package with the launcher but no dist, as a fresh clone has it.
+    const copy = path.join(scratch, "unbuilt");
+    mkdirSync(path.join(copy, "bin"), { recursive: true });
+    cpSync(path.join(path.dirname(path.dirname(BIN)), "bin"), path.join(copy, "bin"), {
+      recursive: true,
+    });
+    const outcome = await run(process.execPath, [
+      path.join(copy, "bin", "climpt.mjs"),
+      "--help",
+    ]).then(
+      () => ({ code: 0, stdout: "", stderr: "" }),
+      (error: { code: number; stdout: string; stderr: string }) => error,
+    );
+    expect(outcome.code).toBe(1);
+    expect(outcome.stdout).toBe("");
+    expect(outcome.stderr).toContain("AC-BUILD-001 the build of climpt is missing");
+    expect(outcome.stderr).toContain("pnpm build");
+  });
+});
