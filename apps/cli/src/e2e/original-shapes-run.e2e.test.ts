@@ -82,7 +82,8 @@ async function runShape(
   });
   const result = onlyJson(outcome.stdout) as unknown as ShapeRun["result"];
   // A refusal before the run (a bad agent folder) prints problems, not a result: show them.
-  if (result.state === undefined) throw new Error(`climpt run printed no result:\n${outcome.stdout}`);
+  if (result.state === undefined)
+    throw new Error(`climpt run printed no result:\n${outcome.stdout}`);
   return {
     code: outcome.code,
     stderr: outcome.stderr,
