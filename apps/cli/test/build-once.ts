@@ -16,14 +16,15 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * The end-to-end tests spawn dist/bin.mjs. turbo builds it before `test` (apps/cli/turbo.json);
- * a bare `vitest` run builds it here when it is missing or older than the sources.
+ * The end-to-end tests spawn dist/bin.mjs. turbo builds it before `test` (turbo.json); a bare
+ * `vitest` run builds it here when its build is missing, incomplete or older than the sources.
  */
 export function setup(): void {
-  const bin = path.join(packageDir, "dist", "bin.mjs");
+  // The stamp a build writes last (tsdown.shared.ts): a build stopped half-way has none.
+  const stamp = path.join(packageDir, "dist", "build-complete.json");
   let builtAt = 0;
   try {
-    builtAt = statSync(bin).mtimeMs;
+    builtAt = statSync(stamp).mtimeMs;
   } catch {
     builtAt = 0;
   }
