@@ -44,8 +44,8 @@ import {
   report,
   reportNotObject,
 } from "./field-reader.ts";
-import { normalizeVerdict, type WrittenVerdict } from "./normalize-verdict.ts";
 import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
+import { normalizeVerdict, type WrittenVerdict } from "./normalize-verdict.ts";
 
 export interface NormalizeAgentOptions {
   /** The file the definition came from; every problem names it. */

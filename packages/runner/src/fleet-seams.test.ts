@@ -4,14 +4,14 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
 import { readJournal } from "./journal.ts";
 import type { JournalSink, JournalStore, JournalStoreFactory } from "./journal-store.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunnerOptions } from "./run-options.ts";
+import { makeSampleRepo } from "./runner.test-helper.ts";
 import type { StepEndNotice } from "./step-end-hook.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
-import { makeSampleRepo } from "./test-support.ts";
 
 // The seams a fleet of workers uses: a journal store of the caller's (a worker on another
 // machine reads the run back from it), an awaited hook at each step end (the worker pushes the

@@ -15,13 +15,13 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
 import { readJournal } from "./journal.ts";
 import type { RunEvent, StepEndEvent } from "./run-event.ts";
 import type { HistoryEntry, RunResult } from "./run-result.ts";
+import { makeSampleRepo } from "./runner.test-helper.ts";
 import { JOURNAL_FORMAT, StepEndFold } from "./step-end-record.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { intentReply, writeTestAgent } from "./test-agents.ts";
-import { makeSampleRepo } from "./test-support.ts";
 
 const cleanup: string[] = [];
 afterAll(() => {

@@ -10,9 +10,9 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { reply, startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
+import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { intentReply, writeTestAgent } from "./test-agents.ts";
-import { makeSampleRepo } from "./test-support.ts";
 
 const GH_TOKEN = "ghp_W16cTestToken0123456789abcdefABCDEF";
 const AWS_SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYW16cSECRET";

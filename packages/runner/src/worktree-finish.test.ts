@@ -6,12 +6,12 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { installSimpleFakeGh, startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
+import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import type { RunResult } from "./run-result.ts";
+import { git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
-import { intentReply, type TestAgentSpec, writeTestAgent } from "./test-agents.ts";
-import { git, makeSampleRepo } from "./test-support.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
