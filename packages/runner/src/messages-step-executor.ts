@@ -24,7 +24,12 @@ export function createMessagesStepExecutor(client: ModelClient): StepExecutor {
       const tools =
         replay === undefined
           ? undefined
-          : new JournalToolReplay(request.tools, replay.toolResults, replay.replies);
+          : new JournalToolReplay(
+              request.tools,
+              replay.toolResults,
+              // In a rebuilt folder nothing of this phase happened: no call is "in flight".
+              replay.rerunTools === true ? [] : replay.replies,
+            );
       const inner: ModelClient = model ?? client;
       let call = 0;
       // runStep's response event lacks the reply's content (resume needs it): report the

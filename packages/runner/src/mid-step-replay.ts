@@ -100,7 +100,7 @@ export function withoutToolResults(
   phases: Readonly<Record<Phase, PhaseReplay>>,
 ): Record<Phase, PhaseReplay> {
   return {
-    step: { replies: phases.step.replies, toolResults: new Map() },
-    check: { replies: phases.check.replies, toolResults: new Map() },
+    step: { replies: phases.step.replies, toolResults: new Map(), rerunTools: true },
+    check: { replies: phases.check.replies, toolResults: new Map(), rerunTools: true },
   };
 }

@@ -70,6 +70,12 @@ export interface PhaseReplay {
   readonly replies: readonly RecordedReply[];
   /** tool_use id → its recorded results in order (an id may come back). */
   readonly toolResults: ReadonlyMap<string, readonly ToolResult[]>;
+  /**
+   * Every tool call the replies ask for runs again, even one that was in flight at the stop: the
+   * run resumed in a folder rebuilt from its last step end, where no call of this phase had any
+   * effect. Otherwise a call in flight is answered as "effect unknown" (RUN-RESUME-004).
+   */
+  readonly rerunTools?: boolean;
 }
 
 export interface StepExecutionObserver {
