@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
@@ -22,7 +22,14 @@ describe("climpt with a half-built dependency", () => {
       recursive: true,
       filter: (source) => !source.includes("node_modules") && !source.includes(`${path.sep}src`),
     });
-    for (const name of ["c3l-resolver", "flow", "registry-schema", "runner", "tools"]) {
+    // Every @climpt package the CLI depends on, from its manifest (a list here went stale once).
+    const manifest = JSON.parse(readFileSync(path.join(cli, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const ours = Object.keys(manifest.dependencies)
+      .filter((name) => name.startsWith("@climpt/"))
+      .map((name) => name.slice("@climpt/".length));
+    for (const name of ours.filter((name) => name !== "model")) {
       symlinkSync(path.join(REPO_ROOT, "packages", name), path.join(modules, "@climpt", name));
     }
     const model = path.join(modules, "@climpt", "model");
