@@ -34,4 +34,16 @@ describe("an internal error", () => {
     expect(printed.ok).toBe(false);
     expect(printed.error.code).toBe(INTERNAL_ERROR_CODE);
   });
+
+  it("scrubs the environment's secrets from the message and the stack it prints", () => {
+    const { out, io } = streams();
+    const token = "ghp_InternalErrorNeverPrinted0123456789";
+    reportInternalError(new Error(`gh failed with GH_TOKEN=${token}`), io, {
+      json: true,
+      env: { GH_TOKEN: token },
+    });
+    expect(out.stderr).not.toContain(token);
+    expect(out.stdout).not.toContain(token);
+    expect(out.stderr).toContain("[REDACTED GH_TOKEN]");
+  });
 });

@@ -1,3 +1,4 @@
+import { collectSecrets, createScrubber } from "@climpt/model";
 import { EXIT } from "./exit-codes.ts";
 
 /** The code an internal error carries on stderr (and in `--json` output). */
@@ -6,7 +7,9 @@ export const INTERNAL_ERROR_CODE = "CLI-INTERNAL-001";
 /**
  * Reports an error that escaped every command — a bug, not a failed run or a bad definition —
  * and returns its exit code, 3. The stack goes to stderr for the report; under `--json` stdout
- * still gets exactly one object, so a script reading it sees the failure.
+ * still gets exactly one object, so a script reading it sees the failure. Both pass through the
+ * secret scrubber first: an error's message or stack can quote a value read from the environment
+ * (an API key in a URL, a token in a command line), and a bug report is often pasted in public.
  */
 export function reportInternalError(
   error: unknown,
@@ -14,11 +17,18 @@ export function reportInternalError(
     readonly stdout: { write(text: string): unknown };
     readonly stderr: { write(text: string): unknown };
   },
-  options: { readonly json: boolean },
+  options: {
+    readonly json: boolean;
+    /** Where the secrets to scrub come from; the process's environment by default. */
+    readonly env?: Readonly<Record<string, string | undefined>>;
+  },
 ): number {
-  const message = error instanceof Error ? error.message : String(error);
+  const scrubber = createScrubber(collectSecrets({ env: options.env ?? process.env }));
+  const message = scrubber.scrub(error instanceof Error ? error.message : String(error));
+  const stack =
+    error instanceof Error && error.stack !== undefined ? scrubber.scrub(error.stack) : message;
   streams.stderr.write(
-    `${INTERNAL_ERROR_CODE}: climpt hit an internal error (a bug; please report it with the command you ran):\n${error instanceof Error ? (error.stack ?? message) : message}\n`,
+    `${INTERNAL_ERROR_CODE}: climpt hit an internal error (a bug; please report it with the command you ran):\n${stack}\n`,
   );
   if (options.json) {
     const problem = {
