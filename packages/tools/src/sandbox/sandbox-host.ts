@@ -7,6 +7,12 @@ import type {
 } from "@anthropic-ai/sandbox-runtime";
 import { loadSandboxRuntime } from "../lazy-modules.ts";
 import { runShell } from "../run-shell.ts";
+import {
+  probeRemembered,
+  rememberProbe,
+  sandboxFingerprint,
+  sandboxProbeCacheFile,
+} from "./sandbox-probe-cache.ts";
 
 /** What one sandboxed command may touch. Every path is absolute (the library's `.` is process.cwd()). */
 export interface SandboxPolicy {
@@ -206,11 +212,21 @@ async function withNeutralCwd<T>(wrap: () => Promise<T>): Promise<T> {
 
 /**
  * Whether the sandbox can run here: its programs are installed and a trivial command runs inside
- * it (user namespaces allowed). Checked once per process.
+ * it (user namespaces allowed). Checked once per process, and a success is remembered across
+ * processes for as long as the machine's fingerprint holds (sandbox-probe-cache.ts).
  */
 export function probeSandbox(): Promise<SandboxProbe> {
-  probe ??= runProbe();
+  probe ??= probeOrRemember();
   return probe;
+}
+
+async function probeOrRemember(): Promise<SandboxProbe> {
+  const fingerprint = sandboxFingerprint();
+  const cacheFile = sandboxProbeCacheFile();
+  if (fingerprint !== undefined && probeRemembered(fingerprint, cacheFile)) return { ok: true };
+  const result = await runProbe();
+  if (result.ok && fingerprint !== undefined) rememberProbe(fingerprint, cacheFile);
+  return result;
 }
 
 async function runProbe(): Promise<SandboxProbe> {
@@ -253,7 +269,10 @@ async function runProbe(): Promise<SandboxProbe> {
   }
 }
 
-/** Forgets the probe result (tests that change the machine between checks). */
+/**
+ * Forgets this process's probe result (tests that change the machine between checks). A success
+ * remembered on disk still counts while the machine's fingerprint is unchanged.
+ */
 export function resetSandboxProbe(): void {
   probe = undefined;
 }
