@@ -18,6 +18,7 @@ import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
 import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
 import { type LimitedClientOptions, limitModelClient } from "../limiter/limited-model-client.ts";
 import type { ModelRequestLimiter } from "../limiter/model-limiter.ts";
+import { lockLostError } from "../state/lock-lost.ts";
 import type { WorkflowAgent } from "../workflow-model.ts";
 import type {
   Dispatcher,
@@ -244,7 +245,13 @@ export class RunnerDispatcher implements Dispatcher {
         ...(remote === undefined
           ? {}
           : {
-              onStepEnd: (step) => pushIssueBranch(step.cwd, remote, worktree.branch),
+              onStepEnd: async (step) => {
+                // A run whose issue lock was lost pushes nothing: the branch on the remote is
+                // the new holder's now.
+                if (!((await request.holds?.()) ?? true))
+                  throw lockLostError(request.issue.number, "before the push of its branch");
+                await pushIssueBranch(step.cwd, remote, worktree.branch);
+              },
             }),
       },
       (event) => {
