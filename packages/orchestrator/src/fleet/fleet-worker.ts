@@ -17,6 +17,7 @@ import { bullConnection, connectRedis, DEFAULT_QUEUE_NAME } from "./redis-connec
 import { redisJournalStore } from "./redis-journal-store.ts";
 import { type RedisLimiterOptions, RedisModelLimiter } from "./redis-limiter.ts";
 import { DEFAULT_ISSUE_LEASE_MS, RedisIssueStateStore } from "./redis-state-store.ts";
+import { redisStepCommits } from "./redis-step-commits.ts";
 import { RepoSlots } from "./repo-slots.ts";
 
 export interface FleetWorkerOptions {
@@ -155,7 +156,9 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
             repoDir: checkout,
             limiter,
             journalStore,
-            ...(options.remote === undefined ? {} : { remote: options.remote }),
+            ...(options.remote === undefined
+              ? {}
+              : { remote: options.remote, stepCommits: redisStepCommits(redis) }),
             ...(options.worktreeRoot === undefined
               ? {}
               : { worktreeRoot: path.resolve(options.worktreeRoot) }),
