@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RunnerDispatcher } from "../dispatch/runner-dispatcher.ts";
 import { connectRedis, parseQueueUrl } from "../fleet/redis-connection.ts";
 import { redisJournalStore } from "../fleet/redis-journal-store.ts";
-import { RedisIssueStateStore } from "../fleet/redis-state-store.ts";
+import { issueLockKey, issueStateKey, RedisIssueStateStore } from "../fleet/redis-state-store.ts";
 import { redisStepCommits } from "../fleet/redis-step-commits.ts";
 import { GhClient } from "../github/gh-client.ts";
 import { syncLabels } from "../github/label-sync.ts";
@@ -114,5 +114,50 @@ describe("a run whose step ended but whose branch was not pushed, resumed on ano
         .map((call) => `${call.index}${call.repeat ? " again" : ""}`),
     ).toEqual(["0", "1", "2"]);
     expect(scenario.gh.issue(1)?.state).toBe("CLOSED");
+  });
+});
+
+describe("a run whose issue lock is lost right before a step end", () => {
+  it("does not push the step: the shared branch is the next holder's", async () => {
+    const machine = scenario.machine("c");
+    const remote = git(machine.checkout, "remote", "get-url", "origin");
+    const context = await machineContext(machine);
+    const key = { repo: context.repo, issue: 6, workflowId: context.workflow.id };
+    let recordBefore: string | null = null;
+    // The lease is gone while the implementer's first step waits for its last reply; the reply
+    // then ends the step, and the step-end hook is where the loss is found (or the renewal,
+    // if it comes first: then the run stops before the step ends). Either way: no push.
+    fake.setHandler(async (request) => {
+      const answer = scenario.model.handler(request);
+      const served = scenario.model.served.at(-1);
+      if (served?.key === "implementer#6" && served.index === 1) {
+        recordBefore = await client.get(issueStateKey(key));
+        await client.del(issueLockKey(key));
+      }
+      return answer;
+    });
+    const writes = (): number =>
+      scenario.gh
+        .calls()
+        .filter(
+          (call) => call.argv[1] !== "view" && call.argv[1] !== "list" && call.argv.includes("6"),
+        ).length;
+    const writesBefore = writes();
+    const result = await orchestrateIssue(context, 6);
+    expect(result).toMatchObject({
+      status: "interrupted",
+      phase: "implementing",
+      error: { code: "ORC-STATE-003" },
+    });
+    // The branch was never pushed (no step of #6 ended while its lock was held).
+    expect(() => git(remote, "rev-parse", "--verify", "-q", "refs/heads/climpt/issue-6")).toThrow();
+    expect(
+      scenario.model.served
+        .filter((call) => call.key === "implementer#6")
+        .map((call) => call.index),
+    ).toEqual([0, 1]);
+    expect(writes()).toBe(writesBefore);
+    expect(recordBefore).not.toBeNull();
+    expect(await client.get(issueStateKey(key))).toBe(recordBefore);
   });
 });
