@@ -117,6 +117,11 @@ export const ORCHESTRATOR_CODES = {
   stateUnreadable: "ORC-STATE-001",
   /** Another orchestrator is working on the issue. */
   stateLocked: "ORC-STATE-002",
+  /**
+   * The issue's lock was lost while this orchestrator held it (its lease ran out, another worker
+   * took the issue): the run is stopped, resumable, and nothing more is written for the issue.
+   */
+  stateLockLost: "ORC-STATE-003",
   /** The prioritizer's run failed or gave no usable order; the batch runs in issue order. */
   prioritizerFailed: "ORC-PRIO-001",
   /** Redis cannot be reached at the queue URL. */

@@ -11,6 +11,7 @@ export type {
 export { ensureIssueWorktree, type IssueWorktree, issueBranch } from "./dispatch/issue-worktree.ts";
 export { isInterruption, templateValues, verdictOf } from "./dispatch/run-outcome.ts";
 export { RunnerDispatcher, type RunnerDispatcherOptions } from "./dispatch/runner-dispatcher.ts";
+export type { StepCommitLedger } from "./dispatch/step-commits.ts";
 export {
   type EnqueuedJob,
   type EnqueueOptions,
@@ -19,6 +20,7 @@ export {
 } from "./fleet/enqueue.ts";
 export { type FleetJob, type FleetStatus, fleetStatus } from "./fleet/fleet-status.ts";
 export {
+  DEFAULT_JOB_LOCK_MS,
   type FleetWorker,
   type FleetWorkerOptions,
   startFleetWorker,
@@ -34,7 +36,13 @@ export {
 } from "./fleet/redis-connection.ts";
 export { journalKey, redisJournalStore } from "./fleet/redis-journal-store.ts";
 export { type RedisLimiterOptions, RedisModelLimiter } from "./fleet/redis-limiter.ts";
-export { issueStateKey, RedisIssueStateStore } from "./fleet/redis-state-store.ts";
+export {
+  DEFAULT_ISSUE_LEASE_MS,
+  issueLockKey,
+  issueStateKey,
+  RedisIssueStateStore,
+} from "./fleet/redis-state-store.ts";
+export { redisStepCommits } from "./fleet/redis-step-commits.ts";
 export { type RepoSlot, RepoSlots, repoCapKey } from "./fleet/repo-slots.ts";
 export {
   GhClient,

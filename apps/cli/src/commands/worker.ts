@@ -63,7 +63,8 @@ export const workerCommand: Command = {
       kind: "duration",
       key: "lockDuration",
       valueName: "DURATION",
-      description: "BullMQ job lock; a killed worker's job moves on after it (default: 30s).",
+      description:
+        "BullMQ job lock, renewed every quarter of it; a killed worker's job moves on after it (default: 60s).",
     },
     {
       name: "stalled-interval",
@@ -77,7 +78,8 @@ export const workerCommand: Command = {
       kind: "duration",
       key: "lease",
       valueName: "DURATION",
-      description: "Lease of an issue lock and a repository slot (default: 30s).",
+      description:
+        "Lease of an issue lock and a repository slot, renewed every quarter of it; a worker that loses one stops that issue's run (default: 60s).",
     },
     {
       name: "remote",

@@ -29,7 +29,14 @@ export interface DispatchRequest {
   readonly resume?: { readonly runId: string | null; readonly startedAt: string };
   /** Called once the run has an id, before its first model call completes. */
   readonly onRunStarted?: (run: StartedRun) => void;
+  /** Stops the run (resumably): the orchestrator stopping, or the issue's lock lost. */
   readonly signal?: AbortSignal;
+  /**
+   * Whether the orchestrator still holds the issue, asked right before a write the run makes
+   * where other workers see it (the step-end push of the issue's branch): a run whose lock was
+   * lost pushes nothing. Absent: always.
+   */
+  readonly holds?: () => Promise<boolean>;
 }
 
 export interface DispatchOutcome {

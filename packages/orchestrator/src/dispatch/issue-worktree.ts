@@ -133,6 +133,11 @@ async function fetchIssueBranch(
   }
 }
 
+/** The commit the worktree's HEAD is at. */
+export function worktreeHead(worktree: string): Promise<string> {
+  return git(worktree, ["rev-parse", "HEAD"]);
+}
+
 /**
  * Pushes the issue's branch as the worktree has it to the fleet's remote (the step-end hook of a
  * fleet's runs). Not forced: a worker that lost the issue to another one cannot overwrite what

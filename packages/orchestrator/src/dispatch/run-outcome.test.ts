@@ -1,5 +1,5 @@
 import { problem } from "@climpt/model";
-import type { RunError, RunResult } from "@climpt/runner";
+import type { RunError, RunEvent, RunResult } from "@climpt/runner";
 import { describe, expect, it } from "vitest";
 import { isInterruption, outcomeOfRun } from "./run-outcome.ts";
 
@@ -97,5 +97,24 @@ describe("a run's verdict", () => {
       state: { history: [], handoff: { "initial.issue": { verdict: "approved" } } },
     };
     expect(outcomeOfRun(run, [], null).verdict).toBeNull();
+  });
+
+  it("is, for a failed run, the verdict the agent last declared in a step output; a completed run's comes from the runner alone", () => {
+    // Step ends as the journal holds them; only `type` and `output` are read here.
+    const stepEnd = (output: unknown): RunEvent =>
+      ({ type: "step_end", stepId: "closure.implement", output }) as unknown as RunEvent;
+    const refused = failedRun(problem("AGENT_VALIDATION_ABORT", "git-clean failed."));
+    const declared = [
+      stepEnd({ verdict: "ready", next_action: { action: "next" } }),
+      stepEnd({ verdict: "needs-spec", next_action: { action: "closing" } }),
+    ];
+    expect(outcomeOfRun(refused, declared, null).verdict).toBe("needs-spec");
+    // The last output declared none: no verdict, whatever an earlier step said.
+    expect(
+      outcomeOfRun(refused, [...declared, stepEnd({ summary: "x" })], null).verdict,
+    ).toBeNull();
+    const { error: _none, ...base } = refused;
+    const completed: RunResult = { ...base, success: true, completionReason: "done" };
+    expect(outcomeOfRun(completed, declared, null).verdict).toBeNull();
   });
 });

@@ -17,13 +17,25 @@ export function finalOutput(events: readonly RunEvent[]): JsonValue | undefined 
   return undefined;
 }
 
+/** The `verdict` string of a structured output, when it carries one. */
+function declaredVerdict(output: JsonValue | undefined): string | null {
+  if (typeof output !== "object" || output === null || Array.isArray(output)) return null;
+  const verdict = output.verdict;
+  return typeof verdict === "string" && verdict.trim() !== "" ? verdict : null;
+}
+
 /**
- * The run's verdict: what a validator's `outputPhases` (and a transformer's `fallbackPhases`)
- * are keyed by. It is the runner's `RunResult.verdict`, the `verdict` of the closure output the
- * run completed with; a run without one has none (`ORC-VERDICT-001` for a validator).
+ * The run's verdict: what a validator's `outputPhases` and a transformer's `fallbackPhases` are
+ * keyed by. For a run that completed it is the runner's `RunResult.verdict`, the `verdict` of the
+ * closure output it completed with. A run that failed has none from the runner; its verdict is
+ * the one the agent last declared (the `verdict` of the last step output it recorded: a close-out
+ * its validation refused, a step that aborted), as the original's runner reports a failed run's
+ * last verdict. Only a transformer routes on it (`fallbackPhases`); a validator's failed run takes
+ * its fallback whatever it said.
  */
-export function verdictOf(result: RunResult): string | null {
-  return result.verdict ?? null;
+export function verdictOf(result: RunResult, events: readonly RunEvent[] = []): string | null {
+  if (result.verdict !== undefined) return result.verdict;
+  return result.success ? null : declaredVerdict(finalOutput(events));
 }
 
 /**
@@ -89,7 +101,7 @@ export function outcomeOfRun(
         };
   return {
     success: result.success,
-    verdict: verdictOf(result),
+    verdict: verdictOf(result, events),
     error,
     runId: result.runId,
     journalPath: result.journalPath,

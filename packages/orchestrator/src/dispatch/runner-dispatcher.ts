@@ -18,6 +18,7 @@ import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
 import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
 import { type LimitedClientOptions, limitModelClient } from "../limiter/limited-model-client.ts";
 import type { ModelRequestLimiter } from "../limiter/model-limiter.ts";
+import { lockLostError } from "../state/lock-lost.ts";
 import type { WorkflowAgent } from "../workflow-model.ts";
 import type {
   Dispatcher,
@@ -26,8 +27,14 @@ import type {
   PrioritizeOutcome,
   PrioritizeRequest,
 } from "./dispatcher.ts";
-import { ensureIssueWorktree, type IssueWorktree, pushIssueBranch } from "./issue-worktree.ts";
+import {
+  ensureIssueWorktree,
+  type IssueWorktree,
+  pushIssueBranch,
+  worktreeHead,
+} from "./issue-worktree.ts";
 import { finalOutput, isInterruption, outcomeOfRun, setupFailure } from "./run-outcome.ts";
+import type { StepCommitLedger } from "./step-commits.ts";
 
 export interface RunnerDispatcherOptions {
   /** The repository checkout: agents are found under `<repoDir>/.agent`, worktrees made from it. */
@@ -61,6 +68,11 @@ export interface RunnerDispatcherOptions {
    * calls run again (`RunOptions.resumeIn`).
    */
   readonly remote?: string;
+  /**
+   * With `remote`: where each step end's commit is recorded before the push, so a run resumed
+   * from a branch the push never reached runs that step again (`StepCommitLedger`).
+   */
+  readonly stepCommits?: StepCommitLedger;
   /** Every run's events, tagged with the issue (progress display, logs). */
   readonly onEvent?: (issue: number, event: RunEvent) => void;
 }
@@ -227,6 +239,13 @@ export class RunnerDispatcher implements Dispatcher {
         return outcomeOfRun(end.result, events, worktree.branch);
       }
       if (events.length === 0) runId = null;
+      else if (remote !== undefined) {
+        try {
+          await this.#rewindToBranch(loaded, runId, events, cwd);
+        } catch (error) {
+          return setupFailure({ ...problemText(error), code: C.dispatchJournal }, runId);
+        }
+      }
     }
     const args: Record<string, JsonValue> = {};
     const parameter = loaded.agent.parameters.issue;
@@ -244,7 +263,21 @@ export class RunnerDispatcher implements Dispatcher {
         ...(remote === undefined
           ? {}
           : {
-              onStepEnd: (step) => pushIssueBranch(step.cwd, remote, worktree.branch),
+              onStepEnd: async (step) => {
+                // A run whose issue lock was lost pushes nothing: the branch on the remote is
+                // the new holder's now.
+                if (!((await request.holds?.()) ?? true))
+                  throw lockLostError(request.issue.number, "before the push of its branch");
+                // The commit first, the push second: a resume that finds the branch short of
+                // the recorded commit knows the push never happened (#rewindToBranch).
+                await this.#options.stepCommits?.record(
+                  loaded.agent.name,
+                  step.runId,
+                  step.iteration,
+                  await worktreeHead(step.cwd),
+                );
+                await pushIssueBranch(step.cwd, remote, worktree.branch);
+              },
             }),
       },
       (event) => {
@@ -272,6 +305,29 @@ export class RunnerDispatcher implements Dispatcher {
     }
     const events = result.journalPath === null ? [] : readJournal(result.journalPath);
     return outcomeOfRun(result, events, worktree.branch);
+  }
+
+  /**
+   * Before a run is resumed in a worktree made from the fleet's remote: when the worktree's HEAD
+   * is not the commit recorded for the journal's last step end (the worker was killed between
+   * that step end and its push, or the push failed), the journal is rewound to before that
+   * `step_end`, so the step runs again here — its recorded model replies served, its tool calls
+   * run again — instead of the run going on without the step's file changes. A final step end
+   * needs nothing: resume runs the last step again anyway.
+   */
+  async #rewindToBranch(
+    loaded: LoadedAgent,
+    runId: string,
+    events: readonly RunEvent[],
+    cwd: string,
+  ): Promise<void> {
+    const ledger = this.#options.stepCommits;
+    if (ledger === undefined) return;
+    const last = events.findLast((event) => event.type === "step_end" && event.final !== true);
+    if (last?.type !== "step_end") return;
+    const recorded = await ledger.commitOf(loaded.agent.name, runId, last.iteration);
+    if (recorded !== null && recorded === (await worktreeHead(cwd))) return;
+    await ledger.rewind(loaded.agent.name, runId, last.seq);
   }
 
   /**

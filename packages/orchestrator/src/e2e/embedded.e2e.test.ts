@@ -1,3 +1,6 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { reply, requestKey } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { syncLabels } from "../github/label-sync.ts";
 import { orchestrateBatch } from "../orchestrate/orchestrate-batch.ts";
@@ -133,6 +136,43 @@ describe("the workflow on one machine: real runs through the SDK, the fake model
         .filter((call) => call.key === "implementer#1")
         .map((call) => `${call.index}${call.repeat ? " again" : ""}`),
     ).toEqual(["0", "1", "1 again", "2"]);
+  });
+});
+
+describe("a transformer whose run fails, through a real run", () => {
+  it("takes its fallbackPhases.failed entry: the refused close-out sends the issue back to detailing, not to the blocking phase", async () => {
+    const started = await harness();
+    const { scenario, fake } = started;
+    // The implementer's failures go back to the detailer.
+    const file = path.join(scenario.repoDir, ".agent", "workflow.json");
+    const raw = JSON.parse(readFileSync(file, "utf8")) as {
+      agents: { implementer: { fallbackPhases: Record<string, string> } };
+    };
+    raw.agents.implementer.fallbackPhases.failed = "detailing";
+    writeFileSync(file, `${JSON.stringify(raw, null, 2)}\n`);
+    // The detailer, which the script does not expect for #6, finds a person must decide.
+    fake.setHandler((request) =>
+      requestKey(request) === "detailer#6"
+        ? reply.json({
+            stepId: "closure.detail",
+            summary: "The draft needs a decision on where notes live.",
+            verdict: "blocked",
+            next_action: { action: "closing" },
+          })
+        : scenario.model.handler(request),
+    );
+    const context = await started.context();
+    expect((await syncLabels(context.gh, context.workflow)).ok).toBe(true);
+
+    const result = await orchestrateIssue(context, 6);
+    // #6's close-out is refused by its git-clean validation (AGENT_VALIDATION_ABORT): a failed
+    // run with no verdict, known as "failed".
+    expect(
+      result.transitions.map((record) => `${record.from}->${record.to}:${record.outcome}`),
+    ).toEqual(["implementing->detailing:failed", "detailing->blocked:blocked"]);
+    expect(result).toMatchObject({ status: "blocked", phase: "blocked" });
+    expect(scenario.gh.issue(6)?.labels).toEqual(["need clearance"]);
+    expect(scenario.gh.issue(6)?.comments[0]?.body).toContain("AGENT_VALIDATION_ABORT");
   });
 });
 

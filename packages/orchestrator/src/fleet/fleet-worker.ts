@@ -16,7 +16,8 @@ import { readIssueJob } from "./issue-job.ts";
 import { bullConnection, connectRedis, DEFAULT_QUEUE_NAME } from "./redis-connection.ts";
 import { redisJournalStore } from "./redis-journal-store.ts";
 import { type RedisLimiterOptions, RedisModelLimiter } from "./redis-limiter.ts";
-import { RedisIssueStateStore } from "./redis-state-store.ts";
+import { DEFAULT_ISSUE_LEASE_MS, RedisIssueStateStore } from "./redis-state-store.ts";
+import { redisStepCommits } from "./redis-step-commits.ts";
 import { RepoSlots } from "./repo-slots.ts";
 
 export interface FleetWorkerOptions {
@@ -30,13 +31,19 @@ export interface FleetWorkerOptions {
   readonly checkouts?: Readonly<Record<string, string>>;
   /** Per-repository cap across the fleet when the enqueuer set none; 0: no cap. */
   readonly repoConcurrency?: number;
-  /** BullMQ's job lock; a worker that stops renewing it (killed) loses the job after this. Default 30 s. */
+  /**
+   * BullMQ's job lock; a worker that stops renewing it (killed) loses the job after this.
+   * Default 60 s, renewed every quarter of it (README: "Lock and lease times").
+   */
   readonly lockDurationMs?: number;
   /** How often the stalled-job check runs. Default 30 s. */
   readonly stalledIntervalMs?: number;
   /** Times one job may be recovered from a dead worker before it fails. Default 5. */
   readonly maxStalledCount?: number;
-  /** Lease of the issue lock and the repository slot. Default 30 s. */
+  /**
+   * Lease of the issue lock and the repository slot, renewed every quarter of it. Default 60 s.
+   * A worker whose issue lock lapses anyway stops that issue's run at once (`ORC-STATE-003`).
+   */
   readonly leaseMs?: number;
   readonly limiter?: RedisLimiterOptions;
   /** Worktrees of issues go here (default next to the checkout). */
@@ -64,6 +71,9 @@ export interface FleetWorker {
   /** Stops taking jobs, stops the runs in flight (they are resumable), waits for them, disconnects. */
   close(): Promise<void>;
 }
+
+/** BullMQ's job lock by default (README: "Lock and lease times"). */
+export const DEFAULT_JOB_LOCK_MS = 60_000;
 
 /** How long a job put back for later waits, by how often it was put back. */
 function deferral(times: number): number {
@@ -93,7 +103,7 @@ function describe(event: ProgressEvent): string {
  */
 export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
   const redis: Redis = await connectRedis(options.queueUrl);
-  const leaseMs = options.leaseMs ?? 30_000;
+  const leaseMs = options.leaseMs ?? DEFAULT_ISSUE_LEASE_MS;
   const store = new RedisIssueStateStore(redis, leaseMs);
   const limiter = new RedisModelLimiter(redis, options.limiter);
   const slots = new RepoSlots(redis, options.repoConcurrency ?? 0, leaseMs);
@@ -112,8 +122,14 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       const times = (data.deferrals ?? 0) + 1;
       await job.updateData({ ...data, deferrals: times });
       const delay = stop.signal.aborted ? 0 : deferral(times);
-      log(`${job.id}: ${why}; back in the queue in ${delay} ms`);
-      await job.moveToDelayed(Date.now() + delay, token);
+      try {
+        await job.moveToDelayed(Date.now() + delay, token);
+        log(`${job.id}: ${why}; back in the queue in ${delay} ms`);
+      } catch (error) {
+        // The job's BullMQ lock is no longer this worker's (the stalled-job check gave the job
+        // to another worker): that worker owns the job now; this one only lets go of it.
+        log(`${job.id}: ${why}; the job is another worker's now (${(error as Error).message})`);
+      }
       throw new DelayedError();
     };
     const slot = await slots.acquire(data.repo, job.id ?? "");
@@ -140,7 +156,9 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
             repoDir: checkout,
             limiter,
             journalStore,
-            ...(options.remote === undefined ? {} : { remote: options.remote }),
+            ...(options.remote === undefined
+              ? {}
+              : { remote: options.remote, stepCommits: redisStepCommits(redis) }),
             ...(options.worktreeRoot === undefined
               ? {}
               : { worktreeRoot: path.resolve(options.worktreeRoot) }),
@@ -172,14 +190,24 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
     }
   };
 
+  const lockDuration = options.lockDurationMs ?? DEFAULT_JOB_LOCK_MS;
   const worker = new Worker(options.queueName ?? DEFAULT_QUEUE_NAME, processor, {
     connection: bullConnection(options.queueUrl),
     concurrency: options.concurrency ?? availableParallelism(),
     name,
-    lockDuration: options.lockDurationMs ?? 30_000,
+    lockDuration,
+    // BullMQ renews a job's lock only once it is older than half of lockRenewTime, checking every
+    // half of it: in effect every lockRenewTime. Its default (half the lock) leaves one missed
+    // renewal before the lock runs out; a quarter leaves three.
+    lockRenewTime: Math.max(50, Math.floor(lockDuration / 4)),
     stalledInterval: options.stalledIntervalMs ?? 30_000,
     maxStalledCount: options.maxStalledCount ?? 5,
   });
+  worker.on("lockRenewalFailed", (jobIds) =>
+    log(
+      `${jobIds.join(", ")}: the job lock could not be renewed; the run goes on only while this worker holds the issue's lock`,
+    ),
+  );
   worker.on("stalled", (jobId) =>
     log(`${jobId}: its worker stopped answering; the job goes to another worker`),
   );

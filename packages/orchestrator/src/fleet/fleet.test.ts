@@ -5,12 +5,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GhClient } from "../github/gh-client.ts";
 import type { ModelRequestLimiter } from "../limiter/model-limiter.ts";
 import { ScriptedDispatcher } from "../orchestrate/dispatcher.test-helper.ts";
+import type { IssueLock } from "../state/issue-record.ts";
 import { pipeline } from "../workflows.test-helper.ts";
 import { enqueueIssues } from "./enqueue.ts";
 import { fleetStatus } from "./fleet-status.ts";
 import { bullConnection, connectRedis, parseQueueUrl } from "./redis-connection.ts";
 import { RedisModelLimiter } from "./redis-limiter.ts";
-import { RedisIssueStateStore } from "./redis-state-store.ts";
+import { issueLockKey, issueStateKey, RedisIssueStateStore } from "./redis-state-store.ts";
 import { RepoSlots, repoCapKey } from "./repo-slots.ts";
 
 let redis: RedisServer;
@@ -128,6 +129,52 @@ describe("per-repository slots and issue locks in Redis", () => {
     const raw = await client();
     await raw.set("climpt:issue:default:acme/widgets#4", "{not json");
     await expect(b.read({ ...key, issue: 4 })).rejects.toMatchObject({ code: "ORC-STATE-001" });
+  });
+
+  it("tells a live holder at once when its lock lapses or is taken, and refuses its record writes from then on", async () => {
+    const raw = await client();
+    // A lease a loaded machine does not lose by itself between two lines; renewed every 2.5 s.
+    const store = new RedisIssueStateStore(await client(), 10_000);
+    const lost = (lock: IssueLock): Promise<unknown> =>
+      new Promise((resolve) =>
+        lock.lost.aborted
+          ? resolve(lock.lost.reason)
+          : lock.lost.addEventListener("abort", () => resolve(lock.lost.reason)),
+      );
+    const taken = { repo: "acme/widgets", issue: 5, workflowId: "default" };
+    const held = await store.lock(taken);
+    if (held === null) throw new Error("the lock was not taken");
+    // While held: confirmed, and a fenced write lands.
+    expect(await held.confirm()).toBe(true);
+    await store.write({ ...taken, history: [], inFlight: null }, held);
+    expect(held.lost.aborted).toBe(false);
+    // Another worker takes the issue: the renewal finds its token, and the holder is told.
+    await raw.set(issueLockKey(taken), "another-worker", "PX", 600_000);
+    expect(String(await lost(held))).toContain("another worker took the issue");
+    expect(await held.confirm()).toBe(false);
+    const record = { ...taken, history: [], inFlight: null, note: "late" };
+    await expect(store.write(record, held)).rejects.toMatchObject({ code: "ORC-STATE-003" });
+    expect(JSON.parse((await raw.get(issueStateKey(taken))) ?? "null")).not.toHaveProperty("note");
+    await held.release();
+    expect(await raw.get(issueLockKey(taken))).toBe("another-worker");
+
+    // The lease runs out without anyone taking it (the key is gone): lost as well, and a write
+    // fenced by it is refused even before the renewal noticed.
+    const lapsed = { ...taken, issue: 6 };
+    const second = await store.lock(lapsed);
+    if (second === null) throw new Error("the lock was not taken");
+    await raw.del(issueLockKey(lapsed));
+    await expect(
+      store.write({ ...lapsed, history: [], inFlight: null }, second),
+    ).rejects.toMatchObject({
+      code: "ORC-STATE-003",
+    });
+    expect(second.lost.aborted).toBe(true);
+    expect(await raw.get(issueStateKey(lapsed))).toBeNull();
+    const third = await store.lock({ ...lapsed, issue: 7 });
+    if (third === null) throw new Error("the lock was not taken");
+    await raw.del(issueLockKey({ ...lapsed, issue: 7 }));
+    expect(String(await lost(third))).toContain("lease ran out");
   });
 
   it("reports a Redis that cannot be reached, and a URL that is not Redis, with codes", async () => {

@@ -35,7 +35,7 @@ export class RepoSlots {
   constructor(
     private readonly redis: Redis,
     private readonly defaultCap: number,
-    private readonly leaseMs = 30_000,
+    private readonly leaseMs = 60_000,
   ) {}
 
   async capOf(repo: string): Promise<number> {
@@ -55,7 +55,7 @@ export class RepoSlots {
       () => {
         void this.redis.eval(ACQUIRE, 1, key, ...args).catch(() => undefined);
       },
-      Math.max(100, Math.floor(this.leaseMs / 3)),
+      Math.max(100, Math.floor(this.leaseMs / 4)),
     );
     renew.unref();
     return {

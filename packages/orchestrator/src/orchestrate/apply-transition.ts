@@ -6,6 +6,7 @@ import {
   type LabelChange,
 } from "../phase-machine/label-changes.ts";
 import type { PendingTransition } from "../state/issue-record.ts";
+import { lockLostProblem } from "../state/lock-lost.ts";
 
 export interface AppliedTransition {
   readonly commented: boolean;
@@ -25,12 +26,18 @@ export interface AppliedTransition {
  *    does not have yet: the issue is never without a phase label, and a failed edit leaves it
  *    in its old phase, where the next pass finds the pending transition and tries again.
  * 3. Close last, only an open issue, once its labels say the workflow is done.
+ *
+ * `holds` is asked right before each of those writes: an orchestrator that no longer holds the
+ * issue's lock (another worker took it) writes nothing more (`ORC-STATE-003`); the holder that
+ * took the issue finds the transition pending in the record and finishes it.
  */
 export async function applyTransition(
   gh: GhClient,
   issue: number,
   transition: PendingTransition,
+  holds: () => Promise<boolean> = async () => true,
 ): Promise<{ ok: true; value: AppliedTransition } | { ok: false; error: OrchestratorError }> {
+  const lost = { ok: false as const, error: lockLostProblem(issue, "before a change on GitHub") };
   const view = await gh.viewIssue(issue);
   if (!view.ok) return view;
   let commented = false;
@@ -39,6 +46,7 @@ export async function applyTransition(
     const posted =
       marker !== null && view.value.comments.some((comment) => comment.body.includes(marker));
     if (!posted) {
+      if (!(await holds())) return lost;
       const done = await gh.comment(issue, transition.comment);
       if (!done.ok) return done;
       commented = true;
@@ -51,11 +59,13 @@ export async function applyTransition(
   };
   const relabelled = !isEmptyChange(change);
   if (relabelled) {
+    if (!(await holds())) return lost;
     const done = await gh.editLabels(issue, change);
     if (!done.ok) return done;
   }
   let closed = false;
   if (transition.close && view.value.state === "OPEN") {
+    if (!(await holds())) return lost;
     const done = await gh.close(issue);
     if (!done.ok) return done;
     closed = true;

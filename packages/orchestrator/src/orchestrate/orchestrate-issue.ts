@@ -18,10 +18,12 @@ import {
   emptyRecord,
   type InFlightDispatch,
   type IssueKey,
+  type IssueLock,
   type IssueRecord,
   type IssueStateStore,
   type PendingTransition,
 } from "../state/issue-record.ts";
+import { isLockLost, lockLostError, lockLostProblem } from "../state/lock-lost.ts";
 import type { Workflow, WorkflowAgent, WorkflowPhase } from "../workflow-model.ts";
 import { applyTransition } from "./apply-transition.ts";
 import { handoffTransition, stuckTransition } from "./plan-transition.ts";
@@ -126,21 +128,39 @@ class IssueRun {
   known: GhIssue | null = null;
   #writes: Promise<void> = Promise.resolve();
 
+  /** The phase the issue is in, as far as this pass knows. */
+  phase: string | null = null;
+
   constructor(
     readonly context: OrchestratorContext,
     readonly issue: number,
     record: IssueRecord,
+    /** The issue's lock (null: a dry run). Every write below is made only while it is held. */
+    readonly lock: IssueLock | null,
+    /** The context's signal and the lock's `lost`: either stops the pass and its run. */
+    readonly signal: AbortSignal | undefined,
   ) {
     this.record = record;
   }
 
-  /** Writes the record; writes are kept in order (one from a run-start callback may be pending). */
+  /** Throws `ORC-STATE-003` once the lock is known lost: nothing more is done for the issue. */
+  checkHeld(): void {
+    if (this.lock?.lost.aborted) throw lockLostError(this.issue, String(this.lock.lost.reason));
+  }
+
+  /**
+   * Writes the record, fenced by the lock (a store with leases refuses the write of a holder
+   * that lost it); writes are kept in order (one from a run-start callback may be pending).
+   */
   save(record: IssueRecord): Promise<void> {
     this.record = record;
-    const write = this.#writes.then(() => this.context.store.write(record));
+    const write = this.#writes.then(() => this.context.store.write(record, this.lock ?? undefined));
     this.#writes = write.catch(() => undefined);
     return write;
   }
+
+  /** Whether the lock is still held, checked with the store right before a write elsewhere. */
+  readonly holds = async (): Promise<boolean> => this.lock === null || this.lock.confirm();
 
   result(status: IssueStatus, phase: string | null, error?: OrchestratorError): IssueResult {
     this.context.onProgress?.({
@@ -165,8 +185,13 @@ class IssueRun {
 
   /** Applies a pending transition and records it; an error leaves it pending for the next pass. */
   async finish(transition: PendingTransition): Promise<OrchestratorError | null> {
-    const applied = await applyTransition(this.context.gh, this.issue, transition);
-    if (!applied.ok) return applied.error;
+    this.checkHeld();
+    const applied = await applyTransition(this.context.gh, this.issue, transition, this.holds);
+    if (!applied.ok) {
+      if (applied.error.code === C.stateLockLost)
+        throw lockLostError(this.issue, "before a change on GitHub");
+      return applied.error;
+    }
     const record: TransitionRecord = {
       from: transition.from,
       to: transition.to,
@@ -229,16 +254,20 @@ class IssueRun {
         void this.save({ ...this.record, inFlight }).catch(() => undefined);
         this.context.onProgress?.({ kind: "run-started", issue: this.issue, runId: run.runId });
       },
-      ...(this.context.signal === undefined ? {} : { signal: this.context.signal }),
+      holds: this.holds,
+      ...(this.signal === undefined ? {} : { signal: this.signal }),
     });
     if (outcome.runId !== null) {
       this.runs.push(outcome.runId);
       if (resume && (inFlight.runId === null || inFlight.runId === outcome.runId))
         this.resumed.push(outcome.runId);
-      if (inFlight.runId !== outcome.runId) {
-        inFlight = { ...inFlight, runId: outcome.runId, journalPath: outcome.journalPath };
-        await this.save({ ...this.record, inFlight });
-      }
+    }
+    // A run stopped because the lock was lost: its journal is left as it is (resumable by the
+    // new holder), and not even the run id goes into the record.
+    this.checkHeld();
+    if (outcome.runId !== null && inFlight.runId !== outcome.runId) {
+      inFlight = { ...inFlight, runId: outcome.runId, journalPath: outcome.journalPath };
+      await this.save({ ...this.record, inFlight });
     }
     return outcome;
   }
@@ -282,10 +311,16 @@ export async function orchestrateIssue(
   issue: number,
   options: { readonly dryRun?: boolean } = {},
 ): Promise<IssueResult> {
-  const { workflow, store, gh } = context;
+  const { workflow, store } = context;
   const key: IssueKey = { repo: context.repo, issue, workflowId: workflow.id };
   const lock = options.dryRun ? null : await store.lock(key);
-  const run = new IssueRun(context, issue, emptyRecord(key));
+  const signal =
+    lock === null
+      ? context.signal
+      : context.signal === undefined
+        ? lock.lost
+        : AbortSignal.any([context.signal, lock.lost]);
+  const run = new IssueRun(context, issue, emptyRecord(key), lock, signal);
   if (!options.dryRun && lock === null) {
     return run.result("locked", null, {
       code: C.stateLocked,
@@ -294,124 +329,141 @@ export async function orchestrateIssue(
     });
   }
   try {
-    try {
-      run.record = (await store.read(key)) ?? emptyRecord(key);
-    } catch (error) {
+    return await orchestrateHeldIssue(run, key, options);
+  } catch (error) {
+    if (isLockLost(error) && lock !== null)
+      return run.result("interrupted", run.phase, lockLostProblem(issue, String(lock.lost.reason)));
+    throw error;
+  } finally {
+    await lock?.release();
+  }
+}
+
+/** `orchestrateIssue` once the issue is locked (or for a dry run). */
+async function orchestrateHeldIssue(
+  run: IssueRun,
+  key: IssueKey,
+  options: { readonly dryRun?: boolean },
+): Promise<IssueResult> {
+  const { context, issue } = run;
+  const { workflow, store, gh } = context;
+  try {
+    run.record = (await store.read(key)) ?? emptyRecord(key);
+  } catch (error) {
+    return run.result(
+      "error",
+      null,
+      ClimptError.isInstance(error)
+        ? {
+            code: error.code,
+            ...(error.family === undefined ? {} : { family: error.family }),
+            message: error.message,
+            ...(error.hint === undefined ? {} : { hint: error.hint }),
+          }
+        : { code: C.stateUnreadable, message: String(error) },
+    );
+  }
+  for (let cycle = 0; ; cycle++) {
+    // The pause between two cycles of the issue comes first, so the labels are read after it.
+    if (cycle > 0 && workflow.rules.cycleDelayMs > 0) {
+      await sleep(workflow.rules.cycleDelayMs, run.signal);
+      run.known = null;
+    }
+    run.checkHeld();
+    if (context.signal?.aborted)
+      return run.result("interrupted", null, {
+        code: C.dispatchInterrupted,
+        message: "Stopped before the next cycle.",
+      });
+    const pending = run.record.inFlight?.transition ?? null;
+    if (pending !== null && !options.dryRun) {
+      const failed = await run.finish(pending);
+      if (failed !== null) return run.result("error", pending.from, failed);
+      continue;
+    }
+    const known = run.known;
+    run.known = null;
+    const view = known === null ? await gh.viewIssue(issue) : { ok: true as const, value: known };
+    if (!view.ok) return run.result("error", null, view.error);
+    const resolution = resolvePhase(workflow, view.value.labels);
+    if (resolution.kind === "none") return run.result("no_phase", null);
+    if (resolution.kind !== "actionable") {
       return run.result(
-        "error",
-        null,
-        ClimptError.isInstance(error)
-          ? {
-              code: error.code,
-              ...(error.family === undefined ? {} : { family: error.family }),
-              message: error.message,
-              ...(error.hint === undefined ? {} : { hint: error.hint }),
-            }
-          : { code: C.stateUnreadable, message: String(error) },
+        resolution.kind === "terminal" ? "completed" : "blocked",
+        resolution.phase.id,
       );
     }
-    for (let cycle = 0; ; cycle++) {
-      // The pause between two cycles of the issue comes first, so the labels are read after it.
-      if (cycle > 0 && workflow.rules.cycleDelayMs > 0) {
-        await sleep(workflow.rules.cycleDelayMs, context.signal);
-        run.known = null;
-      }
-      if (context.signal?.aborted)
-        return run.result("interrupted", null, {
-          code: C.dispatchInterrupted,
-          message: "Stopped before the next cycle.",
-        });
-      const pending = run.record.inFlight?.transition ?? null;
-      if (pending !== null && !options.dryRun) {
-        const failed = await run.finish(pending);
-        if (failed !== null) return run.result("error", pending.from, failed);
-        continue;
-      }
-      const known = run.known;
-      run.known = null;
-      const view = known === null ? await gh.viewIssue(issue) : { ok: true as const, value: known };
-      if (!view.ok) return run.result("error", null, view.error);
-      const resolution = resolvePhase(workflow, view.value.labels);
-      if (resolution.kind === "none") return run.result("no_phase", null);
-      if (resolution.kind !== "actionable") {
-        return run.result(
-          resolution.kind === "terminal" ? "completed" : "blocked",
-          resolution.phase.id,
-        );
-      }
-      const { phase, agent } = resolution;
-      run.agent = agent.id;
-      const history = effectiveHistory(run.record.history, phase.id);
-      if (history !== run.record.history && !options.dryRun)
-        await run.save({ ...run.record, history });
-      const violation = cycleRuleViolation(workflow.rules, history);
-      if (violation !== null) {
-        const status =
-          violation.code === C.consecutiveLimit ? "phase_repetition_exceeded" : "cycle_exceeded";
-        if (options.dryRun) return run.result("dry-run", phase.id, violation);
-        const stuck = stuckTransition(workflow, {
-          issue,
-          phase,
-          agent,
-          labels: view.value.labels,
-          history,
-          violation,
-        });
-        if (stuck === null) return run.result(status, phase.id, violation);
-        await run.save({
-          ...run.record,
-          inFlight: {
-            phase: phase.id,
-            agent: agent.id,
-            startedAt: new Date().toISOString(),
-            runId: null,
-            journalPath: null,
-            worktree: null,
-            transition: stuck,
-          },
-        });
-        const failed = await run.finish(stuck);
-        return run.result(status, failed === null ? stuck.to : phase.id, failed ?? violation);
-      }
-      if (options.dryRun) return run.result("dry-run", phase.id);
-      const outcome = await run.dispatch(phase, agent, view.value.title);
-      if (outcome.interrupted) {
-        return run.result(
-          "interrupted",
-          phase.id,
-          outcome.error ?? {
-            code: C.dispatchInterrupted,
-            message: "The run stopped before it reached an outcome.",
-          },
-        );
-      }
-      const decision = decideTransition(workflow, agent, outcome);
-      if (decision.target === null) {
-        return run.result("error", phase.id, {
-          code: C.refNoFallback,
-          message: `Agent "${agent.id}" ended with outcome "${decision.outcome}" and the workflow has no phase for it.`,
-          hint: "Give the agent a fallbackPhase, or add a blocking phase.",
-        });
-      }
-      const transition = handoffTransition(workflow, {
+    const { phase, agent } = resolution;
+    run.agent = agent.id;
+    run.phase = phase.id;
+    const history = effectiveHistory(run.record.history, phase.id);
+    if (history !== run.record.history && !options.dryRun)
+      await run.save({ ...run.record, history });
+    const violation = cycleRuleViolation(workflow.rules, history);
+    if (violation !== null) {
+      const status =
+        violation.code === C.consecutiveLimit ? "phase_repetition_exceeded" : "cycle_exceeded";
+      if (options.dryRun) return run.result("dry-run", phase.id, violation);
+      const stuck = stuckTransition(workflow, {
         issue,
         phase,
         agent,
         labels: view.value.labels,
-        outcome,
-        decision,
+        history,
+        violation,
       });
-      const inFlight = run.record.inFlight;
-      if (inFlight !== null)
-        await run.save({ ...run.record, inFlight: { ...inFlight, transition } });
-      const failed = await run.finish(transition);
-      if (failed !== null) return run.result("error", phase.id, failed);
-      const target = decision.target;
-      if (target.type === "terminal") return run.result("completed", target.id);
-      if (target.type === "blocking")
-        return run.result("blocked", target.id, decision.reason ?? undefined);
+      if (stuck === null) return run.result(status, phase.id, violation);
+      await run.save({
+        ...run.record,
+        inFlight: {
+          phase: phase.id,
+          agent: agent.id,
+          startedAt: new Date().toISOString(),
+          runId: null,
+          journalPath: null,
+          worktree: null,
+          transition: stuck,
+        },
+      });
+      const failed = await run.finish(stuck);
+      return run.result(status, failed === null ? stuck.to : phase.id, failed ?? violation);
     }
-  } finally {
-    await lock?.release();
+    if (options.dryRun) return run.result("dry-run", phase.id);
+    const outcome = await run.dispatch(phase, agent, view.value.title);
+    if (outcome.interrupted) {
+      return run.result(
+        "interrupted",
+        phase.id,
+        outcome.error ?? {
+          code: C.dispatchInterrupted,
+          message: "The run stopped before it reached an outcome.",
+        },
+      );
+    }
+    const decision = decideTransition(workflow, agent, outcome);
+    if (decision.target === null) {
+      return run.result("error", phase.id, {
+        code: C.refNoFallback,
+        message: `Agent "${agent.id}" ended with outcome "${decision.outcome}" and the workflow has no phase for it.`,
+        hint: "Give the agent a fallbackPhase, or add a blocking phase.",
+      });
+    }
+    const transition = handoffTransition(workflow, {
+      issue,
+      phase,
+      agent,
+      labels: view.value.labels,
+      outcome,
+      decision,
+    });
+    const inFlight = run.record.inFlight;
+    if (inFlight !== null) await run.save({ ...run.record, inFlight: { ...inFlight, transition } });
+    const failed = await run.finish(transition);
+    if (failed !== null) return run.result("error", phase.id, failed);
+    const target = decision.target;
+    if (target.type === "terminal") return run.result("completed", target.id);
+    if (target.type === "blocking")
+      return run.result("blocked", target.id, decision.reason ?? undefined);
+    run.phase = target.id;
   }
 }

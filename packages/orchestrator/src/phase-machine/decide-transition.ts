@@ -53,12 +53,18 @@ function decided(
   return { outcome, target, fallback, reason, close };
 }
 
+/** The outcome a transformer's failed run is known by when it declared no verdict. */
+export const FAILED_OUTCOME = "failed";
+
 /**
  * The next phase after a run (pure). A transformer's successful run goes to `outputPhase`; a
- * validator's successful run goes to `outputPhases[verdict]`. A failed run goes to the fallback:
- * a transformer's `fallbackPhases[verdict]` when it names the verdict, else `fallbackPhase`, else
- * the first blocking phase. A validator run without a verdict, or with a verdict it has no phase
- * for, takes the fallback too, with a reason saying which.
+ * validator's successful run goes to `outputPhases[verdict]`. A transformer's failed run is known
+ * by its verdict (the one the agent last declared), else by `failed`, and goes to
+ * `fallbackPhases` under that name, else to `fallbackPhases.failed`, else to `fallbackPhase`,
+ * else to the first blocking phase: `"fallbackPhases": {"failed": "detailing"}` sends every failure
+ * of the agent back to detailing, `{"needs-spec": "detailing"}` only those where it said so.
+ * A validator run without a verdict, or with a verdict it has no phase for, takes the fallback
+ * too, with a reason saying which; a validator's failed run takes it whatever its verdict.
  */
 export function decideTransition(
   workflow: Workflow,
@@ -70,24 +76,26 @@ export function decideTransition(
     if (run.success) {
       return decided(agent, "success", phaseById(workflow, agent.outputPhase) ?? null, false, null);
     }
-    const mapped = verdict === null ? undefined : agent.fallbackPhases[verdict];
+    const outcome =
+      verdict !== null && agent.fallbackPhases[verdict] !== undefined ? verdict : FAILED_OUTCOME;
+    const mapped = agent.fallbackPhases[outcome];
     const target =
       mapped === undefined
         ? fallbackPhaseOf(workflow, agent)
         : (phaseById(workflow, mapped) ?? null);
+    return decided(agent, outcome, target, true, run.error ?? null);
+  }
+  if (!run.success) {
     return decided(
       agent,
-      mapped === undefined ? "failed" : (verdict as string),
-      target,
+      FAILED_OUTCOME,
+      fallbackPhaseOf(workflow, agent),
       true,
       run.error ?? null,
     );
   }
-  if (!run.success) {
-    return decided(agent, "failed", fallbackPhaseOf(workflow, agent), true, run.error ?? null);
-  }
   if (verdict === null) {
-    return decided(agent, "failed", fallbackPhaseOf(workflow, agent), true, {
+    return decided(agent, FAILED_OUTCOME, fallbackPhaseOf(workflow, agent), true, {
       code: C.verdictMissing,
       message: `Validator "${agent.id}" finished without a verdict, so its outputPhases cannot choose the next phase.`,
       hint: `Make the agent's closure step output a "verdict" (one of ${Object.keys(agent.outputPhases).join(", ")}).`,

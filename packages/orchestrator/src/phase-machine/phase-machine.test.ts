@@ -102,10 +102,51 @@ describe("run outcome → next phase", () => {
     expect(
       decideTransition(workflow, agent("implementer"), { success: false, verdict: "confused" }),
     ).toMatchObject({ outcome: "failed", target: phase("blocked") });
+    // A failed run that declared no verdict is a failure too (it used to find no entry at all).
+    expect(decideTransition(workflow, agent("implementer"), { success: false })).toMatchObject({
+      outcome: "failed",
+      target: phase("blocked"),
+    });
     // A successful transformer ignores its verdict.
     expect(
       decideTransition(workflow, agent("implementer"), { success: true, verdict: "needs-spec" }),
     ).toMatchObject({ outcome: "success", target: phase("reviewing") });
+  });
+
+  it("sends a transformer's failed run without a verdict, or with one its fallbackPhases lack, to fallbackPhases.failed", () => {
+    const flow = pipeline((raw) => {
+      const agents = raw.agents as Record<string, Record<string, unknown>>;
+      (agents.implementer as Record<string, unknown>).fallbackPhases = {
+        "needs-spec": "detailing",
+        failed: "considering",
+      };
+    });
+    const implementer = agent("implementer", flow);
+    const error = { code: "AGENT_VALIDATION_ABORT", message: "git-clean failed" };
+    expect(decideTransition(flow, implementer, { success: false, error })).toEqual({
+      outcome: "failed",
+      target: phase("considering", flow),
+      fallback: true,
+      reason: error,
+      close: false,
+    });
+    expect(
+      decideTransition(flow, implementer, { success: false, verdict: "confused", error }),
+    ).toMatchObject({ outcome: "failed", target: phase("considering", flow), fallback: true });
+    // The verdict the agent declared still wins when the map names it.
+    expect(
+      decideTransition(flow, implementer, { success: false, verdict: "needs-spec" }),
+    ).toMatchObject({ outcome: "needs-spec", target: phase("detailing", flow) });
+    // A success never reads the map.
+    expect(decideTransition(flow, implementer, { success: true })).toMatchObject({
+      outcome: "success",
+      target: phase("reviewing", flow),
+      fallback: false,
+    });
+    // A validator's failed run takes its fallbackPhase whatever it declared.
+    expect(
+      decideTransition(flow, agent("reviewer", flow), { success: false, verdict: "approved" }),
+    ).toMatchObject({ outcome: "failed", target: phase("blocked", flow), fallback: true });
   });
 
   it("routes a validator by its verdict through outputPhases, every verdict", () => {

@@ -5,6 +5,7 @@ import path from "node:path";
 import { ClimptError } from "@climpt/model";
 import { ORCHESTRATOR_CODES as C } from "../codes.ts";
 import type { IssueKey, IssueLock, IssueRecord, IssueStateStore } from "./issue-record.ts";
+import { lockLostError } from "./lock-lost.ts";
 
 /** The default folder, under the repository: `.climpt/orchestrator`. */
 export const DEFAULT_STATE_DIR = path.join(".climpt", "orchestrator");
@@ -67,7 +68,8 @@ export class FileIssueStateStore implements IssueStateStore {
     }
   }
 
-  async write(record: IssueRecord): Promise<void> {
+  async write(record: IssueRecord, held?: IssueLock): Promise<void> {
+    if (held?.lost.aborted) throw lockLostError(record.issue, String(held.lost.reason));
     const file = this.#file(record, ".json");
     await this.#ensure(file);
     const temporary = `${file}.${process.pid}.tmp`;
@@ -84,8 +86,20 @@ export class FileIssueStateStore implements IssueStateStore {
         const handle = await open(file, "wx");
         await handle.writeFile(owner);
         await handle.close();
+        // A file lock has no lease: it is lost only if its file is removed or taken over (by
+        // hand, or by an orchestrator that took this process for dead), which `confirm` sees.
+        const lost = new AbortController();
         return {
+          lost: lost.signal,
+          confirm: async () => {
+            if (lost.signal.aborted) return false;
+            const holder = await readFile(file, "utf8").catch(() => null);
+            if (holder === owner) return true;
+            lost.abort("its lock file was removed or taken over");
+            return false;
+          },
           release: async () => {
+            if (lost.signal.aborted) return;
             await unlink(file).catch(() => undefined);
           },
         };

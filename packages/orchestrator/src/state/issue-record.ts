@@ -51,18 +51,31 @@ export function emptyRecord(key: IssueKey): IssueRecord {
   return { ...key, history: [], inFlight: null };
 }
 
-/** Holds one issue for one orchestrator until released. */
+/**
+ * Holds one issue for one orchestrator until released. A lock with a lease (Redis) can be lost
+ * while its holder still runs: the lease was not renewed in time (a stalled event loop, Redis out
+ * of reach) and ran out, or another worker took the issue. The holder must then stop at once and
+ * write nothing more for the issue; `lost` says so, and `confirm` checks it right before a write.
+ */
 export interface IssueLock {
+  /** Aborted once the lock is known to be no longer this holder's; its reason says why. */
+  readonly lost: AbortSignal;
+  /**
+   * True when the lock is still this holder's, extending its lease, so a write made right after
+   * happens inside a lease it holds. False (and `lost` aborted) when it is not, or cannot be shown.
+   */
+  confirm(): Promise<boolean>;
   release(): Promise<void>;
 }
 
 /**
  * Where issue records live: a folder of JSON files on one machine, Redis for a fleet. `read`
  * throws a coded ClimptError (`ORC-STATE-001`) for a record it cannot read; `lock` returns null
- * when another orchestrator holds the issue.
+ * when another orchestrator holds the issue. `write` with the lock the writer took writes only
+ * while that lock is still its holder's, else throws `ORC-STATE-003` and aborts `lock.lost`.
  */
 export interface IssueStateStore {
   read(key: IssueKey): Promise<IssueRecord | null>;
-  write(record: IssueRecord): Promise<void>;
+  write(record: IssueRecord, held?: IssueLock): Promise<void>;
   lock(key: IssueKey): Promise<IssueLock | null>;
 }
