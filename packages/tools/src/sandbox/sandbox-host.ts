@@ -253,7 +253,11 @@ async function runProbe(): Promise<SandboxProbe> {
   }
 }
 
-/** Forgets the probe result (tests that change the machine between checks). */
+/**
+ * Forgets the probe result, so the next `probeSandbox()` checks the machine again (tests that
+ * change the machine between checks, e.g. a `PATH` without `bwrap`: the library looks the
+ * programs up on `PATH` when the probe runs).
+ */
 export function resetSandboxProbe(): void {
   probe = undefined;
 }
