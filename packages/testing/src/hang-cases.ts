@@ -117,7 +117,7 @@ export const HANG_CASES: readonly HangCase[] = [
     name: "a closure validator whose matches: check backtracks",
     editRegistry: (registry, scratch) => {
       const marker = path.join(scratch, "validator-started");
-      registry.validators["backtracks"] = {
+      registry.validators.backtracks = {
         type: "command",
         command: `touch '${marker}'; printf '${BACKTRACKING_LINE}'`,
         successWhen: "matches:^(a+)+$",
