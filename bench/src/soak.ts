@@ -13,6 +13,7 @@ import type { JsonSchema } from "@climpt/model";
 import { type RunResult, StepFlowRunner } from "@climpt/runner";
 import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
 import { type FakeReply, type FakeRequest, reply, startFakeAnthropic } from "@climpt/testing";
+import { boundHolds, measureBounds, STOP_BOUND_MS } from "./bounds.ts";
 import { requestSchema } from "./chain-fake.ts";
 import { FAULT_KINDS, type FaultKind, faultFor } from "./fault-plan.ts";
 import { cannedOutput } from "./instant-model-client.ts";
@@ -23,6 +24,8 @@ import { loadSoakAgent } from "./soak-agent.ts";
 const RUNS = Number(process.env.SOAK_RUNS ?? 200);
 /** SIGKILLs of the kill loop (kill-loop.ts); 0 skips it. */
 const KILLS = Number(process.env.SOAK_KILLS ?? 50);
+/** The bounds section (bounds.ts): "0" skips it, "only" runs nothing else. */
+const BOUNDS = process.env.SOAK_BOUNDS ?? "1";
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 10);
 const SEED = Number(process.env.SOAK_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const CALL_TIMEOUT_MS = 300;
@@ -190,6 +193,36 @@ function secretOccurrencesInJournals(dir: string): { journals: number; occurrenc
 /** Wait for closed sockets and ended subprocesses to release their descriptors. */
 function settle(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 300));
+}
+
+/** Prints the bounds section; false when a stop took longer than its bound. */
+async function boundsSection(): Promise<boolean> {
+  const boundsStarted = performance.now();
+  const measures = await measureBounds();
+  console.log("");
+  console.log(
+    `bounds: the climpt CLI in each hang case, stopped by --max-time 3s and by one SIGINT once the wait has started; ms from the signal (or the deadline) to exit, bound ${STOP_BOUND_MS} ms`,
+  );
+  console.log("");
+  printTable(
+    ["case", "stop", "ms to exit", "ended with", "wait reached", "result"],
+    measures.map((measure) => [
+      measure.caseId,
+      measure.stopBy,
+      measure.ms === null ? "n/a" : String(measure.ms),
+      measure.code ?? "(no run_end)",
+      measure.reached ? "yes" : "no",
+      boundHolds(measure) ? "ok" : "FAIL",
+    ]),
+  );
+  console.log("");
+  console.log(`(${((performance.now() - boundsStarted) / 1000).toFixed(1)} s)`);
+  return measures.every(boundHolds);
+}
+
+if (BOUNDS === "only") {
+  process.exitCode = (await boundsSection()) ? 0 : 1;
+  process.exit();
 }
 
 const started = performance.now();
@@ -367,6 +400,7 @@ try {
     console.log("");
     console.log(`(${((performance.now() - killStarted) / 1000).toFixed(1)} s)`);
   }
+  if (BOUNDS !== "0" && !(await boundsSection())) exitCode = 1;
 } finally {
   rmSync(parentDir, { recursive: true, force: true });
   rmSync(cwd, { recursive: true, force: true });

@@ -59,6 +59,12 @@ export interface RunCompletionChainInput {
   readonly onEvent?: ((event: ChainEvent) => void) | undefined;
   /** Timeout for validators that declare no `timeoutMs` of their own (default 5 minutes). */
   readonly validatorTimeoutMs?: number | undefined;
+  /**
+   * Scrubs secrets from validator output before anything sees it (the run's scrubber, which
+   * knows the variables the agent declares secret). Default: the validators' own, built from
+   * the process environment.
+   */
+  readonly scrubber?: { scrub(text: string): string } | undefined;
   /** Characters of each output stream a retry prompt carries; default 6000. */
   readonly promptOutputCapChars?: number | undefined;
 }
@@ -161,6 +167,7 @@ export async function runCompletionChain(
     params: input.params,
     signal: input.signal,
     timeoutMs: input.validatorTimeoutMs,
+    ...(input.scrubber === undefined ? {} : { scrubber: input.scrubber }),
     onResult: (result, index) => emit({ type: "validator-finished", index, result }),
   });
   const validation = ran.summary;

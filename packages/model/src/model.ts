@@ -434,6 +434,13 @@ export interface AgentDefinition {
   readonly boundaryHook?: CommandBoundaryHook;
   /** agent.json `runner.boundaries.sandbox`; absent means `required` with no network. */
   readonly sandbox?: AgentSandbox;
+  /**
+   * agent.json `runner.boundaries.secrets`: names of environment variables whose values are
+   * secret although their names do not say so (`DB_PASSWORD` is recognised by name already,
+   * `DATABASE_URL` or `PGPASS` are not). Their values are scrubbed wherever a run writes or sends
+   * text, and the variables never enter the OS sandbox. Absent: none beyond those recognised.
+   */
+  readonly secretEnvNames?: readonly string[];
   readonly worktree: {
     readonly enabled: boolean;
     readonly root?: string;

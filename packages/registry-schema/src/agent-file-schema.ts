@@ -191,6 +191,17 @@ export const sandboxSchema = v.union([
   }),
 ]);
 
+/**
+ * `runner.boundaries.secrets`: names of environment variables whose values are secret. Names,
+ * never values: agent.json is committed.
+ */
+export const secretsSchema = v.pipe(
+  v.array(v.string()),
+  v.description(
+    'Names of environment variables whose values are secret even though the name does not say so, e.g. ["DATABASE_URL", "PGPASS"]: their values are scrubbed from tool output, journals, results and model requests, and the variables never enter the OS sandbox. Names only, never the secret values.',
+  ),
+);
+
 export const flatBehaviorSchema = v.looseObject({
   systemPromptPath: v.optional(text('Relative to the agent folder (default "prompts/system.md").')),
   completionType: v.optional(verdictTypeText),
@@ -200,6 +211,7 @@ export const flatBehaviorSchema = v.looseObject({
   defaultModel: v.optional(text('Model alias or id (default "opus").')),
   boundaryHook: v.optional(boundaryHookSchema),
   sandbox: v.optional(sandboxSchema),
+  secrets: v.optional(secretsSchema),
 });
 
 /** The flat shape. The top-level `github` / `worktree` keys are what real flat folders use. */
@@ -236,6 +248,7 @@ export const runnerBoundariesSchema = v.looseObject({
   permissionMode: v.optional(permissionModeSchema),
   boundaryHook: v.optional(boundaryHookSchema),
   sandbox: v.optional(sandboxSchema),
+  secrets: v.optional(secretsSchema),
 });
 
 export const runnerSchema = v.looseObject({

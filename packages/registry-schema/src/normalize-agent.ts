@@ -45,6 +45,7 @@ import {
   reportNotObject,
 } from "./field-reader.ts";
 import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
+import { normalizeSecrets, type WrittenSecrets, writtenSecrets } from "./normalize-secrets.ts";
 import { normalizeVerdict, type WrittenVerdict } from "./normalize-verdict.ts";
 
 export interface NormalizeAgentOptions {
@@ -145,6 +146,7 @@ export function draftAgent(
       ? {}
       : { boundaryHook: normalizeHook(sections.boundaryHook) }),
     ...normalizeSandbox(sections.sandbox, findings),
+    ...normalizeSecrets(sections.secrets, findings),
     worktree: normalizeWorktree(sections),
     logging: {
       directory: sections.logging?.directory ?? `tmp/logs/agents/${name}`,
@@ -175,6 +177,7 @@ interface AgentSections {
   readonly permissionMode?: AgentDefinition["permissionMode"];
   readonly boundaryHook?: RawBoundaryHook;
   readonly sandbox?: WrittenSandbox;
+  readonly secrets?: WrittenSecrets;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
   /** Nested shape: `runner.execution.finalize`, the original runtime's place for these keys. */
@@ -185,7 +188,10 @@ interface AgentSections {
 
 function readFlat(root: Record<string, unknown>, findings: Findings): AgentSections {
   const behavior =
-    readObject(flatBehaviorSchema.entries, root.behavior, "$.behavior", findings) ?? {};
+    readObject(flatBehaviorSchema.entries, root.behavior, "$.behavior", findings, {
+      skip: ["secrets"],
+    }) ?? {};
+  const behaviorRaw: Record<string, unknown> = isPlainObject(root.behavior) ? root.behavior : {};
   const prompts = optionalObject(promptsSchema.entries, root.prompts, "$.prompts", findings) ?? {};
   return {
     ...written("systemPromptPath", behavior.systemPromptPath, "$.behavior.systemPromptPath"),
@@ -202,6 +208,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...defined("permissionMode", behavior.permissionMode),
     ...defined("boundaryHook", behavior.boundaryHook),
     ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
+    ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
     ...defined("github", optionalObject(githubSchema.entries, root.github, "$.github", findings)),
     ...defined(
       "worktree",
@@ -238,7 +245,11 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
       runner.boundaries,
       "$.runner.boundaries",
       findings,
+      { skip: ["secrets"] },
     ) ?? {};
+  const boundariesRaw: Record<string, unknown> = isPlainObject(runner.boundaries)
+    ? runner.boundaries
+    : {};
   const integrations = optionalContainer(runner.integrations, "$.runner.integrations", findings);
   const execution = optionalContainer(runner.execution, "$.runner.execution", findings);
   return {
@@ -257,6 +268,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...defined("permissionMode", boundaries.permissionMode),
     ...defined("boundaryHook", boundaries.boundaryHook),
     ...writtenSandbox(boundaries.sandbox, "$.runner.boundaries.sandbox"),
+    ...writtenSecrets(boundariesRaw.secrets, "$.runner.boundaries.secrets"),
     ...defined(
       "github",
       optionalObject(

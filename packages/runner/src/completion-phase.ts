@@ -79,6 +79,7 @@ export async function completionPhase(
     },
     boundaryRequests,
     signal: ctx.signal,
+    scrubber: ctx.events.scrubber,
     onEvent: (event) => journalValidator(ctx, step.id, iteration, event),
   });
   // Stopped while validators or the verdict ran: their outcome says nothing about the work.

@@ -156,6 +156,12 @@ export async function runModelPhase(
       ...(ctx.ghCommand === undefined ? {} : { ghCommand: ctx.ghCommand }),
       ...(ctx.env === undefined ? {} : { env: ctx.env }),
       ...toolboxSandbox(ctx),
+      // The run's one scrubber, and the variables the agent declares secret, which the
+      // sandbox leaves out of a command's environment.
+      scrubber: ctx.events.scrubber,
+      ...(ctx.agent.secretEnvNames === undefined
+        ? {}
+        : { secrets: { env: ctx.agent.secretEnvNames } }),
       onEvent: (event) => {
         if (event.type !== "tool_refused") return;
         ctx.events.emit({

@@ -1,13 +1,17 @@
 /**
- * The agent's sandbox setting, as a run sees it: "off" is recorded in the journal as a notice and
- * Bash then runs unsandboxed. (The refusal where the sandbox cannot start, RUN-SANDBOX-001, is not
- * tested here: making the probe fail poisons its per-process cache for the test files that share
- * the worker.)
+ * The agent's sandbox setting, as a run sees it: where the sandbox cannot start, a run whose steps
+ * can use Bash is refused before its first model call (RUN-SANDBOX-001); "off" is recorded in the
+ * journal as a notice and Bash then runs unsandboxed. The sandbox is made unable to start for
+ * real: `PATH` without `bwrap` (the probe looks it up on `PATH`), with the probe's per-process
+ * cache reset before and after (`resetSandboxProbe`), so other tests in the worker probe again.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import type { Problem } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { reply, startFakeAnthropic } from "@climpt/testing";
+import { resetSandboxProbe, SANDBOX_HINT } from "@climpt/tools";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
@@ -18,6 +22,7 @@ const closers: Array<() => Promise<void>> = [];
 const savedPath = process.env.PATH;
 afterEach(async () => {
   process.env.PATH = savedPath;
+  resetSandboxProbe();
   for (const close of closers.splice(0)) await close();
 });
 
@@ -47,7 +52,68 @@ async function fakeApi() {
   };
 }
 
+/**
+ * A folder of links to every program on `PATH` except `bwrap`: the machine as it is, with
+ * bubblewrap uninstalled.
+ */
+function pathWithoutBwrap(): string {
+  const bin = mkdtempSync(path.join(tmpdir(), "climpt-no-bwrap-"));
+  const seen = new Set<string>();
+  for (const dir of (savedPath ?? "").split(path.delimiter)) {
+    if (dir === "" || !existsSync(dir)) continue;
+    for (const name of readdirSync(dir)) {
+      if (name === "bwrap" || seen.has(name)) continue;
+      seen.add(name);
+      symlinkSync(path.join(dir, name), path.join(bin, name));
+    }
+  }
+  return bin;
+}
+
 describe("runner.boundaries.sandbox", () => {
+  it("required, and the sandbox cannot start: refused before the first model call with RUN-SANDBOX-001 and how to enable it", async () => {
+    const { fake, client } = await fakeApi();
+    fake.enqueue(intentReply("handoff"), intentReply("closing"));
+    const loaded = await loadAgentDefinition(agentWithSandbox("required"));
+    process.env.PATH = pathWithoutBwrap();
+    resetSandboxProbe();
+    const refused = await new StepFlowRunner(loaded, { modelClient: client })
+      .run({ cwd: makeSampleRepo(), args: {} })
+      .then(
+        () => undefined,
+        (error: unknown) => error as { code?: string; problems?: readonly Problem[] },
+      );
+    expect(fake.messageRequests()).toHaveLength(0);
+    const problems = refused?.problems ?? [];
+    const sandbox = problems.find((problem) => problem.code === "RUN-SANDBOX-001");
+    expect(sandbox, JSON.stringify(refused)).toBeDefined();
+    expect(sandbox?.message).toContain("bubblewrap (bwrap) not installed");
+    expect(sandbox?.message).toContain('"initial.main", "closure.done" can run Bash');
+    expect(sandbox?.path).toBe("$.runner.boundaries.sandbox");
+    expect(sandbox?.hint).toBe(SANDBOX_HINT);
+  });
+
+  it('"off" runs where the sandbox cannot start, and records its notice', async () => {
+    const { fake, client } = await fakeApi();
+    fake.enqueue(
+      reply.toolUse({ name: "Bash", input: { command: "echo unsandboxed-ran" } }),
+      intentReply("handoff"),
+      intentReply("closing"),
+    );
+    const loaded = await loadAgentDefinition(agentWithSandbox("off"));
+    process.env.PATH = pathWithoutBwrap();
+    resetSandboxProbe();
+    const result = await new StepFlowRunner(loaded, { modelClient: client }).run({
+      cwd: makeSampleRepo(),
+      args: {},
+    });
+    expect(result.success, JSON.stringify(result.error)).toBe(true);
+    expect(fake.messageRequests()).toHaveLength(3);
+    const journal = readFileSync(result.journalPath ?? "", "utf8");
+    expect(journal).toContain("RUN-SANDBOX-002");
+    expect(journal).toContain("unsandboxed-ran");
+  });
+
   it('"off" is a notice in the journal, and Bash runs unsandboxed', async () => {
     const { fake, client } = await fakeApi();
     const cwd = makeSampleRepo();

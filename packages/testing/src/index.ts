@@ -45,6 +45,13 @@ export {
   type SimpleInstalledFakeGh,
 } from "./fake-gh.ts";
 export {
+  HANG_CASES,
+  type HangCase,
+  type HangObservation,
+  OWN_DEADLINE_TEXT,
+  type ScaffoldRegistry,
+} from "./hang-cases.ts";
+export {
   installOriginalShape,
   ORIGINAL_SHAPE_AGENTS,
   type OriginalShapeAgent,

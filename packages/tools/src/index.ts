@@ -34,7 +34,7 @@ export {
   type ToolRefusal,
 } from "./policy.ts";
 export { decideGh, type GhDecision, type GhStepKind } from "./sandbox/gh-policy.ts";
-export { probeSandbox, type SandboxProbe } from "./sandbox/sandbox-host.ts";
+export { probeSandbox, resetSandboxProbe, type SandboxProbe } from "./sandbox/sandbox-host.ts";
 export {
   DEFAULT_SANDBOX_SETTINGS,
   resolveSandboxSettings,

@@ -20,6 +20,8 @@ export interface RunValidationInput {
   /** Timeout for validators without their own `timeoutMs` (which wins). */
   readonly timeoutMs?: number | undefined;
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  /** Replaces the validators' own scrubber of their output (see `runValidator`). */
+  readonly scrubber?: { scrub(text: string): string } | undefined;
   readonly onResult?: ((result: ValidatorResult, index: number) => void) | undefined;
 }
 
@@ -78,6 +80,7 @@ export async function runValidation(input: RunValidationInput): Promise<RunValid
       ...(input.signal === undefined ? {} : { signal: input.signal }),
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
       ...(input.env === undefined ? {} : { env: input.env }),
+      ...(input.scrubber === undefined ? {} : { scrubber: input.scrubber }),
     });
     results.push(result);
     input.onResult?.(result, index);

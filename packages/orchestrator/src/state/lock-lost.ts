@@ -6,7 +6,7 @@ export function lockLostProblem(issue: number, why: string): OrchestratorError {
   return {
     code: C.stateLockLost,
     message: `Issue #${issue}'s lock was lost (${why}): the run is stopped and nothing more is written for the issue.`,
-    hint: "Nothing, usually: the job is taken again and the run resumes from its journal. If it keeps happening, raise the lease (--lease): the machine stalls longer than a third of it.",
+    hint: "Nothing, usually: the job is taken again and the run resumes from its journal. If it keeps happening, raise the lease (--lease): the machine stalls for three quarters of it or more (it is renewed every quarter).",
   };
 }
 

@@ -270,8 +270,11 @@ async function runProbe(): Promise<SandboxProbe> {
 }
 
 /**
- * Forgets this process's probe result (tests that change the machine between checks). A success
- * remembered on disk still counts while the machine's fingerprint is unchanged.
+ * Forgets the probe result, so the next `probeSandbox()` checks the machine again (tests that
+ * change the machine between checks, e.g. a `PATH` without `bwrap`: the library looks the
+ * programs up on `PATH` when the probe runs).
+ * A success remembered on disk still counts while the machine's fingerprint (PATH's `bwrap`
+ * included) is unchanged.
  */
 export function resetSandboxProbe(): void {
   probe = undefined;
