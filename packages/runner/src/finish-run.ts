@@ -1,4 +1,4 @@
-import { runBoundaryHook } from "@climpt/completion-chain";
+import { planGithubActions, runBoundaryHook } from "@climpt/completion-chain";
 import { ClimptError, formatCode, type JsonValue, problem } from "@climpt/model";
 import type { RunContext } from "./run-context.ts";
 import { toJson } from "./run-errors.ts";
@@ -9,18 +9,36 @@ import { discardRunWorktree } from "./worktree.ts";
 import { finishWorktree } from "./worktree-finish.ts";
 
 /**
+ * Whether the boundary hook has anything to do: a command hook, or a GitHub action planned from
+ * the closure output and the run's boundary requests. Only then is `boundary_hook_start`
+ * journaled: a run with nothing that could act twice, killed in this window, stays resumable.
+ */
+function boundaryCanAct(ctx: RunContext, boundary: PendingBoundary): boolean {
+  if (ctx.agent.boundaryHook !== undefined) return true;
+  const plan = planGithubActions({
+    agent: ctx.agent,
+    params: ctx.args,
+    closureOutput: boundary.closureOutput,
+    boundaryRequests: boundary.boundaryRequests,
+  });
+  return plan.actions.length > 0;
+}
+
+/**
  * After a validated completion: the boundary hook acts (issue close, merge, release), exactly
  * once per run. `boundary_hook_start` is made durable before it acts, so a crash while its
- * commands run leaves a journal that resume refuses instead of acting twice. With a verdict
- * that waits on the hook (poll:state), the verdict is checked again afterwards. Returns the
- * run's error when that check fails.
+ * commands run leaves a journal that resume refuses instead of acting twice (journaled only when
+ * the hook can act: `boundaryCanAct`). With a verdict that waits on the hook (poll:state), the
+ * verdict is checked again afterwards. Returns the run's error when that check fails.
  */
 export async function runBoundary(
   ctx: RunContext,
   boundary: PendingBoundary,
 ): Promise<RunError | undefined> {
-  ctx.events.emit({ type: "boundary_hook_start" });
-  await ctx.events.flush();
+  if (boundaryCanAct(ctx, boundary)) {
+    ctx.events.emit({ type: "boundary_hook_start" });
+    await ctx.events.flush();
+  }
   const result = await runBoundaryHook({
     agent: ctx.agent,
     params: ctx.args,

@@ -4,6 +4,7 @@ import {
   existsSync,
   mkdtempSync,
   readFileSync,
+  rmSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
@@ -445,15 +446,46 @@ describe("resume across sessions", () => {
 });
 
 describe("a crash while the boundary hook runs", () => {
+  it("cannot happen where the hook has nothing to do: the run stays resumable", async () => {
+    const repo = makeSampleRepo();
+    const loaded = await loadAgentDefinition(writeTestAgent(linear));
+    const fake = await newFake();
+    const runner = runnerFor(loaded, fake);
+    fake.enqueue(intentReply("next"), intentReply("handoff"), intentReply("closing"));
+    const done = await runner.run({ cwd: repo });
+    expect(done.success).toBe(true);
+    const journal = done.journalPath as string;
+    const events = readJournal(journal);
+    // No command hook and no GitHub action: nothing that could act twice, so no start marker.
+    expect(events.some((event) => event.type === "boundary_hook_start")).toBe(false);
+    // Killed after the last step end, before the run's end was journaled.
+    const lines = readFileSync(journal, "utf8").trimEnd().split("\n");
+    const end = lines.findIndex((line) => line.includes('"type":"run_end"'));
+    writeFileSync(journal, `${lines.slice(0, end).join("\n")}\n`);
+    const requests = fake.messageRequests().length;
+
+    const resumed = await runner.run({ resume: done.runId, cwd: repo });
+    expect(resumed.success).toBe(true);
+    expect(fake.messageRequests()).toHaveLength(requests);
+  });
+
   it("leaves a journal that resume refuses, so the hook never acts twice", async () => {
-    const { readFileSync, writeFileSync } = await import("node:fs");
     const repo = makeSampleRepo();
     const { client, fake } = await fakeModel("fix-bug");
     try {
-      const loaded = await loadAgentDefinition(path.join(EXAMPLES, "agents", "fix-bug"));
+      // fix-bug with a command hook: the hook has something to do, so its start is journaled.
+      const parent = mkdtempSync(path.join(tmpdir(), "climpt-hooked-"));
+      closers.push(() => rmSync(parent, { recursive: true, force: true }));
+      const dir = path.join(parent, "fix-bug");
+      cpSync(path.join(EXAMPLES, "agents", "fix-bug"), dir, { recursive: true });
+      const manifest = JSON.parse(readFileSync(path.join(dir, "agent.json"), "utf8"));
+      manifest.runner.boundaries.boundaryHook = { command: "echo hook >> hook-ran.log" };
+      writeFileSync(path.join(dir, "agent.json"), JSON.stringify(manifest));
+      const loaded = await loadAgentDefinition(dir);
       const runner = new StepFlowRunner(loaded, { modelClient: client });
       const done = await runner.run({ args: { issue: 1 }, cwd: repo });
       expect(done.success).toBe(true);
+      expect(readFileSync(path.join(repo, "hook-ran.log"), "utf8")).toBe("hook\n");
       // Cut the journal right after boundary_hook_start, as a crash during the hook's commands would.
       const file = done.journalPath as string;
       const lines = readFileSync(file, "utf8").trimEnd().split("\n");
