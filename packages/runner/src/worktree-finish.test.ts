@@ -71,22 +71,25 @@ async function runCommitter(
   runOptions: Partial<RunOptions>,
   runnerOptions: Partial<RunnerOptions> = {},
   onEvent?: (event: RunEvent) => void,
-): Promise<{ result: RunResult; cwd: string }> {
+): Promise<{ result: RunResult; cwd: string; tools: string[] }> {
   const fake = await startFakeAnthropic();
   closers.push(() => fake.close());
   fake.enqueue(commitReply("from the run"), intentReply("next"), intentReply("closing"));
   const loaded = await loadAgentDefinition(writeTestAgent(committer));
   let cwd = "";
+  // What the commit's Bash call returned: a test that finds no commit says why.
+  const tools: string[] = [];
   const result = await new StepFlowRunner(loaded, {
     modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url }),
     onEvent: (event) => {
       if (event.type === "run_start") cwd = event.cwd;
+      if (event.type === "tool_result") tools.push(event.result.content);
       onEvent?.(event);
     },
     env: GIT_IDENTITY,
     ...runnerOptions,
   }).run({ cwd: repo, worktree: true, ...runOptions });
-  return { result, cwd };
+  return { result, cwd, tools };
 }
 
 const branchExists = (repo: string, branch: string): boolean =>
@@ -172,12 +175,13 @@ describe("worktree finish: after a successful run", () => {
     const bare = withOrigin(repo);
     const gh = installSimpleFakeGh();
     const before = git(repo, "rev-parse", "main");
-    const { result } = await runCommitter(
+    const { result, tools } = await runCommitter(
       repo,
       { worktreeOptions: { createPr: true, prTarget: "main" } },
       { ghCommand: gh.gh },
     );
     expect(result.error).toBeUndefined();
+    expect(tools).toEqual(["(no output)\n[exit code 0]"]);
     const branch = `climpt/wt/${result.runId}`;
     expect(result.worktree).toMatchObject({
       merged: false,
