@@ -20,6 +20,9 @@ describe("checkRelativePath", () => {
     ["/etc/passwd", "PR-C3L-002"],
     ["C:/Windows/win.ini", "PR-C3L-002"],
     ["c:secret.md", "PR-C3L-002"],
+    // Normalized to `C:..`: drive C's current folder's parent on Windows.
+    ["./C:..", "PR-C3L-002"],
+    ["steps//d:../x.md", "PR-C3L-002"],
     ["\\\\server\\share\\x.md", "PR-C3L-002"],
     ["steps/f_default.md\0.txt", "PR-C3L-003"],
     ["..\\..\\secret.md", "PR-C3L-006"],

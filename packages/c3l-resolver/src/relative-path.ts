@@ -39,7 +39,13 @@ function unsafePathProblem(value: string, context: PathContext): Problem | undef
       hint: "Remove the NUL character; prompt paths are plain text.",
     });
   }
-  if (value.startsWith("/") || value.startsWith("\\\\") || DRIVE_LETTER.test(value)) {
+  // A drive letter on any segment, not only the first: `./C:..` normalizes to `C:..`, which
+  // Windows reads as relative to drive C's current folder, outside the prompt folder.
+  if (
+    value.startsWith("/") ||
+    value.startsWith("\\\\") ||
+    value.split("/").some((segment) => DRIVE_LETTER.test(segment))
+  ) {
     return problem(
       PROMPT_CODES.absolute,
       `The ${context.what} ${shown} is absolute; prompt paths must stay inside the prompt folder.`,
