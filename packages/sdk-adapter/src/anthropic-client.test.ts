@@ -302,6 +302,18 @@ describe("createAnthropicClient against the fake API through the real SDK", () =
     expect(error.code).toBe("AC-MODEL-009");
   });
 
+  it("says once when the request has left and only the reply is awaited", async () => {
+    fake.enqueue({ ...reply.text("later"), delayMs: 200 });
+    let replied = false;
+    const sent: boolean[] = [];
+    const pending = client().call({ ...request, onRequestSent: () => sent.push(replied) });
+    const response = await pending;
+    replied = true;
+    expect(response.text).toBe("later");
+    // Called once, before the reply was in.
+    expect(sent).toEqual([false]);
+  });
+
   it("never writes the API key to any log line, even at debug level", async () => {
     const { lines, logger } = captureLogger();
     fake.enqueue(reply.error(429), reply.text("fine"), reply.error(401));

@@ -3,6 +3,7 @@ import type { ToolCall } from "@climpt/model";
 import { type ErrorContext, isBrokenStream, mapSdkError } from "./map-sdk-error.ts";
 import { modelId } from "./models.ts";
 import { costOf, mergePrices, type PriceTable } from "./prices.ts";
+import { watchRequestSent } from "./request-sent.ts";
 import {
   credentialScrubber,
   scrubError,
@@ -168,66 +169,77 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     }
   }
 
+  async function callWithRetries(request: ModelRequest): Promise<ModelResponse> {
+    const model = modelId(request.model);
+    const timeoutMs = request.timeoutMs ?? defaultTimeout;
+    let attempts = 0;
+    for (;;) {
+      attempts++;
+      const state = { streamStarted: false, idleTimedOut: false };
+      try {
+        const { message, requestId } = await once(request, model, timeoutMs, state);
+        const content = message.content.map(fromContentBlock);
+        const text = textOf(content);
+        const toolCalls = toolCallsOf(content);
+        if (!streaming) {
+          if (text !== "") request.onTextDelta?.(text);
+          for (const call of toolCalls) request.onToolCall?.(call);
+        }
+        const usage = usageOf(message.usage);
+        const cost = costOf(usage, message.model, prices) ?? costOf(usage, model, prices);
+        const structuredOutput =
+          request.outputSchema === undefined ? undefined : parseStructured(text);
+        return {
+          content,
+          text,
+          toolCalls,
+          ...(structuredOutput === undefined ? {} : { structuredOutput }),
+          usage,
+          costUsd: cost ?? 0,
+          priced: cost !== undefined,
+          stopReason: message.stop_reason,
+          model: message.model,
+          ...(requestId === undefined ? {} : { requestId }),
+        };
+      } catch (error) {
+        const callerAborted = request.signal?.aborted === true;
+        // Without streaming, a TypeError escaping the SDK means the body broke off mid-read
+        // (its own connection failures arrive as APIConnectionError).
+        const started = state.streamStarted || (!streaming && error instanceof TypeError);
+        // The SDK retries only until the response starts; a stream that broke off or went
+        // silent after that is tried again from scratch here, within the same retry budget.
+        if (
+          !callerAborted &&
+          (state.idleTimedOut || isBrokenStream(error, started)) &&
+          attempts <= maxRetries
+        ) {
+          await sleep(100 * 2 ** (attempts - 1), request.signal);
+          continue;
+        }
+        const context: ErrorContext = {
+          model,
+          baseURL,
+          timeoutMs,
+          maxRetries,
+          idleTimedOut: state.idleTimedOut,
+          callerAborted,
+          streamStarted: started,
+          attempts,
+        };
+        throw scrubError(mapSdkError(error, context), scrubber);
+      }
+    }
+  }
+
   return {
     async call(request: ModelRequest): Promise<ModelResponse> {
-      const model = modelId(request.model);
-      const timeoutMs = request.timeoutMs ?? defaultTimeout;
-      let attempts = 0;
-      for (;;) {
-        attempts++;
-        const state = { streamStarted: false, idleTimedOut: false };
-        try {
-          const { message, requestId } = await once(request, model, timeoutMs, state);
-          const content = message.content.map(fromContentBlock);
-          const text = textOf(content);
-          const toolCalls = toolCallsOf(content);
-          if (!streaming) {
-            if (text !== "") request.onTextDelta?.(text);
-            for (const call of toolCalls) request.onToolCall?.(call);
-          }
-          const usage = usageOf(message.usage);
-          const cost = costOf(usage, message.model, prices) ?? costOf(usage, model, prices);
-          const structuredOutput =
-            request.outputSchema === undefined ? undefined : parseStructured(text);
-          return {
-            content,
-            text,
-            toolCalls,
-            ...(structuredOutput === undefined ? {} : { structuredOutput }),
-            usage,
-            costUsd: cost ?? 0,
-            priced: cost !== undefined,
-            stopReason: message.stop_reason,
-            model: message.model,
-            ...(requestId === undefined ? {} : { requestId }),
-          };
-        } catch (error) {
-          const callerAborted = request.signal?.aborted === true;
-          // Without streaming, a TypeError escaping the SDK means the body broke off mid-read
-          // (its own connection failures arrive as APIConnectionError).
-          const started = state.streamStarted || (!streaming && error instanceof TypeError);
-          // The SDK retries only until the response starts; a stream that broke off or went
-          // silent after that is tried again from scratch here, within the same retry budget.
-          if (
-            !callerAborted &&
-            (state.idleTimedOut || isBrokenStream(error, started)) &&
-            attempts <= maxRetries
-          ) {
-            await sleep(100 * 2 ** (attempts - 1), request.signal);
-            continue;
-          }
-          const context: ErrorContext = {
-            model,
-            baseURL,
-            timeoutMs,
-            maxRetries,
-            idleTimedOut: state.idleTimedOut,
-            callerAborted,
-            streamStarted: started,
-            attempts,
-          };
-          throw scrubError(mapSdkError(error, context), scrubber);
-        }
+      // Watched over every attempt, so the caller hears of the first request only.
+      const stopWatching =
+        request.onRequestSent === undefined ? undefined : watchRequestSent(request.onRequestSent);
+      try {
+        return await callWithRetries(request);
+      } finally {
+        stopWatching?.();
       }
     },
   };

@@ -260,6 +260,28 @@ describe("runStep", () => {
     expect(fake.messageRequests()).toHaveLength(0);
   });
 
+  it("fails with AC-STEP-007 before any call when a pattern is not a regular expression", async () => {
+    const schema = {
+      type: "object",
+      properties: { id: { type: "string", pattern: "issue-(" } },
+    };
+    const error = await stepFailure(runStep(options({ outputSchema: schema })));
+    expect(error.code).toBe("AC-STEP-007");
+    expect(error.message).toContain("$.properties.id.pattern");
+    expect(fake.messageRequests()).toHaveLength(0);
+  });
+
+  it("compiles the schema while the first reply is awaited, and does not wait for a reply it cannot check", async () => {
+    // Only a compile finds this broken ("strnig" is no JSON type): the request is already out.
+    // Its reply would take a minute; the step ends long before (else the test times out).
+    fake.enqueue({ ...reply.json(done), delayMs: 60_000 });
+    const schema = { type: "object", properties: { intent: { type: "strnig" } } };
+    const error = await stepFailure(runStep(options({ outputSchema: schema })));
+    expect(error.code).toBe("AC-STEP-007");
+    expect(error.message).toContain("strnig");
+    expect(error.step.calls).toBe(1);
+  });
+
   it("does not fail the step on a retried transient error", async () => {
     fake.enqueue(reply.error(529), reply.error(429), reply.json(done));
     const result = await runStep(options());

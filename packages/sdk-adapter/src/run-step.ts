@@ -2,6 +2,7 @@ import type { JsonSchema, JsonValue, ToolCall, ToolExecutor, ToolResult } from "
 import { ModelError, StepError, type StepFailureReason, type StepProgress } from "./errors.ts";
 import { modelId } from "./models.ts";
 import { type OutputCandidate, outputCandidates, type SalvageKind } from "./salvage.ts";
+import { schemaCompileTiming } from "./schema-compile-timing.ts";
 import { type CompiledSchema, compileSchema } from "./schema-validator.ts";
 import {
   addUsage,
@@ -199,17 +200,40 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
   const emit = options.onEvent ?? (() => {});
   const definitions = options.tools?.definitions ?? [];
 
+  // The output schema is compiled while the first request waits for its reply when that is safe
+  // (see schema-compile-timing.ts); a reply is never checked before the compile has run.
+  const schemaInput =
+    options.outputSchema === undefined
+      ? undefined
+      : (options.acceptedOutputSchema ?? options.outputSchema);
   let schema: CompiledSchema | undefined;
-  if (options.outputSchema !== undefined) {
+  let schemaError: unknown;
+  const unusableSchema = (cause: unknown, step: StepProgress): StepError =>
+    new StepError({
+      reason: "unusable-schema",
+      message: `The step's output schema cannot be compiled: ${cause instanceof Error ? cause.message : String(cause)}.`,
+      hint: "Fix the schema file the step's outputSchemaRef points at (every $ref must resolve inside the document).",
+      cause,
+      step,
+    });
+  const compileOutputSchema = (): void => {
+    if (schemaInput === undefined || schema !== undefined || schemaError !== undefined) return;
     try {
-      schema = compileSchema(options.acceptedOutputSchema ?? options.outputSchema);
+      schema = compileSchema(schemaInput);
     } catch (error) {
-      throw new StepError({
-        reason: "unusable-schema",
-        message: `The step's output schema cannot be compiled: ${error instanceof Error ? error.message : String(error)}.`,
-        hint: "Fix the schema file the step's outputSchemaRef points at (every $ref must resolve inside the document).",
-        cause: error,
-        step: { usage: ZERO_USAGE, costUsd: 0, calls: 0, transcript: [] },
+      schemaError = error;
+    }
+  };
+  if (schemaInput !== undefined) {
+    const timing = schemaCompileTiming(schemaInput);
+    if (typeof timing === "object") schemaError = new Error(timing.problem);
+    else if (timing === "before-call") compileOutputSchema();
+    if (schemaError !== undefined) {
+      throw unusableSchema(schemaError, {
+        usage: ZERO_USAGE,
+        costUsd: 0,
+        calls: 0,
+        transcript: [],
       });
     }
   }
@@ -250,6 +274,16 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
     turns++;
     emit({ type: "model-request", turn: turns, model, messages: transcript.length, repair });
     const started = performance.now();
+    // Until the schema is compiled, the request carries the compile: it runs once the request
+    // is out, and a schema that fails to compile stops the wait for a reply it could not check.
+    const schemaAbort =
+      schemaInput !== undefined && schema === undefined && schemaError === undefined
+        ? new AbortController()
+        : undefined;
+    const signal =
+      schemaAbort === undefined || options.signal === undefined
+        ? (schemaAbort?.signal ?? options.signal)
+        : AbortSignal.any([options.signal, schemaAbort.signal]);
     let response: ModelResponse;
     try {
       response = await options.client.call({
@@ -260,10 +294,19 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
         ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
         maxTokens,
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
+        ...(signal === undefined ? {} : { signal }),
         ...(options.onTextDelta === undefined ? {} : { onTextDelta: options.onTextDelta }),
+        ...(schemaAbort === undefined
+          ? {}
+          : {
+              onRequestSent: () => {
+                compileOutputSchema();
+                if (schemaError !== undefined) schemaAbort.abort(schemaError);
+              },
+            }),
       });
     } catch (error) {
+      if (schemaAbort?.signal.aborted === true) throw unusableSchema(schemaError, progress());
       if (ModelError.isInstance(error)) error.step = progress();
       throw error;
     }
@@ -282,6 +325,9 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
       durationMs: performance.now() - started,
     });
     transcript.push({ role: "assistant", content: response.content });
+    // A client that cannot tell when its request left compiles here, after the reply.
+    compileOutputSchema();
+    if (schemaError !== undefined) throw unusableSchema(schemaError, progress());
     return response;
   }
 

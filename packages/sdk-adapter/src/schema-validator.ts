@@ -1,7 +1,8 @@
+import { createRequire } from "node:module";
 import type { JsonSchema, JsonValue } from "@climpt/model";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
+import type { Ajv, ErrorObject, Options, ValidateFunction } from "ajv";
+import type { Ajv2019 } from "ajv/dist/2019.js";
+import type { Ajv2020 } from "ajv/dist/2020.js";
 
 /** A compiled step schema: `validate` returns the violations as `$.path: message` lines. */
 export interface CompiledSchema {
@@ -11,6 +12,13 @@ export interface CompiledSchema {
 type AjvInstance = Ajv | Ajv2019 | Ajv2020;
 
 /**
+ * Ajv is loaded when the first schema is compiled, and only the dialect that schema needs: each
+ * dialect is its own tree of modules, and loading all three cost a `climpt run` tens of
+ * milliseconds before its first model request.
+ */
+const loadAjvModule = createRequire(import.meta.url);
+
+/**
  * The dialect a schema declares picks the validator: draft-07 and older → Ajv's draft-07 class,
  * 2019-09 → Ajv2019, 2020-12 or no `$schema` → Ajv2020. `$defs` and `definitions` resolve in all
  * of them. `strict: false` accepts the unknown keywords and formats real step schemas carry
@@ -18,16 +26,27 @@ type AjvInstance = Ajv | Ajv2019 | Ajv2020;
  */
 function ajvFor(schema: JsonSchema): AjvInstance {
   const dialect = typeof schema.$schema === "string" ? schema.$schema : "";
-  const options = {
+  const options: Options = {
     strict: false,
     allErrors: true,
     validateFormats: false,
     validateSchema: false,
-    logger: false as const,
+    logger: false,
   };
-  if (/draft-0[4-7]/.test(dialect)) return new Ajv(options);
-  if (dialect.includes("2019-09")) return new Ajv2019(options);
-  return new Ajv2020(options);
+  if (/draft-0[4-7]/.test(dialect)) {
+    const { Ajv: Draft07 } = loadAjvModule("ajv") as typeof import("ajv");
+    return new Draft07(options);
+  }
+  if (dialect.includes("2019-09")) {
+    const { Ajv2019: Draft2019 } = loadAjvModule(
+      "ajv/dist/2019.js",
+    ) as typeof import("ajv/dist/2019.js");
+    return new Draft2019(options);
+  }
+  const { Ajv2020: Draft2020 } = loadAjvModule(
+    "ajv/dist/2020.js",
+  ) as typeof import("ajv/dist/2020.js");
+  return new Draft2020(options);
 }
 
 function pointerToPath(pointer: string): string {

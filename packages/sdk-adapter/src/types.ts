@@ -91,6 +91,12 @@ export interface ModelRequest {
   readonly onTextDelta?: (delta: string) => void;
   /** Each tool call as soon as its input is complete. */
   readonly onToolCall?: (call: ToolCall) => void;
+  /**
+   * Called once, when the request has left for the API and its reply is being waited for, so
+   * the caller can do work that overlaps the wait. A client that cannot tell when that is never
+   * calls it.
+   */
+  readonly onRequestSent?: () => void;
 }
 
 export interface ModelResponse {
