@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -53,6 +53,21 @@ describe("the remembered sandbox probe", () => {
     expect(probeRemembered("abc", file, now + DAY_MS + 1)).toBe(false);
     writeFileSync(file, "{not json");
     expect(probeRemembered("abc", file, now)).toBe(false);
+  });
+
+  it("keeps the successes of other installs beside this one's, and reads the one-entry format", () => {
+    const file = path.join(dir, "cache", "sandbox-probe.json");
+    const now = Date.now();
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify({ fingerprint: "old-format", checkedAt: now }));
+    expect(probeRemembered("old-format", file, now + 1)).toBe(true);
+    for (let install = 0; install < 20; install++)
+      rememberProbe(`install-${install}`, file, now + install);
+    // The newest sixteen stay, whichever install wrote last.
+    expect(probeRemembered("install-19", file, now + 20)).toBe(true);
+    expect(probeRemembered("install-4", file, now + 20)).toBe(true);
+    expect(probeRemembered("install-3", file, now + 20)).toBe(false);
+    expect(probeRemembered("old-format", file, now + 20)).toBe(false);
   });
 
   it("lives under XDG_CACHE_HOME when it is set", () => {

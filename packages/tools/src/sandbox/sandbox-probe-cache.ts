@@ -35,9 +35,16 @@ const USERNS_SETTINGS = [
   "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
 ] as const;
 
-interface RememberedProbe {
-  readonly fingerprint: string;
-  readonly checkedAt: number;
+/**
+ * How many fingerprints the file keeps. More than one: two climpt installs on one machine (two
+ * projects, or worktrees of climpt itself) have different library files, so different
+ * fingerprints, and with one entry each run would erase the other's.
+ */
+const REMEMBER_ENTRIES = 16;
+
+/** The file: when each fingerprint last probed successfully (ms since the epoch). */
+interface RememberedProbes {
+  readonly successes: Readonly<Record<string, number>>;
 }
 
 function readSetting(file: string): string | null {
@@ -109,28 +116,51 @@ export function sandboxProbeCacheFile(env: NodeJS.ProcessEnv = process.env): str
   return path.join(base, "climpt", "sandbox-probe.json");
 }
 
-/** Whether a success with this fingerprint was recorded less than a day ago. */
-export function probeRemembered(fingerprint: string, file: string, now = Date.now()): boolean {
+/** The successes the file holds; none for a missing or damaged file. */
+function readSuccesses(file: string): Record<string, number> {
   try {
-    const remembered = JSON.parse(readFileSync(file, "utf8")) as Partial<RememberedProbe>;
-    return (
-      remembered.fingerprint === fingerprint &&
-      typeof remembered.checkedAt === "number" &&
-      now - remembered.checkedAt >= 0 &&
-      now - remembered.checkedAt < REMEMBER_MS
-    );
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<RememberedProbes> & {
+      readonly fingerprint?: unknown;
+      readonly checkedAt?: unknown;
+    };
+    const successes: Record<string, number> = {};
+    for (const [fingerprint, checkedAt] of Object.entries(parsed.successes ?? {})) {
+      if (typeof checkedAt === "number") successes[fingerprint] = checkedAt;
+    }
+    // The first format held one success: { fingerprint, checkedAt }.
+    if (typeof parsed.fingerprint === "string" && typeof parsed.checkedAt === "number") {
+      successes[parsed.fingerprint] ??= parsed.checkedAt;
+    }
+    return successes;
   } catch {
-    return false;
+    return {};
   }
 }
 
-/** Records a success. A cache that cannot be written (read-only home) is only a slower next run. */
+const fresh = (checkedAt: number, now: number): boolean =>
+  now - checkedAt >= 0 && now - checkedAt < REMEMBER_MS;
+
+/** Whether a success with this fingerprint was recorded less than a day ago. */
+export function probeRemembered(fingerprint: string, file: string, now = Date.now()): boolean {
+  const checkedAt = readSuccesses(file)[fingerprint];
+  return checkedAt !== undefined && fresh(checkedAt, now);
+}
+
+/**
+ * Records a success beside the others still fresh (the newest REMEMBER_ENTRIES). Two processes
+ * writing at once may lose one entry: that is one more probe later. A cache that cannot be
+ * written (read-only home) is only a slower next run.
+ */
 export function rememberProbe(fingerprint: string, file: string, now = Date.now()): void {
-  const entry: RememberedProbe = { fingerprint, checkedAt: now };
+  const kept = Object.entries({ ...readSuccesses(file), [fingerprint]: now })
+    .filter(([, checkedAt]) => fresh(checkedAt, now))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, REMEMBER_ENTRIES);
+  const content: RememberedProbes = { successes: Object.fromEntries(kept) };
   try {
     mkdirSync(path.dirname(file), { recursive: true });
     const partial = `${file}.${process.pid}.tmp`;
-    writeFileSync(partial, `${JSON.stringify(entry)}\n`, { mode: 0o600 });
+    writeFileSync(partial, `${JSON.stringify(content)}\n`, { mode: 0o600 });
     renameSync(partial, file);
   } catch {
     // best effort, see above
