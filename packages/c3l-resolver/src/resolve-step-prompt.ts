@@ -29,7 +29,7 @@ import {
   type UvShadowing,
   type UvVariables,
 } from "./uv-channels.ts";
-import { substituteUv } from "./uv-substitution.ts";
+import { checkUvPlaceholders } from "./uv-substitution.ts";
 
 /**
  * A different prompt variant for one execution of a step: a failure pattern's retry prompt
@@ -178,11 +178,11 @@ export async function resolveStepPrompt(
   // Only the names this prompt reads (its placeholders and the step's declared variables) are
   // looked up, so a step costs what its prompt uses, not what the run has handed off so far.
   let table = collectUvVariables(channels, namesReadBy(prompt.text, step.uvVariables));
-  let checked = substituteUv(prompt.text, table.variables, substitution);
+  let checked = checkUvPlaceholders(prompt.text, table.variables, substitution);
   if (!checked.ok) {
     // The message lists every available variable: only now is the whole table worth building.
     table = collectUvVariables(channels);
-    checked = substituteUv(prompt.text, table.variables, substitution);
+    checked = checkUvPlaceholders(prompt.text, table.variables, substitution);
   }
   if (!checked.ok) issues.push(...checked.issues);
 

@@ -61,6 +61,21 @@ export function substituteUv(
   variables: UvVariables,
   options: UvSubstitutionOptions = {},
 ): Result<UvSubstitution> {
+  const checked = checkUvPlaceholders(text, variables, options);
+  if (!checked.ok) return checked;
+  return ok({ text: replaceUvPlaceholders(text, variables), used: checked.value.used });
+}
+
+/**
+ * `substituteUv` without the substitution: the variables the text uses (or the step declares)
+ * and every missing value, for a caller that fills the text itself (`resolveStepPrompt` also
+ * fills `{input_text}` in the same pass).
+ */
+export function checkUvPlaceholders(
+  text: string,
+  variables: UvVariables,
+  options: UvSubstitutionOptions = {},
+): Result<Pick<UvSubstitution, "used">> {
   const firstLine = options.firstLine ?? 1;
   const step = options.stepId === undefined ? "" : ` of step "${options.stepId}"`;
   const placeholders = findUvPlaceholders(text);
@@ -114,7 +129,8 @@ export function substituteUv(
     );
   });
 
-  const known = Object.keys(variables).sort();
+  // Sorted only for the hints of missing placeholders.
+  const known = missingLines.size === 0 ? [] : Object.keys(variables).sort();
   for (const [name, lines] of missingLines) {
     issues.push(
       problem(
@@ -131,7 +147,7 @@ export function substituteUv(
     );
   }
   if (issues.length > 0) return fail(issues);
-  return ok({ text: replaceUvPlaceholders(text, variables), used });
+  return ok({ used });
 }
 
 /**
