@@ -5,8 +5,8 @@ import {
   lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   readlinkSync,
+  readSync,
   realpathSync,
 } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -50,7 +50,8 @@ export function createFsPromptSource(
 
   return {
     describe(relativePath) {
-      return relativePath === "" ? root : `${root}${sep}${relativePath.split("/").join(sep)}`;
+      if (relativePath === "") return root;
+      return `${root}${sep}${sep === "/" ? relativePath : relativePath.split("/").join(sep)}`;
     },
     async read(relativePath) {
       const rel = safeRelativePath(relativePath);
@@ -147,7 +148,8 @@ function readRegularFile(realPath: string, described: string): string {
   let fd: number | undefined;
   try {
     fd = openSync(realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
-    if (!fstatSync(fd).isFile()) {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
       throw problemError(
         problem(PROMPT_CODES.unreadable, `The prompt path ${described} is not a regular file.`, {
           file: described,
@@ -155,7 +157,7 @@ function readRegularFile(realPath: string, described: string): string {
         }),
       );
     }
-    return readFileSync(fd, { encoding: "utf8" });
+    return readToEnd(fd, stats.size);
   } catch (error) {
     if (typeof error === "object" && error !== null && "code" in error) {
       const code = (error as { code: unknown }).code;
@@ -165,6 +167,26 @@ function readRegularFile(realPath: string, described: string): string {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * The rest of the open file as UTF-8, as `readFileSync` would give it. The size `fstat` just
+ * reported sizes the buffer one byte larger, so the usual file takes one `read`: a regular file
+ * reads short only at its end. A file that grew since keeps being read until a read returns 0.
+ */
+function readToEnd(fd: number, size: number): string {
+  let buffer = Buffer.allocUnsafe(size + 1);
+  let length = 0;
+  for (;;) {
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+    if (length < buffer.length) break;
+    const larger = Buffer.allocUnsafe(buffer.length * 2);
+    buffer.copy(larger, 0, 0, length);
+    buffer = larger;
+  }
+  return buffer.toString("utf8", 0, length);
 }
 
 function isMissing(error: unknown): boolean {
