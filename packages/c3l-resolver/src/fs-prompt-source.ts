@@ -9,7 +9,7 @@ import {
   readSync,
   realpathSync,
 } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { problem } from "@climpt/model";
 import { PROMPT_CODES } from "./problems.ts";
 import { type PromptSource, problemError, safeRelativePath } from "./prompt-source.ts";
@@ -128,7 +128,7 @@ function readInside(realRoot: string, rel: string, described: string): string | 
   const name = rel.slice(cut + 1);
   let fd: number;
   try {
-    fd = openSync(join(folder, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(childPath(folder, name), constants.O_RDONLY | constants.O_NOFOLLOW);
   } catch (error) {
     if (isMissing(error)) return undefined;
     if (!isSymlinkRefused(error)) throw unreadable(described, error);
@@ -151,7 +151,7 @@ function locateInside(
   let current = from;
   const segments = rel === "" ? [] : rel.split("/");
   for (const segment of segments) {
-    const next = join(current, segment);
+    const next = childPath(current, segment);
     let stats: ReturnType<typeof lstatSync>;
     try {
       stats = lstatSync(next);
@@ -231,6 +231,15 @@ function readToEnd(fd: number, size: number): string {
     buffer = larger;
   }
   return buffer.toString("utf8", 0, length);
+}
+
+/**
+ * `join(folder, name)` for a real (absolute, normalized) folder and one checked segment (no
+ * separator, not `.` or `..`, not empty), which leave `join` nothing to normalize: without it,
+ * a prompt read on every step skips a normalization per folder.
+ */
+function childPath(folder: string, name: string): string {
+  return folder.endsWith(sep) ? `${folder}${name}` : `${folder}${sep}${name}`;
 }
 
 /** An `O_NOFOLLOW` open that met a symlink: ELOOP (Linux, macOS), EMLINK (FreeBSD). */
