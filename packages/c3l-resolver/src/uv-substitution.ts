@@ -11,6 +11,7 @@ import {
   problem,
   type Result,
   stepPath,
+  type UvPlaceholder,
 } from "@climpt/model";
 import { PROMPT_CODES } from "./problems.ts";
 import { renderValue } from "./render-value.ts";
@@ -75,10 +76,11 @@ export function checkUvPlaceholders(
   text: string,
   variables: UvVariables,
   options: UvSubstitutionOptions = {},
+  /** `findUvPlaceholders(text)`, when the caller has it already. */
+  placeholders: readonly UvPlaceholder[] = findUvPlaceholders(text),
 ): Result<Pick<UvSubstitution, "used">> {
   const firstLine = options.firstLine ?? 1;
   const step = options.stepId === undefined ? "" : ` of step "${options.stepId}"`;
-  const placeholders = findUvPlaceholders(text);
   const used: string[] = [];
   const missingLines = new Map<string, number[]>();
   for (const placeholder of placeholders) {
