@@ -33,6 +33,24 @@ describe("RunEventStream without a journal", () => {
     expect(typeof seen[0]?.time).toBe("string");
   });
 
+  it("builds an event given by emitBuilt only for a reader, and numbers it either way", () => {
+    const listeners = new Set<(event: RunEvent) => void>();
+    const stream = new RunEventStream("run-1", null, new RunTelemetry(), listeners);
+    let built = 0;
+    const build = () => {
+      built += 1;
+      return request;
+    };
+    stream.emitBuilt("model_request", build);
+    expect(built).toBe(0);
+    expect(stream.workStarted).toBe(true);
+    const seen: RunEvent[] = [];
+    listeners.add((event) => seen.push(event));
+    stream.emitBuilt("model_request", build);
+    expect(built).toBe(1);
+    expect(seen[0]).toMatchObject({ ...request, seq: 2 });
+  });
+
   it("keeps the boundary hook's report scrubbed for the result when nobody reads the events", () => {
     const scrubber = createScrubber([{ label: "GH_TOKEN", value: "ghp_secretvalue123" }]);
     const stream = new RunEventStream("run-1", null, new RunTelemetry(), new Set(), 0, scrubber);

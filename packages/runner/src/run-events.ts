@@ -99,6 +99,23 @@ export class RunEventStream {
     }
   }
 
+  /**
+   * `emit(build())`, where the event is built only for a reader: for an event whose record
+   * costs work of its own (a step end's journal form). Nobody reading, it is numbered and noted
+   * like any other.
+   */
+  emitBuilt<T extends RunEventInput["type"]>(
+    type: T,
+    build: () => Extract<RunEventInput, { type: T }>,
+  ): void {
+    if (type === "boundary_hook" || this.observed) {
+      this.emit(build());
+      return;
+    }
+    this.seq += 1;
+    this.note(type);
+  }
+
   /** What the stream remembers of an event of `type` (`seq` is already its number). */
   private note(type: RunEvent["type"]): void {
     if (type === "boundary_hook_start") this.hookStarted = true;
