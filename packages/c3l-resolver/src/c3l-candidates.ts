@@ -11,7 +11,12 @@ import {
   stepPath,
 } from "@climpt/model";
 import { PROMPT_CODES } from "./problems.ts";
-import { checkPathSegment, checkRelativePath } from "./relative-path.ts";
+import {
+  checkPathSegment,
+  checkRelativePath,
+  isPathSegment,
+  safeNormalPath,
+} from "./relative-path.ts";
 
 /** The registry fields that decide where a prompt file lives. */
 export type PathTemplates = Pick<Registry, "pathTemplate" | "pathTemplateNoAdaptation">;
@@ -40,9 +45,12 @@ export function c3lCandidates(
   ref: PromptRef,
   origin: RefOrigin = {},
 ): Result<readonly string[]> {
-  const stepAt = origin.stepId === undefined ? undefined : stepPath(origin.stepId);
+  // Built only for a problem's `path`: the values are checked on every step and almost never fail.
+  const stepAt = (): string | undefined =>
+    origin.stepId === undefined ? undefined : stepPath(origin.stepId);
   if (ref.kind === "path") {
-    const where = { file: origin.file, path: stepAt && jsonPath(stepAt, "path") };
+    const at = stepAt();
+    const where = { file: origin.file, path: at && jsonPath(at, "path") };
     if (ref.path.trim() === "") {
       return fail([
         problem(PROMPT_CODES.badTemplate, "The prompt path reference is empty.", {
@@ -58,11 +66,12 @@ export function c3lCandidates(
   const issues: Problem[] = [];
   for (const name of C3L_PLACEHOLDERS) {
     const value = ref[name];
-    if (value === undefined) continue;
+    if (value === undefined || isPathSegment(value)) continue;
+    const at = stepAt();
     const issue = checkPathSegment(value, {
       what: `${name} value`,
       file: origin.file,
-      path: stepAt && jsonPath(stepAt, name),
+      path: at && jsonPath(at, name),
     });
     if (issue) issues.push(issue);
   }
@@ -93,7 +102,6 @@ function fillTemplate(
   field: "pathTemplate" | "pathTemplateNoAdaptation",
   file: string | undefined,
 ): Result<string> {
-  const where = { file, path: jsonPath("$", field) };
   const unknown: string[] = [];
   const filled = template.replace(/\{([^{}]*)\}/g, (whole, name: string) => {
     const value = isPlaceholder(name) ? ref[name] : undefined;
@@ -103,6 +111,11 @@ function fillTemplate(
     }
     return value;
   });
+  if (unknown.length === 0) {
+    const safe = safeNormalPath(filled);
+    if (safe !== undefined) return ok(safe);
+  }
+  const where = { file, path: jsonPath("$", field) };
   if (unknown.length > 0) {
     return fail([
       problem(

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { ClimptError } from "@climpt/model";
@@ -35,6 +36,22 @@ describe("createFsPromptSource", () => {
     expect(source.describe("steps/initial/issue/f_default.md")).toBe(
       [root, "steps", "initial", "issue", "f_default.md"].join(sep),
     );
+  });
+
+  it("reads a file whole, as readFileSync does: empty, multi-byte, invalid UTF-8, large", async () => {
+    const { root } = await layout();
+    const files: Record<string, Buffer> = {
+      "empty.md": Buffer.alloc(0),
+      "multi.md": Buffer.from("é — 日本 🙂\n", "utf8"),
+      "invalid.md": Buffer.from([0x61, 0xff, 0xc3, 0x62]),
+      "large.md": Buffer.from("ab\n".repeat(100_000), "utf8"),
+    };
+    for (const [name, bytes] of Object.entries(files)) await writeFile(join(root, name), bytes);
+    const source = createFsPromptSource(root);
+    for (const [name, bytes] of Object.entries(files)) {
+      expect(await source.read(name)).toBe(bytes.toString("utf8"));
+      expect(await source.read(name)).toBe(readFileSync(join(root, name), "utf8"));
+    }
   });
 
   it("returns undefined for a missing file, a missing folder, and a missing root", async () => {

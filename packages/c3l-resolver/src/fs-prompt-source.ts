@@ -5,11 +5,11 @@ import {
   lstatSync,
   openSync,
   readdirSync,
-  readFileSync,
   readlinkSync,
+  readSync,
   realpathSync,
 } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
 import { problem } from "@climpt/model";
 import { PROMPT_CODES } from "./problems.ts";
 import { type PromptSource, problemError, safeRelativePath } from "./prompt-source.ts";
@@ -50,7 +50,8 @@ export function createFsPromptSource(
 
   return {
     describe(relativePath) {
-      return relativePath === "" ? root : `${root}${sep}${relativePath.split("/").join(sep)}`;
+      if (relativePath === "") return root;
+      return `${root}${sep}${sep === "/" ? relativePath : relativePath.split("/").join(sep)}`;
     },
     async read(relativePath) {
       const rel = safeRelativePath(relativePath);
@@ -58,9 +59,7 @@ export function createFsPromptSource(
       const base = await rootReal();
       // No prompt folder at all: every file in it is missing, which the resolver reports.
       if (base === undefined) return undefined;
-      const located = locateInside(base, rel, described);
-      if (located === undefined) return undefined;
-      return readRegularFile(located, described);
+      return readInside(base, rel, described);
     },
     async list(relativeDir) {
       const rel = relativeDir === "" ? "" : safeRelativePath(relativeDir);
@@ -110,12 +109,49 @@ function isInside(realRoot: string, candidate: string): boolean {
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
-/** The real path of `rel` under `realRoot`, `undefined` when missing; throws on an escape. */
-function locateInside(realRoot: string, rel: string, described: string): string | undefined {
-  let current = realRoot;
+/**
+ * The prompt file at `rel` under `realRoot`, `undefined` when missing; throws on an escape. The
+ * folders on the way are walked as `locateInside` walks them. The file itself is opened without
+ * an `lstat` first: `O_NOFOLLOW` makes the open refuse a symlink, and only a refused open takes
+ * the walk's last step (the link judged by where it leads). Nothing outside the root is opened,
+ * and a prompt read, on every step, costs one system call less.
+ */
+function readInside(realRoot: string, rel: string, described: string): string | undefined {
+  const cut = rel.lastIndexOf("/");
+  // Without O_NOFOLLOW (Windows) an open would follow a link: every segment is looked at first.
+  if (rel === "" || constants.O_NOFOLLOW === undefined) {
+    const located = locateInside(realRoot, rel, described);
+    return located === undefined ? undefined : readRegularFile(located, described);
+  }
+  const folder = locateInside(realRoot, cut === -1 ? "" : rel.slice(0, cut), described);
+  if (folder === undefined) return undefined;
+  const name = rel.slice(cut + 1);
+  let fd: number;
+  try {
+    fd = openSync(childPath(folder, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    if (isMissing(error)) return undefined;
+    if (!isSymlinkRefused(error)) throw unreadable(described, error);
+    const located = locateInside(realRoot, name, described, folder);
+    return located === undefined ? undefined : readRegularFile(located, described);
+  }
+  return readOpenFile(fd, described);
+}
+
+/**
+ * The real path of `rel` under `realRoot` (walked from `from`, a real folder inside it),
+ * `undefined` when missing; throws on an escape.
+ */
+function locateInside(
+  realRoot: string,
+  rel: string,
+  described: string,
+  from = realRoot,
+): string | undefined {
+  let current = from;
   const segments = rel === "" ? [] : rel.split("/");
   for (const segment of segments) {
-    const next = join(current, segment);
+    const next = childPath(current, segment);
     let stats: ReturnType<typeof lstatSync>;
     try {
       stats = lstatSync(next);
@@ -144,10 +180,20 @@ function locateInside(realRoot: string, rel: string, described: string): string 
 }
 
 function readRegularFile(realPath: string, described: string): string {
-  let fd: number | undefined;
+  let fd: number;
   try {
     fd = openSync(realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
-    if (!fstatSync(fd).isFile()) {
+  } catch (error) {
+    throw unreadable(described, error);
+  }
+  return readOpenFile(fd, described);
+}
+
+/** The file open as `fd`, which it closes, when it is a regular file. */
+function readOpenFile(fd: number, described: string): string {
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
       throw problemError(
         problem(PROMPT_CODES.unreadable, `The prompt path ${described} is not a regular file.`, {
           file: described,
@@ -155,7 +201,7 @@ function readRegularFile(realPath: string, described: string): string {
         }),
       );
     }
-    return readFileSync(fd, { encoding: "utf8" });
+    return readToEnd(fd, stats.size);
   } catch (error) {
     if (typeof error === "object" && error !== null && "code" in error) {
       const code = (error as { code: unknown }).code;
@@ -163,8 +209,43 @@ function readRegularFile(realPath: string, described: string): string {
     }
     throw unreadable(described, error);
   } finally {
-    if (fd !== undefined) closeSync(fd);
+    closeSync(fd);
   }
+}
+
+/**
+ * The rest of the open file as UTF-8, as `readFileSync` would give it. The size `fstat` just
+ * reported sizes the buffer one byte larger, so the usual file takes one `read`: a regular file
+ * reads short only at its end. A file that grew since keeps being read until a read returns 0.
+ */
+function readToEnd(fd: number, size: number): string {
+  let buffer = Buffer.allocUnsafe(size + 1);
+  let length = 0;
+  for (;;) {
+    const read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (read === 0) break;
+    length += read;
+    if (length < buffer.length) break;
+    const larger = Buffer.allocUnsafe(buffer.length * 2);
+    buffer.copy(larger, 0, 0, length);
+    buffer = larger;
+  }
+  return buffer.toString("utf8", 0, length);
+}
+
+/**
+ * `join(folder, name)` for a real (absolute, normalized) folder and one checked segment (no
+ * separator, not `.` or `..`, not empty), which leave `join` nothing to normalize: without it,
+ * a prompt read on every step skips a normalization per folder.
+ */
+function childPath(folder: string, name: string): string {
+  return folder.endsWith(sep) ? `${folder}${name}` : `${folder}${sep}${name}`;
+}
+
+/** An `O_NOFOLLOW` open that met a symlink: ELOOP (Linux, macOS), EMLINK (FreeBSD). */
+function isSymlinkRefused(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ELOOP" || code === "EMLINK";
 }
 
 function isMissing(error: unknown): boolean {

@@ -2,7 +2,7 @@ import { posix, win32 } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { issuesOf, okValue } from "./c3l-resolver.test-helper.ts";
-import { checkPathSegment, checkRelativePath } from "./relative-path.ts";
+import { checkPathSegment, checkRelativePath, isPathSegment } from "./relative-path.ts";
 
 const ctx = { what: "prompt path" };
 
@@ -81,5 +81,37 @@ describe("checkPathSegment", () => {
   it("accepts plain names, including dashes and dots inside", () => {
     expect(checkPathSegment("git-dirty", { what: "adaptation value" })).toBeUndefined();
     expect(checkPathSegment("v1.2", { what: "edition value" })).toBeUndefined();
+  });
+});
+
+describe("the checks' fast paths", () => {
+  /** The rules as first written, one problem after another, for comparison. */
+  function reference(value: string): string | undefined {
+    const segments = value.split("/");
+    if (value.includes("\0")) return undefined;
+    if (value.startsWith("/") || value.startsWith("\\\\")) return undefined;
+    if (segments.some((segment) => /^[A-Za-z]:/.test(segment))) return undefined;
+    if (value.includes("\\") || segments.includes("..")) return undefined;
+    return segments.filter((segment) => segment !== "" && segment !== ".").join("/");
+  }
+
+  it("accept and normalize exactly what the full rules do, for every short path", () => {
+    const alphabet = ["a", ".", "/", "\\", ":", "C", "\0"];
+    let values = [""];
+    for (let length = 0; length <= 5; length += 1) {
+      for (const value of values) {
+        const checked = checkRelativePath(value, ctx);
+        expect(checked.ok ? checked.value : undefined, JSON.stringify(value)).toBe(
+          reference(value),
+        );
+        const expectedSegment =
+          reference(value) !== undefined && value !== "" && value !== "." && !value.includes("/");
+        expect(checkPathSegment(value, ctx) === undefined, JSON.stringify(value)).toBe(
+          expectedSegment,
+        );
+        expect(isPathSegment(value), JSON.stringify(value)).toBe(expectedSegment);
+      }
+      values = values.flatMap((value) => alphabet.map((char) => value + char));
+    }
   });
 });

@@ -19,17 +19,60 @@ const DRIVE_LETTER = /^[A-Za-z]:/;
  * Symlinks are the other half and need the file system; see `createFsPromptSource`.
  */
 export function checkRelativePath(value: string, context: PathContext): Result<string> {
+  const safe = safeNormalPath(value);
+  if (safe !== undefined) return ok(safe);
   const issue = unsafePathProblem(value, context);
   if (issue) return fail([issue]);
-  return ok(
-    value
-      .split("/")
-      .filter((segment) => segment !== "" && segment !== ".")
-      .join("/"),
+  return ok(isNormalPath(value) ? value : normalizePath(value));
+}
+
+/**
+ * `checkRelativePath`'s value for a safe path, `undefined` for an unsafe one, without the
+ * context its message needs: a prompt's paths are checked on every step and almost never fail.
+ */
+export function safeNormalPath(value: string): string | undefined {
+  if (!isSafePath(value)) return undefined;
+  return isNormalPath(value) ? value : normalizePath(value);
+}
+
+/** `/`-separated segments without `.` or empty ones. */
+function normalizePath(value: string): string {
+  return value
+    .split("/")
+    .filter((segment) => segment !== "" && segment !== ".")
+    .join("/");
+}
+
+/** Whether `normalizePath` would return `value` unchanged (no empty or `.` segment). */
+function isNormalPath(value: string): boolean {
+  if (value === "") return true;
+  return !(
+    value.includes("//") ||
+    value.startsWith("/") ||
+    value.endsWith("/") ||
+    value === "." ||
+    value.startsWith("./") ||
+    value.endsWith("/.") ||
+    value.includes("/./")
   );
 }
 
+/**
+ * Whether `value` passes every rule of `unsafePathProblem`, without building a message: a
+ * prompt is resolved on every step, and its paths are almost always fine.
+ */
+function isSafePath(value: string): boolean {
+  if (value.includes("\0") || value.includes("\\") || value.startsWith("/")) return false;
+  // The drive-letter and `..` rules look at segments; a path without `:` or `..` has neither.
+  if (!value.includes(":") && !value.includes("..")) return true;
+  for (const segment of value.split("/")) {
+    if (segment === ".." || DRIVE_LETTER.test(segment)) return false;
+  }
+  return true;
+}
+
 function unsafePathProblem(value: string, context: PathContext): Problem | undefined {
+  if (isSafePath(value)) return undefined;
   const where = { file: context.file, path: context.path };
   const shown = JSON.stringify(value);
   // NUL first: C APIs truncate at it, so `a.md\0../../x` means something else to the OS.
@@ -72,6 +115,11 @@ function unsafePathProblem(value: string, context: PathContext): Problem | undef
     );
   }
   return undefined;
+}
+
+/** Whether `checkPathSegment` passes `value` (checked without building its message). */
+export function isPathSegment(value: string): boolean {
+  return value !== "" && value !== "." && !value.includes("/") && isSafePath(value);
 }
 
 /**

@@ -14,6 +14,7 @@ import {
   type Result,
   type Step,
   UV_NAME_PATTERN,
+  type UvPlaceholder,
   uvLookupNames,
 } from "@climpt/model";
 import { registryHandoffPaths } from "./handoff-variables.ts";
@@ -29,7 +30,7 @@ import {
   type UvShadowing,
   type UvVariables,
 } from "./uv-channels.ts";
-import { substituteUv } from "./uv-substitution.ts";
+import { checkUvPlaceholders } from "./uv-substitution.ts";
 
 /**
  * A different prompt variant for one execution of a step: a failure pattern's retry prompt
@@ -177,12 +178,14 @@ export async function resolveStepPrompt(
   };
   // Only the names this prompt reads (its placeholders and the step's declared variables) are
   // looked up, so a step costs what its prompt uses, not what the run has handed off so far.
-  let table = collectUvVariables(channels, namesReadBy(prompt.text, step.uvVariables));
-  let checked = substituteUv(prompt.text, table.variables, substitution);
+  // One scan of the text serves the lookup and the check.
+  const placeholders = findUvPlaceholders(prompt.text);
+  let table = collectUvVariables(channels, namesReadBy(placeholders, step.uvVariables));
+  let checked = checkUvPlaceholders(prompt.text, table.variables, substitution, placeholders);
   if (!checked.ok) {
     // The message lists every available variable: only now is the whole table worth building.
     table = collectUvVariables(channels);
-    checked = substituteUv(prompt.text, table.variables, substitution);
+    checked = checkUvPlaceholders(prompt.text, table.variables, substitution, placeholders);
   }
   if (!checked.ok) issues.push(...checked.issues);
 
@@ -269,10 +272,13 @@ export function overridePromptRef(
   return ok(ref);
 }
 
-/** Every name under which `text`'s placeholders and the declared variables may be supplied. */
-function namesReadBy(text: string, declared: readonly string[]): Set<string> {
+/** Every name under which the placeholders and the declared variables may be supplied. */
+function namesReadBy(
+  placeholders: readonly UvPlaceholder[],
+  declared: readonly string[],
+): Set<string> {
   const names = new Set<string>();
-  for (const placeholder of findUvPlaceholders(text)) {
+  for (const placeholder of placeholders) {
     for (const name of uvLookupNames(placeholder.name)) names.add(name);
   }
   for (const entry of declared) {

@@ -11,6 +11,7 @@ import {
   problem,
   type Result,
   stepPath,
+  type UvPlaceholder,
 } from "@climpt/model";
 import { PROMPT_CODES } from "./problems.ts";
 import { renderValue } from "./render-value.ts";
@@ -61,9 +62,25 @@ export function substituteUv(
   variables: UvVariables,
   options: UvSubstitutionOptions = {},
 ): Result<UvSubstitution> {
+  const checked = checkUvPlaceholders(text, variables, options);
+  if (!checked.ok) return checked;
+  return ok({ text: replaceUvPlaceholders(text, variables), used: checked.value.used });
+}
+
+/**
+ * `substituteUv` without the substitution: the variables the text uses (or the step declares)
+ * and every missing value, for a caller that fills the text itself (`resolveStepPrompt` also
+ * fills `{input_text}` in the same pass).
+ */
+export function checkUvPlaceholders(
+  text: string,
+  variables: UvVariables,
+  options: UvSubstitutionOptions = {},
+  /** `findUvPlaceholders(text)`, when the caller has it already. */
+  placeholders: readonly UvPlaceholder[] = findUvPlaceholders(text),
+): Result<Pick<UvSubstitution, "used">> {
   const firstLine = options.firstLine ?? 1;
   const step = options.stepId === undefined ? "" : ` of step "${options.stepId}"`;
-  const placeholders = findUvPlaceholders(text);
   const used: string[] = [];
   const missingLines = new Map<string, number[]>();
   for (const placeholder of placeholders) {
@@ -114,7 +131,8 @@ export function substituteUv(
     );
   });
 
-  const known = Object.keys(variables).sort();
+  // Sorted only for the hints of missing placeholders.
+  const known = missingLines.size === 0 ? [] : Object.keys(variables).sort();
   for (const [name, lines] of missingLines) {
     issues.push(
       problem(
@@ -131,7 +149,7 @@ export function substituteUv(
     );
   }
   if (issues.length > 0) return fail(issues);
-  return ok({ text: replaceUvPlaceholders(text, variables), used });
+  return ok({ used });
 }
 
 /**

@@ -4,11 +4,12 @@ import type { Toolbox } from "@climpt/tools";
 import { followDecision } from "./follow-decision.ts";
 import { runModelPhase } from "./model-phase.ts";
 import type { RunContext } from "./run-context.ts";
-import { problemError, toJson } from "./run-errors.ts";
+import { problemError } from "./run-errors.ts";
 import type { RunState } from "./run-state.ts";
 import { type InterpretedStep, stepEnd, unanswered } from "./step-end.ts";
 import type { PhaseReplay, StepAnswer } from "./step-executor.ts";
 import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
+import { toJson } from "./to-json.ts";
 import { observeStep } from "./verdict-observation.ts";
 
 /**

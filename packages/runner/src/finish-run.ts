@@ -1,10 +1,10 @@
 import { planGithubActions, runBoundaryHook } from "@climpt/completion-chain";
 import { ClimptError, formatCode, type JsonValue, problem } from "@climpt/model";
 import type { RunContext } from "./run-context.ts";
-import { toJson } from "./run-errors.ts";
 import type { RunError, RunResult, WorktreeReport } from "./run-result.ts";
 import type { RunState } from "./run-state.ts";
 import type { PendingBoundary, RunEnding } from "./step-outcome.ts";
+import { toJson } from "./to-json.ts";
 import { discardRunWorktree } from "./worktree.ts";
 import { finishWorktree } from "./worktree-finish.ts";
 

@@ -3,11 +3,12 @@ import type { Step } from "@climpt/model";
 import type { Toolbox } from "@climpt/tools";
 import { followDecision } from "./follow-decision.ts";
 import type { RunContext } from "./run-context.ts";
-import { problemError, toJson } from "./run-errors.ts";
+import { problemError } from "./run-errors.ts";
 import type { RunState } from "./run-state.ts";
 import { unanswered } from "./step-end.ts";
 import type { StepAnswer } from "./step-executor.ts";
 import { endAtStep, type StepOutcome } from "./step-outcome.ts";
+import { toJson } from "./to-json.ts";
 import { observeStep } from "./verdict-observation.ts";
 
 /**

@@ -197,7 +197,10 @@ export async function runModelPhase(
     text = prompt.value.text;
     const from = prompt.value.source;
     source = from.kind === "file" ? "file" : `fallback:${from.key}`;
-    if (from.kind === "file") promptFile = path.relative(ctx.loaded.dir, from.path);
+    // Only the event names the file: no path arithmetic when nobody reads it.
+    if (from.kind === "file" && ctx.events.observed) {
+      promptFile = path.relative(ctx.loaded.dir, from.path);
+    }
   }
   emit({ type: "prompt_resolved", iteration, stepId: step.id, phase, source, promptFile, text });
 

@@ -1,4 +1,4 @@
-import { ClimptError, formatProblem, type JsonValue, type Problem, problem } from "@climpt/model";
+import { ClimptError, formatProblem, type Problem, problem } from "@climpt/model";
 import type { RunError } from "./run-result.ts";
 
 /**
@@ -49,9 +49,4 @@ export function problemError(problems: readonly Problem[]): RunError {
     severity: "error",
     message: [first.message, ...rest].join("\n"),
   };
-}
-
-/** A value as plain JSON (the journal's form); undefined becomes null. */
-export function toJson(value: unknown): JsonValue {
-  return value === undefined ? null : (JSON.parse(JSON.stringify(value)) as JsonValue);
 }

@@ -55,21 +55,34 @@ export class RunEventStream {
     this.durableThrough = lastSeq;
   }
 
+  /**
+   * Whether anything reads the events: the journal, a listener (one may be added while the run
+   * goes on) or telemetry with an SDK registered.
+   */
+  get observed(): boolean {
+    return this.journal !== null || this.listeners.size > 0 || this.telemetry.active;
+  }
+
   emit(input: RunEventInput): void {
     this.seq += 1;
+    // Nobody reads the event: stamping (the clock, the copy) and scrubbing it would build an
+    // object no one sees. The run's own bookkeeping below still sees every event; the boundary
+    // hook's report goes into the result, so that event takes the full path (it is scrubbed).
+    if (input.type !== "boundary_hook" && !this.observed) {
+      this.note(input.type);
+      return;
+    }
     const event: RunEvent = this.scrubber.scrubJson({
       ...input,
       runId: this.runId,
       time: new Date().toISOString(),
       seq: this.seq,
     } as RunEvent);
-    if (event.type === "boundary_hook_start") this.hookStarted = true;
-    if (event.type === "model_request" || event.type === "program") this.worked = true;
+    this.note(event.type);
     if (event.type === "boundary_hook") {
       this.hookReport = { ok: event.ok, actions: event.actions, problems: event.problems ?? [] };
     }
     this.journal?.append(event);
-    if (RESUME_READS.has(event.type)) this.lastNeeded = event.seq;
     if (event.type === "step_end" && this.journal !== null) {
       // Start the step end's flush now, so it overlaps the next step's preparation (prompt,
       // toolbox); `durable()` before the model call then waits for what is left of it. A failed
@@ -84,6 +97,30 @@ export class RunEventStream {
         // A broken listener (a display) must not break the run or its journal.
       }
     }
+  }
+
+  /**
+   * `emit(build())`, where the event is built only for a reader: for an event whose record
+   * costs work of its own (a step end's journal form). Nobody reading, it is numbered and noted
+   * like any other.
+   */
+  emitBuilt<T extends RunEventInput["type"]>(
+    type: T,
+    build: () => Extract<RunEventInput, { type: T }>,
+  ): void {
+    if (type === "boundary_hook" || this.observed) {
+      this.emit(build());
+      return;
+    }
+    this.seq += 1;
+    this.note(type);
+  }
+
+  /** What the stream remembers of an event of `type` (`seq` is already its number). */
+  private note(type: RunEvent["type"]): void {
+    if (type === "boundary_hook_start") this.hookStarted = true;
+    if (type === "model_request" || type === "program") this.worked = true;
+    if (RESUME_READS.has(type)) this.lastNeeded = this.seq;
   }
 
   /**

@@ -139,7 +139,12 @@ export class RunSession {
    * router's per-step totals as what this step changed, so its lines do not grow with the run.
    */
   private record(ctx: RunContext, stepEnd: StepEnd): void {
-    ctx.events.emit({ type: "step_end", ...stepEndRecord(this.current.routerState, stepEnd) });
+    const previous = this.current.routerState;
+    // The record (what changed in the router's totals) exists for the journal and listeners.
+    ctx.events.emitBuilt("step_end", () => ({
+      type: "step_end",
+      ...stepEndRecord(previous, stepEnd),
+    }));
     this.state = applyStepEnd(this.current, stepEnd);
   }
 

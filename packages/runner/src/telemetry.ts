@@ -82,6 +82,11 @@ export class RunTelemetry {
     this.tracer = this.api.trace.getTracer(TRACER_NAME);
   }
 
+  /** Whether events become spans (an SDK was registered when the run started). */
+  get active(): boolean {
+    return this.api !== undefined;
+  }
+
   restore(start: RunStartEvent): void {
     this.common = commonAttributes(start);
   }

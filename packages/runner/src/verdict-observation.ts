@@ -1,8 +1,8 @@
 import type { Step } from "@climpt/model";
 import type { RunContext } from "./run-context.ts";
-import { toJson } from "./run-errors.ts";
 import type { CheckResult } from "./step-end.ts";
 import type { StepAnswer } from "./step-executor.ts";
+import { toJson } from "./to-json.ts";
 
 /**
  * Tells the verdict strategy what a step execution said (count:iteration counts executions,
