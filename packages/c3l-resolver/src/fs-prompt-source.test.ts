@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { mkdir, symlink, writeFile } from "node:fs/promises";
 import { join, sep } from "node:path";
@@ -135,6 +136,18 @@ describe("createFsPromptSource", () => {
     expect(await codeOf(source.read("steps/initial"))).toBe("PR-C3L-009");
     expect(await codeOf(source.read("loop-a.md"))).toBe("PR-C3L-009");
   });
+
+  it.skipIf(process.platform === "win32")(
+    "refuses a FIFO as not a regular file (PR-C3L-009) instead of waiting for a writer",
+    async () => {
+      const { root } = await layout();
+      execFileSync("mkfifo", [join(root, "pipe.md")]);
+      await symlink("pipe.md", join(root, "to-pipe.md"));
+      const source = createFsPromptSource(root);
+      expect(await codeOf(source.read("pipe.md"))).toBe("PR-C3L-009");
+      expect(await codeOf(source.read("to-pipe.md"))).toBe("PR-C3L-009");
+    },
+  );
 
   it("treats names that merely look like traversal as ordinary names", async () => {
     const { root } = await layout();

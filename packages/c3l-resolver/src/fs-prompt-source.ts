@@ -128,7 +128,7 @@ function readInside(realRoot: string, rel: string, described: string): string | 
   const name = rel.slice(cut + 1);
   let fd: number;
   try {
-    fd = openSync(childPath(folder, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(childPath(folder, name), OPEN_FLAGS);
   } catch (error) {
     if (isMissing(error)) return undefined;
     if (!isSymlinkRefused(error)) throw unreadable(described, error);
@@ -182,7 +182,7 @@ function locateInside(
 function readRegularFile(realPath: string, described: string): string {
   let fd: number;
   try {
-    fd = openSync(realPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(realPath, OPEN_FLAGS);
   } catch (error) {
     throw unreadable(described, error);
   }
@@ -241,6 +241,14 @@ function readToEnd(fd: number, size: number): string {
 function childPath(folder: string, name: string): string {
   return folder.endsWith(sep) ? `${folder}${name}` : `${folder}${sep}${name}`;
 }
+
+/**
+ * How a prompt file is opened: never through a symlink, and without blocking, so a FIFO in the
+ * prompt folder is refused as "not a regular file" by the fstat that follows instead of holding
+ * the process until some writer opens it (a blocked synchronous open stops every timer,
+ * `--max-time` included). For a regular file O_NONBLOCK changes nothing.
+ */
+const OPEN_FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
 
 /** An `O_NOFOLLOW` open that met a symlink: ELOOP (Linux, macOS), EMLINK (FreeBSD). */
 function isSymlinkRefused(error: unknown): boolean {
