@@ -34,4 +34,21 @@ describe("JSON guards", () => {
     expect(Object.hasOwn(record, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
   });
+
+  it("setEntry makes an own, enumerable, writable, configurable entry, inherited names too", () => {
+    const record: Record<string, number> = { a: 1 };
+    setEntry(record, "b", 2);
+    setEntry(record, "toString", 3);
+    setEntry(record, "a", 4);
+    expect(Object.keys(record)).toEqual(["a", "b", "toString"]);
+    for (const key of ["a", "b", "toString"]) {
+      expect(Object.getOwnPropertyDescriptor(record, key)).toEqual({
+        value: record[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    expect(record).toEqual({ a: 4, b: 2, toString: 3 });
+  });
 });

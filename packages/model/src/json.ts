@@ -53,6 +53,14 @@ export function isJsonObject(value: unknown): value is JsonObject {
  * `__proto__` (legal in JSON, and JSON.parse keeps it as data) as the prototype setter.
  */
 export function setEntry<T>(record: Record<string, T>, key: string, value: T): void {
+  // When no property of that name exists on the record or its prototypes, assignment creates
+  // exactly the own data property the definition below would (enumerable, writable,
+  // configurable), without a descriptor object per call: the loader sets hundreds of thousands
+  // of entries on a large agent. `__proto__`, an existing key or an inherited name is defined.
+  if (!(key in record)) {
+    record[key] = value;
+    return;
+  }
   Object.defineProperty(record, key, {
     value,
     enumerable: true,
