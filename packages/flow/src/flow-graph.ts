@@ -3,6 +3,7 @@ import {
   type GateIntent,
   jsonPath,
   type Registry,
+  recordValues,
   type Step,
   stepPath,
   type Transition,
@@ -335,7 +336,7 @@ function budgetEdge(step: Step, closureId: string | undefined): FlowEdge[] {
  * the walk back from each validated closure step.
  */
 export function buildFlowGraph(registry: Registry, options: FlowGraphOptions = {}): FlowGraph {
-  const flowSteps = Object.values(registry.steps).filter((step) => step.kind !== "section");
+  const flowSteps = recordValues(registry.steps).filter((step) => step.kind !== "section");
   const stepIds = new Set(flowSteps.map((step) => step.id));
   const kindOf = new Map<string, FlowStepKind>();
   for (const step of flowSteps) kindOf.set(step.id, step.kind as FlowStepKind);

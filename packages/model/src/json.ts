@@ -68,3 +68,28 @@ export function setEntry<T>(record: Record<string, T>, key: string, value: T): v
     configurable: true,
   });
 }
+
+/**
+ * `Object.values(record)` (own enumerable string keys, in their order), read key by key. V8 takes
+ * a slow path for Object.values / Object.entries of an object with many keys (a registry's
+ * `steps` at a few thousand steps): 5× the cost of `Object.keys` plus a lookup at 10,000 keys.
+ */
+export function recordValues<T>(record: Readonly<Record<string, T>>): T[] {
+  const keys = Object.keys(record);
+  const values = new Array<T>(keys.length);
+  for (let index = 0; index < keys.length; index++) {
+    values[index] = record[keys[index] as string] as T;
+  }
+  return values;
+}
+
+/** `Object.entries(record)`, read key by key for the reason `recordValues` gives. */
+export function recordEntries<T>(record: Readonly<Record<string, T>>): [string, T][] {
+  const keys = Object.keys(record);
+  const entries = new Array<[string, T]>(keys.length);
+  for (let index = 0; index < keys.length; index++) {
+    const key = keys[index] as string;
+    entries[index] = [key, record[key] as T];
+  }
+  return entries;
+}

@@ -18,6 +18,7 @@ import {
   type Registry,
   RUNTIME_UV_NAMES,
   reachableSteps,
+  recordValues,
   type Step,
   stepPath,
   uvLookupNames,
@@ -76,12 +77,12 @@ export function checkAgentRegistry(
   const reach = runReach(agent, registry);
   const parameters = Object.keys(agent.parameters);
   const supplied = new Set<string>([...parameters, ...RUNTIME_UV_NAMES]);
-  for (const step of Object.values(registry.steps)) {
+  for (const step of recordValues(registry.steps)) {
     for (const field of step.handoff) {
       for (const name of handoffFieldUvNames(step.id, field)) supplied.add(name);
     }
   }
-  for (const step of Object.values(registry.steps)) {
+  for (const step of recordValues(registry.steps)) {
     const reachable = reach.reaches(step);
     const unreached = reachable
       ? ""

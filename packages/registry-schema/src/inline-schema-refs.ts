@@ -114,7 +114,9 @@ export function collectRefs(document: JsonValue): string[] {
     const node = stack.pop();
     if (Array.isArray(node)) stack.push(...node);
     else if (isPlainObject(node)) {
-      for (const [key, value] of Object.entries(node)) {
+      // Keys, then a lookup: a schema file's `definitions` may hold thousands of entries.
+      for (const key of Object.keys(node)) {
+        const value = node[key];
         if (key === "$ref" && typeof value === "string") refs.push(value);
         else stack.push(value as JsonValue);
       }

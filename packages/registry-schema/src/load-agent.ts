@@ -15,6 +15,7 @@ import {
   type Problem,
   type Registry,
   type Result,
+  recordValues,
   type Step,
   setEntry,
   stepPath,
@@ -204,14 +205,14 @@ async function resolveOutputSchemas(
   problems: Problem[],
 ): Promise<Registry> {
   const schemasDir = path.resolve(agentDir, registry.schemasBase);
-  const withRef = Object.values(registry.steps).filter((step) => step.outputSchemaRef);
+  const withRef = recordValues(registry.steps).filter((step) => step.outputSchemaRef);
   if (withRef.length === 0) return registry;
   const documents = await readSchemaDocuments(
     withRef.map((step) => path.resolve(schemasDir, step.outputSchemaRef?.file ?? "")),
     agentDir,
   );
   const steps: Record<string, Step> = {};
-  for (const step of Object.values(registry.steps)) {
+  for (const step of recordValues(registry.steps)) {
     const ref = step.outputSchemaRef;
     if (ref === undefined) {
       setEntry(steps, step.id, step);

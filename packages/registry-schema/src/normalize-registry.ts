@@ -16,6 +16,7 @@ import {
   parseSuccessCondition,
   type Registry,
   type Result,
+  recordEntries,
   type Step,
   setEntry,
   stepPath,
@@ -142,7 +143,7 @@ export function draftRegistry(
   } else if (!isPlainObject(root.steps)) {
     reportNotObject(findings, root.steps, "$.steps");
   } else {
-    for (const [key, rawStep] of Object.entries(root.steps)) {
+    for (const [key, rawStep] of recordEntries(root.steps)) {
       const at = stepPath(key);
       if (!isPlainObject(rawStep)) {
         reportNotObject(findings, rawStep, at);

@@ -9,6 +9,7 @@ import {
   isIntentAllowedForKind,
   jsonPath,
   type Registry,
+  recordValues,
   STEP_KIND_INTENTS,
   type Step,
   stepPath,
@@ -23,8 +24,8 @@ export function checkRegistry(
   findings: Findings,
 ): void {
   checkEntry(registry, findings);
-  const gated = registry.dialect === "gate" && Object.values(registry.steps).some((s) => s.gate);
-  for (const step of Object.values(registry.steps)) {
+  const gated = registry.dialect === "gate" && recordValues(registry.steps).some((s) => s.gate);
+  for (const step of recordValues(registry.steps)) {
     const at = stepPath(step.id);
     // `declared` holds the keys each step wrote; a step that was not even an object is absent
     // from it and was reported already, so checking it would only echo that problem.
