@@ -17,7 +17,6 @@ import {
   type Result,
   recordValues,
   type Step,
-  setEntry,
   stepPath,
 } from "@climpt/model";
 import { checkAgentRegistry } from "./agent-registry-checks.ts";
@@ -205,19 +204,42 @@ async function resolveOutputSchemas(
   problems: Problem[],
 ): Promise<Registry> {
   const schemasDir = path.resolve(agentDir, registry.schemasBase);
-  const withRef = recordValues(registry.steps).filter((step) => step.outputSchemaRef);
-  if (withRef.length === 0) return registry;
-  const documents = await readSchemaDocuments(
-    withRef.map((step) => path.resolve(schemasDir, step.outputSchemaRef?.file ?? "")),
-    agentDir,
-  );
-  const steps: Record<string, Step> = {};
-  for (const step of recordValues(registry.steps)) {
-    const ref = step.outputSchemaRef;
-    if (ref === undefined) {
-      setEntry(steps, step.id, step);
-      continue;
+  const stepList = recordValues(registry.steps);
+  if (!stepList.some((step) => step.outputSchemaRef)) return registry;
+  // Steps mostly share a few schema files: each name is resolved once (the absolute file, and
+  // the agent-relative one problems name), not once per step.
+  const absolute = new Map<string, string>();
+  const relative = new Map<string, string>();
+  const absoluteOf = (file: string): string => {
+    let resolved = absolute.get(file);
+    if (resolved === undefined) {
+      resolved = path.resolve(schemasDir, file);
+      absolute.set(file, resolved);
     }
+    return resolved;
+  };
+  const relativeOf = (file: string): string => {
+    let resolved = relative.get(file);
+    if (resolved === undefined) {
+      resolved = path.relative(agentDir, absoluteOf(file));
+      relative.set(file, resolved);
+    }
+    return resolved;
+  };
+  // In step order, each file once: readSchemaDocuments skipped the repeats anyway.
+  const entryFiles = new Set<string>();
+  for (const step of stepList) {
+    if (step.outputSchemaRef) entryFiles.add(absoluteOf(step.outputSchemaRef.file));
+  }
+  const documents = await readSchemaDocuments([...entryFiles], agentDir);
+  // The registry is the loader's own draft (draftRegistry built it for this load and nothing
+  // else holds it), so a step with a schema replaces its own entry: same key, same order,
+  // without copying thousands of entries into a new record. Every entry is an own writable
+  // data property (setEntry made it), so assignment sets it, `__proto__` included.
+  const steps: Record<string, Step> = registry.steps;
+  for (const step of stepList) {
+    const ref = step.outputSchemaRef;
+    if (ref === undefined) continue;
     const schema = inlineOutputSchema(ref, {
       documents,
       root: agentDir,
@@ -228,17 +250,16 @@ async function resolveOutputSchemas(
     });
     if (!schema.ok) {
       problems.push(...schema.issues);
-      setEntry(steps, step.id, step);
       continue;
     }
-    const schemaFile = path.relative(agentDir, path.resolve(schemasDir, ref.file));
+    const schemaFile = relativeOf(ref.file);
     problems.push(...checkIntentEnum(step, schema.value, { registryFile, schemaFile }));
     const accepted = acceptedOutputSchema(schema.value, step.gate);
-    setEntry(steps, step.id, {
+    steps[step.id] = {
       ...step,
       outputSchema: schema.value,
       ...(accepted === undefined ? {} : { acceptedOutputSchema: accepted }),
-    });
+    };
   }
-  return { ...registry, steps };
+  return registry;
 }
