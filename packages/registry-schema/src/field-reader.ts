@@ -54,7 +54,9 @@ export function readFields<E extends v.ObjectEntries>(
   options: ReadOptions = {},
 ): FieldValues<E> {
   const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(entries)) {
+  // Keys, then a lookup: no entry pairs per object read (the registry reads several per step).
+  for (const key of Object.keys(entries)) {
+    const schema = entries[key] as E[keyof E];
     if (options.skip?.includes(key)) continue;
     const value = Object.hasOwn(raw, key) ? raw[key] : undefined;
     const result = v.safeParse(schema, value);
