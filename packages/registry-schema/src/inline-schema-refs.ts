@@ -54,6 +54,11 @@ export interface InlineSchemaOptions {
   readonly stepId: string;
   /** Schema nodes the result may have, after inlining (default 100 000). */
   readonly maxNodes?: number;
+  /**
+   * `outputSchemaRef.file` resolved against `schemasDir`, and whether that is inside `root`, when
+   * the caller has it already: a loader works it out once per file, not once per step.
+   */
+  readonly schemaFile?: { readonly file: string; readonly inside: boolean };
 }
 
 const DEFAULT_MAX_NODES = 100_000;
@@ -185,8 +190,8 @@ class Inliner {
   run(ref: OutputSchemaRef): Result<JsonSchema> {
     const { options } = this;
     const refAt = `${options.registryPath}.outputSchemaRef`;
-    const file = path.resolve(options.schemasDir, ref.file);
-    if (!isInside(options.root, file)) {
+    const file = options.schemaFile?.file ?? path.resolve(options.schemasDir, ref.file);
+    if (!(options.schemaFile?.inside ?? isInside(options.root, file))) {
       this.registryProblem(
         "SR-LOAD-007",
         `${refAt}.file`,

@@ -197,6 +197,13 @@ async function readSchemaDocuments(
   return documents;
 }
 
+/** A schema file as a step names it: absolute, inside the agent folder or not, and relative. */
+interface SchemaFileName {
+  readonly file: string;
+  readonly inside: boolean;
+  readonly relative: string;
+}
+
 async function resolveOutputSchemas(
   registry: Registry,
   agentDir: string,
@@ -206,30 +213,26 @@ async function resolveOutputSchemas(
   const schemasDir = path.resolve(agentDir, registry.schemasBase);
   const stepList = recordValues(registry.steps);
   if (!stepList.some((step) => step.outputSchemaRef)) return registry;
-  // Steps mostly share a few schema files: each name is resolved once (the absolute file, and
-  // the agent-relative one problems name), not once per step.
-  const absolute = new Map<string, string>();
-  const relative = new Map<string, string>();
-  const absoluteOf = (file: string): string => {
-    let resolved = absolute.get(file);
-    if (resolved === undefined) {
-      resolved = path.resolve(schemasDir, file);
-      absolute.set(file, resolved);
+  // Steps mostly share a few schema files: each name is resolved once (the absolute file,
+  // whether it is inside the agent folder, the agent-relative name problems use), not per step.
+  const names = new Map<string, SchemaFileName>();
+  const nameOf = (file: string): SchemaFileName => {
+    let name = names.get(file);
+    if (name === undefined) {
+      const absolute = path.resolve(schemasDir, file);
+      name = {
+        file: absolute,
+        inside: isInside(agentDir, absolute),
+        relative: path.relative(agentDir, absolute),
+      };
+      names.set(file, name);
     }
-    return resolved;
-  };
-  const relativeOf = (file: string): string => {
-    let resolved = relative.get(file);
-    if (resolved === undefined) {
-      resolved = path.relative(agentDir, absoluteOf(file));
-      relative.set(file, resolved);
-    }
-    return resolved;
+    return name;
   };
   // In step order, each file once: readSchemaDocuments skipped the repeats anyway.
   const entryFiles = new Set<string>();
   for (const step of stepList) {
-    if (step.outputSchemaRef) entryFiles.add(absoluteOf(step.outputSchemaRef.file));
+    if (step.outputSchemaRef) entryFiles.add(nameOf(step.outputSchemaRef.file).file);
   }
   const documents = await readSchemaDocuments([...entryFiles], agentDir);
   // The registry is the loader's own draft (draftRegistry built it for this load and nothing
@@ -247,12 +250,13 @@ async function resolveOutputSchemas(
       registryFile,
       registryPath: stepPath(step.id),
       stepId: step.id,
+      schemaFile: nameOf(ref.file),
     });
     if (!schema.ok) {
       problems.push(...schema.issues);
       continue;
     }
-    const schemaFile = relativeOf(ref.file);
+    const schemaFile = nameOf(ref.file).relative;
     problems.push(...checkIntentEnum(step, schema.value, { registryFile, schemaFile }));
     const accepted = acceptedOutputSchema(schema.value, step.gate);
     steps[step.id] = {
