@@ -66,7 +66,7 @@ export function analyzeFlow(registry: Registry, options: AnalyzeFlowOptions = {}
 
   const findings: FlowFinding[] = [
     // Every declared entry must name a flow step, whichever verdict type it serves.
-    ...entryFindings(registry, graph === declared ? flow : indexFlow(declared)),
+    ...entryFindings(registry, graph === declared ? flow : indexFlow(declared, undefined, flow)),
     ...reachabilityFindings(flow, openSteps),
     ...unboundedCycleFindings(flow),
     // A budget's move into closure is an emergency exit, not a path the flow is designed along:
@@ -75,7 +75,7 @@ export function analyzeFlow(registry: Registry, options: AnalyzeFlowOptions = {}
     ...handoffFindings(
       registry,
       graph.edges.some((edge) => edge.kind === "budget")
-        ? indexFlow(graph, (edge) => edge.kind !== "budget")
+        ? indexFlow(graph, (edge) => edge.kind !== "budget", flow)
         : flow,
       options,
     ),

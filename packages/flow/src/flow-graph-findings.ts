@@ -45,7 +45,7 @@ export function reachabilityFindings(
   // A failed validation returns to a work step the run took into the closure, one already
   // reached: validation-retry edges never make a step reachable, so they are left out here
   // (else a step that only leads into a validated closure would look reachable through them).
-  const forward = indexFlow(flow.graph, (edge) => edge.kind !== "validation-retry");
+  const forward = indexFlow(flow.graph, (edge) => edge.kind !== "validation-retry", flow);
   const reachable = markReachable(flow.size, forward.entries, forward.successors);
   let anyTerminal = false;
   const terminals: number[] = [];
@@ -96,7 +96,7 @@ const LISTED_STEPS = 8;
  * strongly connected component with more than one step or a self edge. One finding per component.
  */
 export function unboundedCycleFindings(flow: IndexedFlow): FlowFinding[] {
-  const unbounded = indexFlow(flow.graph, (edge) => edge.bound === undefined);
+  const unbounded = indexFlow(flow.graph, (edge) => edge.bound === undefined, flow);
   const { component, count } = stronglyConnectedComponents(unbounded.size, unbounded.successors);
   const members: number[][] = Array.from({ length: count }, () => []);
   for (let node = 0; node < unbounded.size; node++) members[component[node] as number]?.push(node);

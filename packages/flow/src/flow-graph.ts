@@ -3,6 +3,7 @@ import {
   type GateIntent,
   jsonPath,
   type Registry,
+  recordValues,
   type Step,
   stepPath,
   type Transition,
@@ -164,7 +165,7 @@ function transitionEdges(
   return edges;
 }
 
-function gateEdges(step: Step, stepIds: ReadonlySet<string>): FlowEdge[] {
+function gateEdges(step: Step, flowSteps: ReadonlyMap<string, FlowStepKind>): FlowEdge[] {
   const edges: FlowEdge[] = [];
   const allowed = allowedIntents(step);
   const base = stepPath(step.id, "transitions");
@@ -180,7 +181,7 @@ function gateEdges(step: Step, stepIds: ReadonlySet<string>): FlowEdge[] {
   const gatePath = stepPath(step.id, "structuredGate", "allowedIntents");
   if (allowed.has("next") && step.transitions.next === undefined) {
     const continuation = continuationOf(step.id);
-    if (continuation !== undefined && stepIds.has(continuation)) {
+    if (continuation !== undefined && flowSteps.has(continuation)) {
       edges.push({
         from: step.id,
         to: continuation,
@@ -335,8 +336,8 @@ function budgetEdge(step: Step, closureId: string | undefined): FlowEdge[] {
  * the walk back from each validated closure step.
  */
 export function buildFlowGraph(registry: Registry, options: FlowGraphOptions = {}): FlowGraph {
-  const flowSteps = Object.values(registry.steps).filter((step) => step.kind !== "section");
-  const stepIds = new Set(flowSteps.map((step) => step.id));
+  const flowSteps = recordValues(registry.steps).filter((step) => step.kind !== "section");
+  // The flow steps' kinds, and (its keys) their ids: one map of every step, not two.
   const kindOf = new Map<string, FlowStepKind>();
   for (const step of flowSteps) kindOf.set(step.id, step.kind as FlowStepKind);
   const budgetClosure =
@@ -348,7 +349,7 @@ export function buildFlowGraph(registry: Registry, options: FlowGraphOptions = {
   const predecessors = new Map<string, string[]>();
   for (const step of flowSteps) {
     const edges = [
-      ...gateEdges(step, stepIds),
+      ...gateEdges(step, kindOf),
       ...ungatedClosureEdges(step, registry.dialect),
       ...checkEdges(step),
       ...iterationEdge(step),
@@ -356,7 +357,7 @@ export function buildFlowGraph(registry: Registry, options: FlowGraphOptions = {
     ];
     ownEdges.set(step.id, edges);
     for (const edge of edges) {
-      if (edge.to === null || edge.to === step.id || !stepIds.has(edge.to)) continue;
+      if (edge.to === null || edge.to === step.id || !kindOf.has(edge.to)) continue;
       const list = predecessors.get(edge.to);
       if (list === undefined) predecessors.set(edge.to, [step.id]);
       else list.push(step.id);

@@ -1,4 +1,4 @@
-import { closestMatch, type Registry, type Step } from "@climpt/model";
+import { closestMatch, type Registry, recordValues, type Step } from "@climpt/model";
 import type { FlowFinding } from "./flow-codes.ts";
 import { computeDominators } from "./flow-dominators.ts";
 import {
@@ -33,7 +33,7 @@ function severityOf(read: HandoffRead): "error" | "warning" {
 function undeclaredFinding(read: HandoffRead, registry: Registry): FlowFinding {
   const writerKeys =
     read.writer === undefined
-      ? Object.values(registry.steps).flatMap((step) => step.handoff.map((field) => field.key))
+      ? recordValues(registry.steps).flatMap((step) => step.handoff.map((field) => field.key))
       : (registry.steps[read.writer]?.handoff.map((field) => field.key) ?? []);
   const closest = closestMatch(read.key, [...new Set(writerKeys)]);
   const didYouMean = closest === undefined ? "" : `Did you mean "${closest}"? `;

@@ -44,31 +44,77 @@ export function buildAdjacency(
   return { start, targets, edgeIndex };
 }
 
-/** Builds the integer view of a flow graph; `keep` selects which edges take part (all by default). */
-export function indexFlow(
-  graph: FlowGraph,
-  keep: (edge: FlowEdge) => boolean = () => true,
-): IndexedFlow {
+/** Node id → index, in node order. */
+function indexNodes(graph: FlowGraph): Map<string, number> {
   const indexOf = new Map<string, number>();
   graph.nodes.forEach((node, index) => {
     indexOf.set(node.id, index);
   });
+  return indexOf;
+}
+
+/**
+ * Compressed rows of the kept edges: `from[i] → to[i]` for every edge `i` with `from[i] !== -1`,
+ * in edge order (what `buildAdjacency` builds from pairs, without a pair per edge).
+ */
+function compress(size: number, from: Int32Array, to: Int32Array, count: number): Adjacency {
+  const start = new Int32Array(size + 1);
+  for (let edge = 0; edge < from.length; edge++) {
+    const node = from[edge] as number;
+    if (node !== -1) start[node + 1] = (start[node + 1] as number) + 1;
+  }
+  for (let i = 0; i < size; i++) start[i + 1] = (start[i + 1] as number) + (start[i] as number);
+  const fill = start.slice(0, size);
+  const targets = new Int32Array(count);
+  const edgeIndex = new Int32Array(count);
+  for (let edge = 0; edge < from.length; edge++) {
+    const node = from[edge] as number;
+    if (node === -1) continue;
+    const slot = fill[node] as number;
+    targets[slot] = to[edge] as number;
+    edgeIndex[slot] = edge;
+    fill[node] = slot + 1;
+  }
+  return { start, targets, edgeIndex };
+}
+
+/**
+ * Builds the integer view of a flow graph; `keep` selects which edges take part (all by default).
+ * `base`, an indexed view of a graph with the same nodes, lends its node index: the analyses
+ * index one graph several times (with different edges), and the index is a map of every step.
+ */
+export function indexFlow(
+  graph: FlowGraph,
+  keep: (edge: FlowEdge) => boolean = () => true,
+  base?: IndexedFlow,
+): IndexedFlow {
+  const indexOf =
+    base !== undefined && base.graph.nodes === graph.nodes ? base.indexOf : indexNodes(graph);
   const size = graph.nodes.length;
-  const forward: [number, number, number][] = [];
-  const backward: [number, number, number][] = [];
+  const edgeCount = graph.edges.length;
+  // Per edge, its end points' indices, or -1 in `from` for an edge left out of the adjacency.
+  const from = new Int32Array(edgeCount).fill(-1);
+  const to = new Int32Array(edgeCount);
+  let kept = 0;
   const terminal = new Uint8Array(size);
-  graph.edges.forEach((edge, edgeIndex) => {
-    const from = indexOf.get(edge.from);
-    if (from === undefined || !keep(edge)) return;
+  for (let edgeIndex = 0; edgeIndex < edgeCount; edgeIndex++) {
+    const edge = graph.edges[edgeIndex] as FlowEdge;
+    const fromIndex = indexOf.get(edge.from);
+    if (fromIndex === undefined || !keep(edge)) continue;
     if (edge.to === null) {
-      terminal[from] = 1;
-      return;
+      terminal[fromIndex] = 1;
+      continue;
     }
-    const to = indexOf.get(edge.to);
-    if (to === undefined) return;
-    forward.push([from, to, edgeIndex]);
-    backward.push([to, from, edgeIndex]);
-  });
+    const toIndex = indexOf.get(edge.to);
+    if (toIndex === undefined) continue;
+    from[edgeIndex] = fromIndex;
+    to[edgeIndex] = toIndex;
+    kept++;
+  }
+  const backwardFrom = new Int32Array(edgeCount);
+  for (let edgeIndex = 0; edgeIndex < edgeCount; edgeIndex++) {
+    backwardFrom[edgeIndex] = from[edgeIndex] === -1 ? -1 : (to[edgeIndex] as number);
+  }
   const entries: number[] = [];
   const seen = new Set<number>();
   for (const entry of graph.entries) {
@@ -81,8 +127,8 @@ export function indexFlow(
     graph,
     size,
     indexOf,
-    successors: buildAdjacency(size, forward),
-    predecessors: buildAdjacency(size, backward),
+    successors: compress(size, from, to, kept),
+    predecessors: compress(size, backwardFrom, from, kept),
     terminal,
     entries,
   };

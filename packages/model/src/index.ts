@@ -32,6 +32,8 @@ export {
   type JsonPrimitive,
   type JsonSchema,
   type JsonValue,
+  recordEntries,
+  recordValues,
   setEntry,
 } from "./json.ts";
 export {

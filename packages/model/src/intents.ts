@@ -59,9 +59,12 @@ export function canonicalIntent(value: unknown): GateIntent | undefined {
 
 /** The aliases that stand for `intent` (`repeat` → retry, wait, fail), in table order. */
 export function intentAliasesOf(intent: GateIntent): readonly string[] {
-  return Object.entries(INTENT_ALIASES)
-    .filter(([, target]) => target === intent)
-    .map(([alias]) => alias);
+  // A loop over the keys, not entries + filter + map: the loader asks once per gated step.
+  const aliases: string[] = [];
+  for (const alias of Object.keys(INTENT_ALIASES)) {
+    if (INTENT_ALIASES[alias] === intent) aliases.push(alias);
+  }
+  return aliases;
 }
 
 export function isGateIntent(value: unknown): value is GateIntent {

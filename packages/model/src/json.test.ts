@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { isJsonObject, isJsonValue, isPlainObject, isRecord, setEntry } from "./json.ts";
+import {
+  isJsonObject,
+  isJsonValue,
+  isPlainObject,
+  isRecord,
+  recordEntries,
+  recordValues,
+  setEntry,
+} from "./json.ts";
 
 describe("JSON guards", () => {
   it("isRecord: an object that is not null and not an array", () => {
@@ -33,5 +41,36 @@ describe("JSON guards", () => {
     setEntry(record, "__proto__", 1);
     expect(Object.hasOwn(record, "__proto__")).toBe(true);
     expect(Object.getPrototypeOf(record)).toBe(Object.prototype);
+  });
+
+  it("setEntry makes an own, enumerable, writable, configurable entry, inherited names too", () => {
+    const record: Record<string, number> = { a: 1 };
+    setEntry(record, "b", 2);
+    setEntry(record, "toString", 3);
+    setEntry(record, "a", 4);
+    expect(Object.keys(record)).toEqual(["a", "b", "toString"]);
+    for (const key of ["a", "b", "toString"]) {
+      expect(Object.getOwnPropertyDescriptor(record, key)).toEqual({
+        value: record[key],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    expect(record).toEqual({ a: 4, b: 2, toString: 3 });
+  });
+
+  it("recordValues and recordEntries are Object.values and Object.entries, __proto__ too", () => {
+    const small = JSON.parse('{"b": 1, "__proto__": {"x": 2}, "2": 3, "a": 4}') as Record<
+      string,
+      unknown
+    >;
+    const large: Record<string, number> = {};
+    for (let index = 0; index < 3000; index++) setEntry(large, `step.${index}`, index);
+    setEntry(large, "__proto__", -1);
+    for (const record of [small, large, {}]) {
+      expect(recordValues(record)).toEqual(Object.values(record));
+      expect(recordEntries(record)).toEqual(Object.entries(record));
+    }
   });
 });

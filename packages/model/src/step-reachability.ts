@@ -1,4 +1,5 @@
 import { type GateIntent, isIntentAllowedForKind } from "./intents.ts";
+import { recordValues } from "./json.ts";
 import type { Registry, Step, Transition } from "./model.ts";
 import { canonicalVerdictType } from "./verdict-types.ts";
 
@@ -26,7 +27,7 @@ export interface StepReachability {
 
 /** The registry's first closure step in declaration order: where a spent budget sends the flow. */
 export function firstClosureStepId(registry: Registry): string | undefined {
-  return Object.values(registry.steps).find((step) => step.kind === "closure")?.id;
+  return recordValues(registry.steps).find((step) => step.kind === "closure")?.id;
 }
 
 function own(registry: Registry, id: string): Step | undefined {
@@ -113,7 +114,7 @@ export function reachableSteps(
   for (let head = 0; head < queue.length; head++) {
     const step = registry.steps[queue[head] as string] as Step;
     if (hasRunTimeJumpTarget(step)) {
-      const all = Object.values(registry.steps).filter((candidate) => candidate.kind !== "section");
+      const all = recordValues(registry.steps).filter((candidate) => candidate.kind !== "section");
       return { steps: new Set(all.map((candidate) => candidate.id)), open: true };
     }
     for (const next of stepSuccessors(registry, step)) visit(next);

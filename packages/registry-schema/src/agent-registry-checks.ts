@@ -18,6 +18,7 @@ import {
   type Registry,
   RUNTIME_UV_NAMES,
   reachableSteps,
+  recordValues,
   type Step,
   stepPath,
   uvLookupNames,
@@ -76,19 +77,20 @@ export function checkAgentRegistry(
   const reach = runReach(agent, registry);
   const parameters = Object.keys(agent.parameters);
   const supplied = new Set<string>([...parameters, ...RUNTIME_UV_NAMES]);
-  for (const step of Object.values(registry.steps)) {
+  for (const step of recordValues(registry.steps)) {
     for (const field of step.handoff) {
       for (const name of handoffFieldUvNames(step.id, field)) supplied.add(name);
     }
   }
-  for (const step of Object.values(registry.steps)) {
+  for (const step of recordValues(registry.steps)) {
     const reachable = reach.reaches(step);
     const unreached = reachable
       ? ""
       : ` Step "${step.id}" is ${step.kind === "section" ? "a section fragment" : "not reachable"} from ${reach.entryText}, so a run of this agent never needs it: a warning, not an error.`;
     step.uvVariables.forEach((entry, index) => {
       const name = declaredUvName(entry);
-      const path = stepPath(step.id, "uvVariables", index);
+      // Built only for a problem: most entries have none, and a large registry has thousands.
+      const path = (): string => stepPath(step.id, "uvVariables", index);
       const parameter = optionalWithoutDefault(agent, name);
       if (parameter !== undefined && reachable) {
         problems.push({
@@ -96,7 +98,7 @@ export function checkAgentRegistry(
           severity: "warning",
           message: `Step "${step.id}" uses parameter "${name}", which is optional and has no default: a run without ${parameter.cli} stops when the step's prompt is resolved.`,
           ...registryFile,
-          path,
+          path: path(),
           hint: `Give parameter "${name}" a "default" in agent.json, or make it "required": true.`,
         });
       }
@@ -108,7 +110,7 @@ export function checkAgentRegistry(
         severity: reachable ? "error" : "warning",
         message: `Step "${step.id}" declares uvVariable "${name}", which no agent parameter, runtime variable or handoff value supplies.${unreached}`,
         ...registryFile,
-        path,
+        path: path(),
         hint:
           suggestion === undefined
             ? `Declare parameter "${name}" in agent.json, or use a runtime variable (${RUNTIME_UV_NAMES.join(", ")}) or a handoff value (<step id with . as _>_<key>).`

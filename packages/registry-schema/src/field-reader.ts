@@ -45,6 +45,18 @@ export interface ReadOptions {
   readonly codes?: Readonly<Record<string, string>>;
 }
 
+/**
+ * What a field schema makes of a missing field, for schemas that accept one as absent or as a
+ * primitive default: a schema is a constant, so that is the same every time, and most of a
+ * step's fields are optional and missing (a registry of thousands of steps parsed each again).
+ * Failures and object defaults (which the caller may keep and change) are never remembered.
+ */
+const absentOutputs = new WeakMap<v.GenericSchema, { readonly output: unknown }>();
+
+function isObjectLike(value: unknown): boolean {
+  return (typeof value === "object" && value !== null) || typeof value === "function";
+}
+
 /** Each entry's value, parsed on its own; a field that fails is reported and left out. */
 export function readFields<E extends v.ObjectEntries>(
   entries: E,
@@ -54,12 +66,22 @@ export function readFields<E extends v.ObjectEntries>(
   options: ReadOptions = {},
 ): FieldValues<E> {
   const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(entries)) {
+  // Keys, then a lookup: no entry pairs per object read (the registry reads several per step).
+  for (const key of Object.keys(entries)) {
+    const schema = entries[key] as E[keyof E];
     if (options.skip?.includes(key)) continue;
     const value = Object.hasOwn(raw, key) ? raw[key] : undefined;
+    const absent = value === undefined ? absentOutputs.get(schema) : undefined;
+    if (absent !== undefined) {
+      if (absent.output !== undefined) out[key] = absent.output;
+      continue;
+    }
     const result = v.safeParse(schema, value);
     if (result.success) {
       if (result.output !== undefined) out[key] = result.output;
+      if (value === undefined && !isObjectLike(result.output)) {
+        absentOutputs.set(schema, { output: result.output });
+      }
     } else {
       reportIssues(findings, result.issues, jsonPath(at, key), schema, options.codes?.[key]);
     }

@@ -54,6 +54,11 @@ export interface InlineSchemaOptions {
   readonly stepId: string;
   /** Schema nodes the result may have, after inlining (default 100 000). */
   readonly maxNodes?: number;
+  /**
+   * `outputSchemaRef.file` resolved against `schemasDir`, and whether that is inside `root`, when
+   * the caller has it already: a loader works it out once per file, not once per step.
+   */
+  readonly schemaFile?: { readonly file: string; readonly inside: boolean };
 }
 
 const DEFAULT_MAX_NODES = 100_000;
@@ -114,7 +119,9 @@ export function collectRefs(document: JsonValue): string[] {
     const node = stack.pop();
     if (Array.isArray(node)) stack.push(...node);
     else if (isPlainObject(node)) {
-      for (const [key, value] of Object.entries(node)) {
+      // Keys, then a lookup: a schema file's `definitions` may hold thousands of entries.
+      for (const key of Object.keys(node)) {
+        const value = node[key];
         if (key === "$ref" && typeof value === "string") refs.push(value);
         else stack.push(value as JsonValue);
       }
@@ -136,10 +143,34 @@ export function inlineOutputSchema(
   return new Inliner(options).run(ref);
 }
 
+/**
+ * Where a node sits inside its own file: the pointer it was reached by, or its parent's place
+ * and its key. Turned into a JSON path (`placePath`) only for a problem: a large agent inlines
+ * hundreds of thousands of nodes and almost none of them has one.
+ */
+type Place =
+  | { readonly segments: readonly string[] }
+  | { readonly parent: Place; readonly key: string | number };
+
+/** The JSON path of a place: the same `jsonPath` steps as building it node by node. */
+function placePath(place: Place): string {
+  const keys: (string | number)[] = [];
+  let at = place;
+  while ("parent" in at) {
+    keys.push(at.key);
+    at = at.parent;
+  }
+  let path = pointerToJsonPath(at.segments);
+  for (let index = keys.length - 1; index >= 0; index--) {
+    path = jsonPath(path, keys[index] as string | number);
+  }
+  return path;
+}
+
 interface Context {
   readonly file: string;
-  /** JSON path of the node inside its own file. */
-  readonly at: string;
+  /** Where the node is inside its own file. */
+  readonly place: Place;
   /** `file#pointer` of every ref being inlined, outermost first. */
   readonly chain: readonly string[];
   readonly depth: number;
@@ -159,8 +190,8 @@ class Inliner {
   run(ref: OutputSchemaRef): Result<JsonSchema> {
     const { options } = this;
     const refAt = `${options.registryPath}.outputSchemaRef`;
-    const file = path.resolve(options.schemasDir, ref.file);
-    if (!isInside(options.root, file)) {
+    const file = options.schemaFile?.file ?? path.resolve(options.schemasDir, ref.file);
+    if (!(options.schemaFile?.inside ?? isInside(options.root, file))) {
       this.registryProblem(
         "SR-LOAD-007",
         `${refAt}.file`,
@@ -194,7 +225,7 @@ class Inliner {
     const key = `${file}#${formatJsonPointer(located.segments)}`;
     const result = this.inline(located.node, {
       file,
-      at: pointerToJsonPath(located.segments),
+      place: { segments: located.segments },
       chain: [key],
       depth: 0,
     });
@@ -259,33 +290,38 @@ class Inliner {
       return {};
     }
     if (!isPlainObject(node)) return node;
-    const next = (at: string): Context => ({ ...context, at, depth: context.depth + 1 });
+    const { file, chain } = context;
+    const depth = context.depth + 1;
     const out: Record<string, JsonValue> = {};
-    for (const [keyword, value] of Object.entries(node)) {
+    // Keys, then a lookup: an own `__proto__` key reads as the data it is, and no entry pairs
+    // are allocated per node.
+    for (const keyword of Object.keys(node)) {
       if (keyword === "$ref" || DROPPED_KEYWORDS.has(keyword)) continue;
-      const at = jsonPath(context.at, keyword);
+      const value = node[keyword] as JsonValue;
+      const place: Place = { parent: context.place, key: keyword };
       if (SCHEMA_MAP_KEYWORDS.has(keyword) && isPlainObject(value)) {
         const map: Record<string, JsonValue> = {};
-        for (const [name, child] of Object.entries(value)) {
-          setEntry(map, name, this.inline(child as JsonValue, next(jsonPath(at, name))));
+        for (const name of Object.keys(value)) {
+          const child = value[name] as JsonValue;
+          const at: Place = { parent: place, key: name };
+          setEntry(map, name, this.inline(child, { file, place: at, chain, depth }));
         }
         setEntry(out, keyword, map);
-      } else if (SCHEMA_LIST_KEYWORDS.has(keyword) && Array.isArray(value)) {
+      } else if (
+        (SCHEMA_LIST_KEYWORDS.has(keyword) || keyword === "items") &&
+        Array.isArray(value)
+      ) {
         setEntry(
           out,
           keyword,
-          value.map((child, index) => this.inline(child, next(jsonPath(at, index)))),
-        );
-      } else if (keyword === "items" && Array.isArray(value)) {
-        setEntry(
-          out,
-          keyword,
-          value.map((child, index) => this.inline(child, next(jsonPath(at, index)))),
+          value.map((child, index) =>
+            this.inline(child, { file, place: { parent: place, key: index }, chain, depth }),
+          ),
         );
       } else if (SCHEMA_KEYWORDS.has(keyword)) {
-        setEntry(out, keyword, this.inline(value as JsonValue, next(at)));
+        setEntry(out, keyword, this.inline(value, { file, place, chain, depth }));
       } else {
-        setEntry(out, keyword, value as JsonValue);
+        setEntry(out, keyword, value);
       }
     }
     if (!Object.hasOwn(node, "$ref")) return out;
@@ -299,12 +335,12 @@ class Inliner {
   }
 
   private follow(ref: unknown, context: Context): JsonValue {
-    const at = `${context.at}.$ref`;
+    const at = (): string => `${placePath(context.place)}.$ref`;
     if (typeof ref !== "string") {
       this.fileProblem(
         "SR-LOAD-008",
         context.file,
-        at,
+        at(),
         `$ref must be a string, but is ${JSON.stringify(ref)}.`,
         'Write "$ref": "#/$defs/<name>" or "<file>.json#/$defs/<name>".',
       );
@@ -319,7 +355,7 @@ class Inliner {
       this.fileProblem(
         "SR-LOAD-008",
         context.file,
-        at,
+        at(),
         `$ref "${cutShort(ref)}" (step "${this.options.stepId}") cannot be resolved offline: only relative files and "#/…" JSON pointers are supported.`,
         'Write the ref as "#/$defs/<name>" or "<file>.json#/$defs/<name>" relative to this file.',
       );
@@ -329,7 +365,7 @@ class Inliner {
       this.fileProblem(
         "SR-LOAD-007",
         context.file,
-        at,
+        at(),
         `$ref "${cutShort(ref)}" (step "${this.options.stepId}") points outside the agent folder.`,
         "Copy the shared schema into the agent folder and refer to it relatively.",
       );
@@ -342,7 +378,7 @@ class Inliner {
       this.fileProblem(
         "SR-LOAD-009",
         context.file,
-        at,
+        at(),
         `$ref cycle in the output schema of step "${this.options.stepId}": ${cycle.join(" → ")}.`,
         "A step's output schema must be finite: replace the recursive $ref with a bounded shape (e.g. a fixed number of levels, or a plain object).",
       );
@@ -353,7 +389,7 @@ class Inliner {
       this.fileProblem(
         document?.code ?? "SR-LOAD-001",
         context.file,
-        at,
+        at(),
         `$ref "${cutShort(ref)}" (step "${this.options.stepId}") names ${this.display(file)}, which ${document?.ok === false ? document.reason : "does not exist"}.`,
         `Create ${this.display(file)} or correct the ref (it is relative to ${this.display(context.file)}).`,
       );
@@ -364,7 +400,7 @@ class Inliner {
       this.fileProblem(
         "SR-LOAD-008",
         context.file,
-        at,
+        at(),
         `$ref "${cutShort(ref)}" (step "${this.options.stepId}") points to ${cutShort(pointerToJsonPath(segments))} in ${this.display(file)}, which does not exist.`,
         "Correct the pointer; it is resolved in the file the ref names (this file when it names none).",
       );
@@ -372,7 +408,7 @@ class Inliner {
     }
     return this.inline(target, {
       file,
-      at: pointerToJsonPath(segments),
+      place: { segments },
       chain: [...context.chain, key],
       depth: context.depth + 1,
     });

@@ -20,21 +20,41 @@ export function acceptedOutputSchema(
   gate: StructuredGate | undefined,
 ): JsonSchema | undefined {
   if (gate === undefined || !gate.intentSchemaRef.startsWith("#/")) return undefined;
-  const pointer = fragmentToPointer(gate.intentSchemaRef.slice(1));
-  const segments = pointer === undefined ? undefined : parseJsonPointer(pointer);
+  const segments = pointerSegments(gate.intentSchemaRef);
   if (segments === undefined) return undefined;
   const aliases = gate.allowedIntents.flatMap((intent) => intentAliasesOf(intent));
-  return widen(schema, segments, aliases);
+  return widen(schema, segments, 0, aliases);
 }
 
-/** A copy of `node` with the enum at `segments` widened; undefined when nothing changes. */
+/**
+ * The last `intentSchemaRef` parsed, and its segments: the steps of a registry mostly share one
+ * pointer, and a loader asks for each of thousands of steps. The segments are only read.
+ */
+let lastPointer: { readonly ref: string; readonly segments: readonly string[] | undefined } = {
+  ref: "",
+  segments: undefined,
+};
+
+function pointerSegments(ref: string): readonly string[] | undefined {
+  if (lastPointer.ref !== ref) {
+    const pointer = fragmentToPointer(ref.slice(1));
+    lastPointer = { ref, segments: pointer === undefined ? undefined : parseJsonPointer(pointer) };
+  }
+  return lastPointer.segments;
+}
+
+/**
+ * A copy of `node` with the enum at `segments` (from `at` on) widened; undefined when nothing
+ * changes.
+ */
 function widen(
   node: JsonValue,
   segments: readonly string[],
+  at: number,
   aliases: readonly string[],
 ): JsonSchema | undefined {
   if (!isPlainObject(node)) return undefined;
-  if (segments.length === 0) {
+  if (at === segments.length) {
     const written = Array.isArray(node.enum)
       ? node.enum
       : node.const !== undefined
@@ -46,15 +66,20 @@ function widen(
     const { const: _const, ...rest } = node;
     return { ...rest, enum: [...written, ...added] };
   }
-  const [head, ...tail] = segments as [string, ...string[]];
+  const head = segments[at] as string;
   if (!Object.hasOwn(node, head)) return undefined;
   const child = node[head] as JsonValue;
   if (Array.isArray(child)) {
-    const index = Number(tail[0]);
-    if (tail.length === 0 || !Number.isInteger(index) || index < 0 || index >= child.length) {
+    const index = Number(segments[at + 1]);
+    if (
+      at + 1 === segments.length ||
+      !Number.isInteger(index) ||
+      index < 0 ||
+      index >= child.length
+    ) {
       return undefined;
     }
-    const item = widen(child[index] as JsonValue, tail.slice(1), aliases);
+    const item = widen(child[index] as JsonValue, segments, at + 2, aliases);
     if (item === undefined) return undefined;
     const items = child.slice();
     items[index] = item;
@@ -62,7 +87,7 @@ function widen(
     setEntry(copy, head, items);
     return copy;
   }
-  const widened = widen(child, tail, aliases);
+  const widened = widen(child, segments, at + 1, aliases);
   if (widened === undefined) return undefined;
   const copy = { ...node };
   setEntry(copy, head, widened);

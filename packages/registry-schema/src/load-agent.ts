@@ -15,8 +15,8 @@ import {
   type Problem,
   type Registry,
   type Result,
+  recordValues,
   type Step,
-  setEntry,
   stepPath,
 } from "@climpt/model";
 import { checkAgentRegistry } from "./agent-registry-checks.ts";
@@ -197,6 +197,13 @@ async function readSchemaDocuments(
   return documents;
 }
 
+/** A schema file as a step names it: absolute, inside the agent folder or not, and relative. */
+interface SchemaFileName {
+  readonly file: string;
+  readonly inside: boolean;
+  readonly relative: string;
+}
+
 async function resolveOutputSchemas(
   registry: Registry,
   agentDir: string,
@@ -204,19 +211,38 @@ async function resolveOutputSchemas(
   problems: Problem[],
 ): Promise<Registry> {
   const schemasDir = path.resolve(agentDir, registry.schemasBase);
-  const withRef = Object.values(registry.steps).filter((step) => step.outputSchemaRef);
-  if (withRef.length === 0) return registry;
-  const documents = await readSchemaDocuments(
-    withRef.map((step) => path.resolve(schemasDir, step.outputSchemaRef?.file ?? "")),
-    agentDir,
-  );
-  const steps: Record<string, Step> = {};
-  for (const step of Object.values(registry.steps)) {
-    const ref = step.outputSchemaRef;
-    if (ref === undefined) {
-      setEntry(steps, step.id, step);
-      continue;
+  const stepList = recordValues(registry.steps);
+  if (!stepList.some((step) => step.outputSchemaRef)) return registry;
+  // Steps mostly share a few schema files: each name is resolved once (the absolute file,
+  // whether it is inside the agent folder, the agent-relative name problems use), not per step.
+  const names = new Map<string, SchemaFileName>();
+  const nameOf = (file: string): SchemaFileName => {
+    let name = names.get(file);
+    if (name === undefined) {
+      const absolute = path.resolve(schemasDir, file);
+      name = {
+        file: absolute,
+        inside: isInside(agentDir, absolute),
+        relative: path.relative(agentDir, absolute),
+      };
+      names.set(file, name);
     }
+    return name;
+  };
+  // In step order, each file once: readSchemaDocuments skipped the repeats anyway.
+  const entryFiles = new Set<string>();
+  for (const step of stepList) {
+    if (step.outputSchemaRef) entryFiles.add(nameOf(step.outputSchemaRef.file).file);
+  }
+  const documents = await readSchemaDocuments([...entryFiles], agentDir);
+  // The registry is the loader's own draft (draftRegistry built it for this load and nothing
+  // else holds it), so a step with a schema replaces its own entry: same key, same order,
+  // without copying thousands of entries into a new record. Every entry is an own writable
+  // data property (setEntry made it), so assignment sets it, `__proto__` included.
+  const steps: Record<string, Step> = registry.steps;
+  for (const step of stepList) {
+    const ref = step.outputSchemaRef;
+    if (ref === undefined) continue;
     const schema = inlineOutputSchema(ref, {
       documents,
       root: agentDir,
@@ -224,20 +250,20 @@ async function resolveOutputSchemas(
       registryFile,
       registryPath: stepPath(step.id),
       stepId: step.id,
+      schemaFile: nameOf(ref.file),
     });
     if (!schema.ok) {
       problems.push(...schema.issues);
-      setEntry(steps, step.id, step);
       continue;
     }
-    const schemaFile = path.relative(agentDir, path.resolve(schemasDir, ref.file));
+    const schemaFile = nameOf(ref.file).relative;
     problems.push(...checkIntentEnum(step, schema.value, { registryFile, schemaFile }));
     const accepted = acceptedOutputSchema(schema.value, step.gate);
-    setEntry(steps, step.id, {
+    steps[step.id] = {
       ...step,
       outputSchema: schema.value,
       ...(accepted === undefined ? {} : { acceptedOutputSchema: accepted }),
-    });
+    };
   }
-  return { ...registry, steps };
+  return registry;
 }

@@ -16,6 +16,7 @@ import {
   parseSuccessCondition,
   type Registry,
   type Result,
+  recordEntries,
   type Step,
   setEntry,
   stepPath,
@@ -129,7 +130,9 @@ export function draftRegistry(
       : folder(top.userPromptsBase, "$.userPromptsBase", "prompts", findings);
   const schemasBase = folder(top.schemasBase, "$.schemasBase", "schemas", findings);
 
-  const declared = new Map<string, ReadonlySet<string>>();
+  // Each step object as written, for the checks that ask which keys it has (a set of its keys
+  // per step would be thousands of small sets for one question each).
+  const declared = new Map<string, Readonly<Record<string, unknown>>>();
   const steps: Record<string, Step> = {};
   if (root.steps === undefined) {
     report(
@@ -142,7 +145,7 @@ export function draftRegistry(
   } else if (!isPlainObject(root.steps)) {
     reportNotObject(findings, root.steps, "$.steps");
   } else {
-    for (const [key, rawStep] of Object.entries(root.steps)) {
+    for (const [key, rawStep] of recordEntries(root.steps)) {
       const at = stepPath(key);
       if (!isPlainObject(rawStep)) {
         reportNotObject(findings, rawStep, at);
@@ -150,7 +153,7 @@ export function draftRegistry(
         setEntry(steps, key, placeholderStep(key, c1));
         continue;
       }
-      declared.set(key, new Set(Object.keys(rawStep)));
+      declared.set(key, rawStep);
       setEntry(
         steps,
         key,

@@ -32,7 +32,9 @@ export async function readJsonFile(file: string, root: string): Promise<JsonFile
         hint: "Keep the file itself inside the agent folder.",
       };
     }
-    text = await readFile(realFile, "utf8");
+    // One buffer decoded at once: with an encoding, readFile decodes chunk by chunk and joins
+    // the pieces, which JSON.parse then has to flatten again (a registry runs to megabytes).
+    text = (await readFile(realFile)).toString("utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") {

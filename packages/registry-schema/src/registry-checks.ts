@@ -9,6 +9,7 @@ import {
   isIntentAllowedForKind,
   jsonPath,
   type Registry,
+  recordValues,
   STEP_KIND_INTENTS,
   type Step,
   stepPath,
@@ -19,22 +20,22 @@ import { type Findings, report } from "./field-reader.ts";
 
 export function checkRegistry(
   registry: Registry,
-  declared: ReadonlyMap<string, ReadonlySet<string>>,
+  declared: ReadonlyMap<string, Readonly<Record<string, unknown>>>,
   findings: Findings,
 ): void {
   checkEntry(registry, findings);
-  const gated = registry.dialect === "gate" && Object.values(registry.steps).some((s) => s.gate);
-  for (const step of Object.values(registry.steps)) {
+  const gated = registry.dialect === "gate" && recordValues(registry.steps).some((s) => s.gate);
+  for (const step of recordValues(registry.steps)) {
     const at = stepPath(step.id);
-    // `declared` holds the keys each step wrote; a step that was not even an object is absent
+    // `declared` holds each step as written; a step that was not even an object is absent
     // from it and was reported already, so checking it would only echo that problem.
-    const keys = declared.get(step.id);
-    if (keys === undefined) continue;
+    const written = declared.get(step.id);
+    if (written === undefined) continue;
     checkIntents(step, at, findings);
     checkTransitions(registry, step, at, findings);
     checkCheckTargets(registry, step, at, findings);
     checkHandoffKeys(step, at, findings);
-    if (gated) checkGateCompleteness(step, keys, at, findings);
+    if (gated) checkGateCompleteness(step, written, at, findings);
   }
   checkValidation(registry, findings);
 }
@@ -255,15 +256,20 @@ function checkHandoffKeys(step: Step, at: string, findings: Findings): void {
   });
 }
 
+/** Whether the step as written has `key`: an own enumerable key, as `Object.keys` lists them. */
+function wrote(written: Readonly<Record<string, unknown>>, key: string): boolean {
+  return Object.prototype.propertyIsEnumerable.call(written, key);
+}
+
 function checkGateCompleteness(
   step: Step,
-  keys: ReadonlySet<string>,
+  written: Readonly<Record<string, unknown>>,
   at: string,
   findings: Findings,
 ): void {
   // Section steps have no flow; a subprocess step's exit status routes it, not a model's intent.
   if (step.kind === "section" || step.subprocess !== undefined) return;
-  if (!keys.has("structuredGate")) {
+  if (!wrote(written, "structuredGate")) {
     report(
       findings,
       "SR-GATE-001",
@@ -273,7 +279,7 @@ function checkGateCompleteness(
     );
     return;
   }
-  if (!keys.has("transitions") || Object.keys(step.transitions).length === 0) {
+  if (!wrote(written, "transitions") || Object.keys(step.transitions).length === 0) {
     report(
       findings,
       "SR-GATE-003",
@@ -282,7 +288,7 @@ function checkGateCompleteness(
       `Add "transitions" keyed by its allowedIntents, e.g. { "next": { "target": "<step id>" } }${step.kind === "closure" ? ' or { "closing": { "target": null } }' : ""}.`,
     );
   }
-  if (!keys.has("outputSchemaRef")) {
+  if (!wrote(written, "outputSchemaRef")) {
     report(
       findings,
       "SR-GATE-004",

@@ -1,4 +1,4 @@
-import { isPlainObject, type RegistryDialect } from "@climpt/model";
+import { isPlainObject, type RegistryDialect, recordEntries } from "@climpt/model";
 
 /** Step keys only the check dialect (seeds 000/002) uses. */
 export const CHECK_DIALECT_STEP_KEYS = ["id", "prompt", "check", "iterations", "handoff"] as const;
@@ -46,7 +46,7 @@ export function detectRegistryDialect(raw: unknown): DialectDetection {
   let gateSteps = 0;
   let check: { step: string; key: string } | undefined;
   let gate: { step: string; key: string } | undefined;
-  for (const [stepKey, step] of Object.entries(steps)) {
+  for (const [stepKey, step] of recordEntries(steps)) {
     if (!isPlainObject(step)) continue;
     const checkKey = CHECK_DIALECT_STEP_KEYS.find((key) => Object.hasOwn(step, key));
     const gateKey = GATE_DIALECT_STEP_KEYS.find((key) => Object.hasOwn(step, key));
