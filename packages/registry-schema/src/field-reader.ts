@@ -79,7 +79,12 @@ export function readFields<E extends v.ObjectEntries>(
     const result = v.safeParse(schema, value);
     if (result.success) {
       if (result.output !== undefined) out[key] = result.output;
-      if (value === undefined && !isObjectLike(result.output)) {
+      // A default computed by a function may differ from call to call: never remembered.
+      if (
+        value === undefined &&
+        !isObjectLike(result.output) &&
+        typeof (schema as { readonly default?: unknown }).default !== "function"
+      ) {
         absentOutputs.set(schema, { output: result.output });
       }
     } else {
