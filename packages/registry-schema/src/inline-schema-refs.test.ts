@@ -1,7 +1,7 @@
 import * as path from "node:path";
 import type { JsonSchema, JsonValue, Problem } from "@climpt/model";
 import { describe, expect, it } from "vitest";
-import { inlineOutputSchema, type SchemaDocument } from "./inline-schema-refs.ts";
+import { collectRefs, inlineOutputSchema, type SchemaDocument } from "./inline-schema-refs.ts";
 
 const root = path.resolve("/agents/demo");
 const schemasDir = path.join(root, "schemas");
@@ -189,5 +189,16 @@ describe("inlineOutputSchema", () => {
     expect(issues(inline({ "steps.schema.json": { step: 3 } }, "step"))[0]?.code).toBe(
       "SR-LOAD-008",
     );
+  });
+});
+
+describe("collectRefs", () => {
+  it("finds the refs beside an enum of 300,000 values (it was misread as nested too deeply)", () => {
+    const values = Array.from({ length: 300_000 }, (_, index) => `v${index}`);
+    const document: JsonValue = {
+      $defs: { big: { enum: values }, item: { $ref: "#/$defs/big" } },
+      items: [{ $ref: "other.json#/a" }],
+    };
+    expect(collectRefs(document).sort()).toEqual(["#/$defs/big", "other.json#/a"]);
   });
 });

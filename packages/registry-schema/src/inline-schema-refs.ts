@@ -117,8 +117,11 @@ export function collectRefs(document: JsonValue): string[] {
   const stack: JsonValue[] = [document];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (Array.isArray(node)) stack.push(...node);
-    else if (isPlainObject(node)) {
+    if (Array.isArray(node)) {
+      // One push per item: spreading an array of a few hundred thousand values (a large enum)
+      // into push's arguments overflows the call stack.
+      for (const item of node) stack.push(item);
+    } else if (isPlainObject(node)) {
       // Keys, then a lookup: a schema file's `definitions` may hold thousands of entries.
       for (const key of Object.keys(node)) {
         const value = node[key];
