@@ -3,7 +3,7 @@ import { ModelError, StepError, type StepFailureReason, type StepProgress } from
 import { modelId } from "./models.ts";
 import { type OutputCandidate, outputCandidates, type SalvageKind } from "./salvage.ts";
 import { schemaCompileTiming } from "./schema-compile-timing.ts";
-import { type CompiledSchema, compileSchema } from "./schema-validator.ts";
+import { type CompiledSchema, compiledBefore, compileSchema } from "./schema-validator.ts";
 import {
   addUsage,
   type ConversationMessage,
@@ -206,7 +206,10 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
     options.outputSchema === undefined
       ? undefined
       : (options.acceptedOutputSchema ?? options.outputSchema);
-  let schema: CompiledSchema | undefined;
+  // A schema an earlier step compiled (the usual case from the second step on) needs no check,
+  // no deferral and no watching for the request.
+  let schema: CompiledSchema | undefined =
+    schemaInput === undefined ? undefined : compiledBefore(schemaInput);
   let schemaError: unknown;
   const unusableSchema = (cause: unknown, step: StepProgress): StepError =>
     new StepError({
@@ -224,7 +227,7 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
       schemaError = error;
     }
   };
-  if (schemaInput !== undefined) {
+  if (schemaInput !== undefined && schema === undefined) {
     const timing = schemaCompileTiming(schemaInput);
     if (typeof timing === "object") schemaError = new Error(timing.problem);
     else if (timing === "before-call") compileOutputSchema();

@@ -110,3 +110,8 @@ export function compileSchema(schema: JsonSchema): CompiledSchema {
   cache.set(key, compiled);
   return compiled;
 }
+
+/** The schema as an earlier `compileSchema` compiled it, if any; never compiles. */
+export function compiledBefore(schema: JsonSchema): CompiledSchema | undefined {
+  return cache.get(JSON.stringify(schema));
+}
