@@ -10,7 +10,7 @@ import {
   startFakeAnthropic,
   stepOf,
 } from "@climpt/testing";
-import { afterAll, afterEach, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type ClaudeCodeSettings, createClaudeCodeExecutor } from "./claude-code-executor.ts";
 
 export function agentDefinition(overrides: Partial<AgentDefinition> = {}): AgentDefinition {
@@ -53,9 +53,11 @@ export function useTempDirs(): (prefix?: string) => string {
 }
 
 /**
- * One fake Messages API for a test file, and Claude Code settings that point the real binary at
- * it: a temporary HOME and CLAUDE_CONFIG_DIR (nothing of this machine's Claude Code setup leaks
- * in or is written to), a dummy key, and one retry so scripted API errors end quickly.
+ * A fake Messages API for each test, and Claude Code settings that point the real binary at it:
+ * a temporary HOME and CLAUDE_CONFIG_DIR (nothing of this machine's Claude Code setup leaks in or
+ * is written to), a dummy key, and one retry so scripted API errors end quickly. The fake is
+ * closed after each test: a session a timed-out test left running then fails on a closed port
+ * instead of taking the next test's scripted replies.
  */
 export function useFakeClaudeCode(): {
   fake: () => FakeAnthropic;
@@ -66,17 +68,18 @@ export function useFakeClaudeCode(): {
 } {
   let fake: FakeAnthropic | undefined;
   let home: string | undefined;
-  beforeAll(async () => {
-    fake = await startFakeAnthropic();
+  beforeAll(() => {
     home = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-cc-home-")));
   });
-  afterAll(async () => {
-    await fake?.close();
+  afterAll(() => {
     if (home !== undefined) rmSync(home, { recursive: true, force: true });
   });
-  afterEach(() => {
-    fake?.reset();
-    fake?.setHandler(undefined);
+  beforeEach(async () => {
+    fake = await startFakeAnthropic();
+  });
+  afterEach(async () => {
+    await fake?.close();
+    fake = undefined;
   });
   return {
     fake: () => {

@@ -1,5 +1,43 @@
 import * as path from "node:path";
-import type { FakeContentBlock, FakeReply, FakeRequest } from "@climpt/testing";
+import {
+  type FakeAnthropic,
+  type FakeContentBlock,
+  type FakeReply,
+  type FakeRequest,
+  startFakeAnthropic,
+} from "@climpt/testing";
+import { afterEach, beforeEach } from "vitest";
+import { stopRunningClis } from "./spawn-cli.test-helper.ts";
+
+/**
+ * The hang limit of a test that runs Claude Code sessions (vitest.shared.ts has the default).
+ * Every step and every check is a fresh Claude Code process: about 2 s of CPU before its first
+ * request (measured alone: 1.5 s for `claude -p` that answers one line). A test of 6–8 sessions
+ * takes 15–25 s alone and took 130 s on a 2-core machine with four CPU-bound loops beside the
+ * test suite, so the default 180 s is too close to detect only hangs.
+ */
+export const CLAUDE_CODE_HANG_LIMIT_MS = 600_000;
+
+/**
+ * A fresh fake Messages API for each test, closed after it, and every CLI the test started
+ * killed with its Claude Code processes. A test that timed out thus cannot leave a session that
+ * takes the next test's scripted replies.
+ */
+export function useFakeApiPerTest(): () => FakeAnthropic {
+  let fake: FakeAnthropic | undefined;
+  beforeEach(async () => {
+    fake = await startFakeAnthropic();
+  });
+  afterEach(async () => {
+    stopRunningClis();
+    await fake?.close();
+    fake = undefined;
+  });
+  return () => {
+    if (fake === undefined) throw new Error("the fake API runs only inside a test");
+    return fake;
+  };
+}
 
 function isIntentJson(text: string): Record<string, unknown> | undefined {
   try {
@@ -82,6 +120,19 @@ export function scriptForClaudeCode(replies: readonly FakeReply[], cwd: string):
     if (endsStep) read = new Set();
   }
   return out;
+}
+
+/** Whether a request's last message carries the result of the tool call `toolUseId`. */
+export function carriesToolResult(request: FakeRequest, toolUseId: string): boolean {
+  const messages = (request.body as { messages?: { content?: unknown }[] } | undefined)?.messages;
+  const last = messages?.at(-1)?.content;
+  return (
+    Array.isArray(last) &&
+    last.some(
+      (block: { type?: string; tool_use_id?: string }) =>
+        block.type === "tool_result" && block.tool_use_id === toolUseId,
+    )
+  );
 }
 
 /** `METHOD path` of each request the fake received. */

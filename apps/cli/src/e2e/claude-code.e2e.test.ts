@@ -5,20 +5,24 @@
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
-import { type FakeAnthropic, loadFakeScript, reply, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestSummary, scriptForClaudeCode } from "./claude-code-script.test-helper.ts";
+import { loadFakeScript, reply } from "@climpt/testing";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import {
+  CLAUDE_CODE_HANG_LIMIT_MS,
+  carriesToolResult,
+  requestSummary,
+  scriptForClaudeCode,
+  useFakeApiPerTest,
+} from "./claude-code-script.test-helper.ts";
 import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { onlyJson, REPO_ROOT, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
 
-let fake: FakeAnthropic;
+vi.setConfig({ testTimeout: CLAUDE_CODE_HANG_LIMIT_MS });
+
+const fakeApi = useFakeApiPerTest();
 const dirs: string[] = [];
 
-beforeAll(async () => {
-  fake = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await fake.close();
+afterAll(() => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -40,7 +44,7 @@ function claudeCodeEnv(): Record<string, string> {
   return {
     HOME: home,
     CLAUDE_CONFIG_DIR: path.join(home, ".claude"),
-    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_BASE_URL: fakeApi().url,
     ANTHROPIC_API_KEY: "sk-ant-climpt-test-0123456789",
     ...GIT_IDENTITY,
   };
@@ -63,8 +67,8 @@ describe("the bundled demo through --executor claude-code", () => {
   it("fixes the sample repository with the same steps, intents and result shape as the default executor", async () => {
     const script = await loadFakeScript(path.join(REPO_ROOT, "examples/fake-models/fix-bug.json"));
 
+    const fake = fakeApi();
     const messagesRepo = sampleRepo();
-    fake.reset();
     fake.enqueue(...script.replies);
     const messages = await spawnCli([...DEMO, "--cwd", messagesRepo], {
       env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key", ...GIT_IDENTITY },
@@ -147,7 +151,7 @@ describe("climpt's tool policy through Claude Code's hook", () => {
     const outside = tempDir("cc-outside");
     dirs.push(outside);
     const outsideFile = path.join(outside, "escaped.txt");
-    fake.reset();
+    const fake = fakeApi();
     fake.enqueue(
       {
         kind: "message",
@@ -188,10 +192,12 @@ describe("climpt's tool policy through Claude Code's hook", () => {
     expect(existsSync(path.join(repo, "closed.marker"))).toBe(false);
     expect(existsSync(outsideFile)).toBe(false);
 
-    // The second request carries both refusals back to the model as error tool results.
-    const requests = fake.messageRequests();
-    expect(requests.length, run.stderr).toBeGreaterThanOrEqual(2);
-    const results = toolResultsOf(requests[1]?.body);
+    // The next request carries both refusals back to the model as error tool results.
+    const answer = fake
+      .messageRequests()
+      .find((request) => carriesToolResult(request, "toolu_close"));
+    expect(answer, run.stderr).toBeDefined();
+    const results = toolResultsOf(answer?.body);
     const byId = new Map(results.map((block) => [block.tool_use_id, block]));
     expect(byId.get("toolu_close")?.is_error).toBe(true);
     expect(textOf(byId.get("toolu_close")?.content)).toContain("TOOL-POLICY-003: ");

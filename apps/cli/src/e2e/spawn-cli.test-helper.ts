@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,6 +34,9 @@ function cleanEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessE
   return { ...env, ...extra };
 }
 
+/** CLIs spawned by `spawnCli` that have not exited yet. */
+const running = new Set<ChildProcess>();
+
 /** Runs `node dist/bin.mjs …args` and collects its exit code and output. */
 export function spawnCli(
   args: readonly string[],
@@ -53,8 +56,15 @@ export function spawnCli(
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
       stderr += chunk;
     });
-    child.on("error", reject);
-    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    running.add(child);
+    child.on("error", (error) => {
+      running.delete(child);
+      reject(error);
+    });
+    child.on("close", (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal, stdout, stderr });
+    });
     options.onSpawn?.(child);
   });
 }
@@ -71,4 +81,42 @@ export function onlyJson(stdout: string): Record<string, unknown> {
     throw new Error(`stdout is not one JSON object: ${stdout.slice(0, 200)}`);
   }
   return value as Record<string, unknown>;
+}
+
+/** A process's descendants (Linux /proc), deepest last. */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter((word) => word !== "")
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+/** kill -9 of a process and everything it started, as a crash of the machine's session would. */
+export function killTree(pid: number | undefined): void {
+  if (pid === undefined) return;
+  const tree = descendants(pid);
+  for (const target of [pid, ...tree]) {
+    try {
+      process.kill(target, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/**
+ * Kills every CLI a test started that is still running, with what it started. For an
+ * `afterEach`: a test that timed out leaves its CLI (and the Claude Code processes under it)
+ * running, and they would go on calling the fake API while the next test runs.
+ */
+export function stopRunningClis(): void {
+  for (const child of running) killTree(child.pid);
+  running.clear();
 }
