@@ -12,9 +12,9 @@ import { stopRunningClis } from "./spawn-cli.test-helper.ts";
 /**
  * The hang limit of a test that runs Claude Code sessions (vitest.shared.ts has the default).
  * Every step and every check is a fresh Claude Code process: about 2 s of CPU before its first
- * request (measured alone: 1.5 s for `claude -p` that answers one line). A test of 6–8 sessions
- * takes 15–25 s alone and took 130 s on a 2-core machine with four CPU-bound loops beside the
- * test suite, so the default 180 s is too close to detect only hangs.
+ * request (measured alone: 1.5 s for a `claude -p` that answers one line). The check-dialect
+ * test, when it ran 10 sessions, took 20 s alone, 130 s on a 2-core machine with four CPU-bound
+ * loops beside the test suite, and more than 180 s with a second suite beside those.
  */
 export const CLAUDE_CODE_HANG_LIMIT_MS = 600_000;
 
