@@ -1,9 +1,9 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { GIT_IDENTITY, git, initFiles, makeProject } from "./project.test-helper.ts";
-import { onlyJson, spawnCli } from "./spawn-cli.test-helper.ts";
+import { onlyJson, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
 
 let fake: FakeAnthropic;
 const projects: string[] = [];
@@ -95,6 +95,34 @@ describe("climpt run on what climpt init writes", () => {
     expect(stderr).toContain("  ✓ git-clean");
     expect(stderr).toContain("✓ completed 3 iterations");
     expect(stderr).not.toContain("test-key");
+  });
+
+  it("runs the model's command in the sandbox and leaves nothing of its own in the temporary folder", async () => {
+    const cwd = project("my-agent");
+    const temp = tempDir("tmpdir");
+    projects.push(temp);
+    fake.enqueue(
+      reply.toolUse({
+        name: "Bash",
+        input: { command: "echo hello > notes.txt && git add notes.txt && git commit -qm notes" },
+      }),
+      plan,
+      handoff,
+      closing,
+    );
+    const { code, stderr } = await spawnCli(["run", "my-agent", "--task", "write notes"], {
+      cwd,
+      env: {
+        ANTHROPIC_BASE_URL: fake.url,
+        ANTHROPIC_API_KEY: "test-key",
+        TMPDIR: temp,
+        ...GIT_IDENTITY,
+      },
+    });
+    expect(code, stderr).toBe(0);
+    expect(git(cwd, "log", "--format=%s", "-1")).toBe("notes");
+    // The sandbox's private working directory (one per process) is gone with the process.
+    expect(readdirSync(temp).filter((name) => name.startsWith("climpt-"))).toEqual([]);
   });
 
   it("sends the git-dirty retry prompt, naming the uncommitted file, when closing leaves the tree dirty", async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type {
@@ -194,7 +194,18 @@ let wrapQueue: Promise<unknown> = Promise.resolve();
  */
 async function withNeutralCwd<T>(wrap: () => Promise<T>): Promise<T> {
   if (neutralDir === undefined) {
-    neutralDir = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-sandbox-cwd-")));
+    const made = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-sandbox-cwd-")));
+    neutralDir = made;
+    // One directory per process, kept for every wrap; without this each `climpt run` that ran a
+    // command left one behind in the temporary folder. An `exit` handler must be synchronous,
+    // and a failure to tidy up must not change how the process ends.
+    process.once("exit", () => {
+      try {
+        rmSync(made, { recursive: true, force: true });
+      } catch {
+        // left behind, as before
+      }
+    });
   }
   const dir = neutralDir;
   const run = wrapQueue.then(async () => {
