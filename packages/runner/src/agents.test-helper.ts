@@ -1,7 +1,7 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { GateIntent, JsonValue } from "@climpt/model";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 export interface TestStep {
   readonly kind?: "work" | "verification" | "closure";
@@ -49,7 +49,7 @@ function stepSchema(step: TestStep): JsonValue {
 
 /** Writes a small gate-dialect agent folder (agent.json, registry, one schema file, prompts). */
 export function writeTestAgent(spec: TestAgentSpec): string {
-  const root = mkdtempSync(path.join(tmpdir(), "climpt-agent-"));
+  const root = tempDirForFile("climpt-agent-");
   const dir = path.join(root, spec.name);
   mkdirSync(path.join(dir, "schemas"), { recursive: true });
   const write = (relative: string, content: string): void => {

@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
@@ -9,6 +8,7 @@ import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-h
 import { readJournal } from "./journal.ts";
 import { fakeGhThatNeverCloses, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -72,7 +72,7 @@ describe("finishing", () => {
 
   it("a failed boundary action is reported with its reason in the result and the journal", async () => {
     // gh refuses to close (no permission) but reads the issue: the hook fails, with a reason.
-    const gh = path.join(mkdtempSync(path.join(tmpdir(), "climpt-gh-")), "gh");
+    const gh = path.join(tempDirForFile("climpt-gh-"), "gh");
     writeFileSync(
       gh,
       `#!/bin/sh\nif [ "$1 $2" = "issue view" ]; then echo '{"state":"OPEN","labels":[]}'; exit 0; fi\necho "HTTP 403: Resource not accessible by integration" >&2\nexit 1\n`,

@@ -1,13 +1,4 @@
-import {
-  appendFileSync,
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
@@ -24,6 +15,7 @@ import type { RunEvent } from "./run-event.ts";
 import type { RunResult } from "./run-result.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 // Resume across several sessions of one run: each test stops a run in a way a user can
 // (a signal, a failure, a crash that tears the journal's last line) and checks that the next
@@ -251,7 +243,7 @@ describe("resume across sessions", () => {
   it("count:check keeps its count across a resume (check_count in the prompt)", async () => {
     // code-improver with a check budget its script uses up (five status checks, the last one
     // the closure's), whose count its analyze prompt shows.
-    const agent = path.join(mkdtempSync(path.join(tmpdir(), "climpt-agent-")), "code-improver");
+    const agent = path.join(tempDirForFile("climpt-agent-"), "code-improver");
     cpSync(path.join(EXAMPLES, "agents", "code-improver"), agent, { recursive: true });
     const agentJson = JSON.parse(readFileSync(path.join(agent, "agent.json"), "utf8"));
     agentJson.behavior.completionType = "checkBudget";
@@ -474,7 +466,7 @@ describe("a crash while the boundary hook runs", () => {
     const { client, fake } = await fakeModel("fix-bug");
     try {
       // fix-bug with a command hook: the hook has something to do, so its start is journaled.
-      const parent = mkdtempSync(path.join(tmpdir(), "climpt-hooked-"));
+      const parent = tempDirForFile("climpt-hooked-");
       closers.push(() => rmSync(parent, { recursive: true, force: true }));
       const dir = path.join(parent, "fix-bug");
       cpSync(path.join(EXAMPLES, "agents", "fix-bug"), dir, { recursive: true });

@@ -4,8 +4,7 @@
  * original runtime applies), then the dialect's default. Shown on the considerer shape: a single
  * closure step whose `repeat` loops back to itself, capped by `maxIterations: 1` in its verdict.
  */
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { originalShapeDir, startFakeAnthropic } from "@climpt/testing";
@@ -15,6 +14,7 @@ import { intentReply } from "./agents.test-helper.ts";
 import type { RunOptions } from "./run-options.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -27,7 +27,7 @@ afterAll(() => {
 
 /** A copy of the considerer shape, agent.json edited by `edit`. */
 function considerer(edit: (agent: Record<string, unknown>) => void = () => {}): string {
-  const root = mkdtempSync(path.join(tmpdir(), "climpt-cap-"));
+  const root = tempDirForFile("climpt-cap-");
   copies.push(root);
   const dir = path.join(root, "considerer");
   cpSync(originalShapeDir("considerer"), dir, { recursive: true });

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import {
@@ -16,6 +15,7 @@ import type { RunEvent } from "./run-event.ts";
 import type { RunOptions } from "./run-options.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -130,7 +130,7 @@ describe("original-shaped agents in the runner", () => {
 });
 
 function verdictFile(verdict: string): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), "climpt-verdict-")), "verdict.json");
+  const file = path.join(tempDirForFile("climpt-verdict-"), "verdict.json");
   writeFileSync(file, JSON.stringify({ verdict }));
   return file;
 }

@@ -3,8 +3,7 @@
  * error body that echoes one are absent from the journal, the `--record` cassette, the result,
  * the events listeners see, and every request sent to the model.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { reply, startFakeAnthropic } from "@climpt/testing";
@@ -13,6 +12,7 @@ import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 const GH_TOKEN = "ghp_W16cTestToken0123456789abcdefABCDEF";
 const AWS_SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYW16cSECRET";
@@ -63,7 +63,7 @@ describe("secrets never leave a run", () => {
       intentReply("handoff", { summary: `the token is ${GH_TOKEN}` }),
       intentReply("closing"),
     );
-    const cassette = path.join(mkdtempSync(path.join(tmpdir(), "climpt-cassette-")), "run.jsonl");
+    const cassette = path.join(tempDirForFile("climpt-cassette-"), "run.jsonl");
     const events: unknown[] = [];
     const loaded = await loadAgentDefinition(agent());
     const result = await new StepFlowRunner(loaded, {

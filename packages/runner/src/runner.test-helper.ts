@@ -1,9 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, cpSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, cpSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
 import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 /** The monorepo root (examples live there). */
 export const REPO_ROOT = path.resolve(import.meta.dirname, "../../..");
@@ -23,7 +23,7 @@ export function git(cwd: string, ...args: string[]): string {
 
 /** A fresh git repository holding a copy of the bundled sample repository, one commit. */
 export function makeSampleRepo(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "climpt-sample-"));
+  const dir = tempDirForFile("climpt-sample-");
   cpSync(path.join(EXAMPLES, "sample-repo"), dir, { recursive: true });
   git(dir, "init", "-q", "-b", "main");
   // The agent commits here through its Bash tool, which does not get GIT_ENV: give the
@@ -54,7 +54,7 @@ export async function fakeModel(scriptName: string): Promise<{
  * command succeeds silently. Returns its path, for `RunnerOptions.ghCommand`.
  */
 export function fakeGhThatNeverCloses(): string {
-  const gh = path.join(mkdtempSync(path.join(tmpdir(), "climpt-gh-")), "gh");
+  const gh = path.join(tempDirForFile("climpt-gh-"), "gh");
   writeFileSync(
     gh,
     `#!/bin/sh\nif [ "$1 $2" = "issue view" ]; then echo '{"state":"OPEN","labels":[]}'; fi\n`,

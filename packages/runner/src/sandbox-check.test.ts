@@ -5,8 +5,7 @@
  * real: `PATH` without `bwrap` (the probe looks it up on `PATH`), with the probe's per-process
  * cache reset before and after (`resetSandboxProbe`), so other tests in the worker probe again.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import type { Problem } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
@@ -17,6 +16,7 @@ import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 const closers: Array<() => Promise<void>> = [];
 const savedPath = process.env.PATH;
@@ -57,7 +57,7 @@ async function fakeApi() {
  * bubblewrap uninstalled.
  */
 function pathWithoutBwrap(): string {
-  const bin = mkdtempSync(path.join(tmpdir(), "climpt-no-bwrap-"));
+  const bin = tempDirForFile("climpt-no-bwrap-");
   const seen = new Set<string>();
   for (const dir of (savedPath ?? "").split(path.delimiter)) {
     if (dir === "" || !existsSync(dir)) continue;

@@ -1,12 +1,11 @@
-import { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { AgentDefinitionError } from "./runner-error.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 const spec: TestAgentSpec = {
   name: "capped",
@@ -79,7 +78,7 @@ describe("setup", () => {
       },
     };
     const loaded = await loadAgentDefinition(writeTestAgent(broken));
-    const cwd = mkdtempSync(path.join(tmpdir(), "climpt-not-a-repo-"));
+    const cwd = tempDirForFile("climpt-not-a-repo-");
     let calls = 0;
     const runner = new StepFlowRunner(loaded, {
       modelClient: {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
@@ -12,6 +12,7 @@ import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import type { RunResult } from "./run-result.ts";
 import { git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -59,7 +60,7 @@ function commitReply(text: string) {
 
 /** A bare repository as the sample repository's `origin`. */
 function withOrigin(repo: string): string {
-  const bare = path.join(mkdtempSync(path.join(tmpdir(), "climpt-origin-")), "origin.git");
+  const bare = path.join(tempDirForFile("climpt-origin-"), "origin.git");
   execFileSync("git", ["init", "-q", "--bare", "-b", "main", bare]);
   git(repo, "remote", "add", "origin", bare);
   git(repo, "push", "-q", "origin", "main");
@@ -263,7 +264,7 @@ describe("worktree: a run that fails before its first step leaves none behind", 
 
   it("setup that throws after the worktree was made (a journal that cannot be created) removes it", async () => {
     const repo = makeSampleRepo();
-    const notAFolder = path.join(mkdtempSync(path.join(tmpdir(), "climpt-file-")), "journal");
+    const notAFolder = path.join(tempDirForFile("climpt-file-"), "journal");
     writeFileSync(notAFolder, "a file where the journal folder would go");
     const loaded = await loadAgentDefinition(writeTestAgent(committer));
     await expect(
