@@ -1,4 +1,4 @@
-import { appendFileSync, cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
@@ -467,7 +467,6 @@ describe("a crash while the boundary hook runs", () => {
     try {
       // fix-bug with a command hook: the hook has something to do, so its start is journaled.
       const parent = tempDirForFile("climpt-hooked-");
-      closers.push(() => rmSync(parent, { recursive: true, force: true }));
       const dir = path.join(parent, "fix-bug");
       cpSync(path.join(EXAMPLES, "agents", "fix-bug"), dir, { recursive: true });
       const manifest = JSON.parse(readFileSync(path.join(dir, "agent.json"), "utf8"));

@@ -4,11 +4,11 @@
  * original runtime applies), then the dialect's default. Shown on the considerer shape: a single
  * closure step whose `repeat` loops back to itself, capped by `maxIterations: 1` in its verdict.
  */
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { originalShapeDir, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply } from "./agents.test-helper.ts";
 import type { RunOptions } from "./run-options.ts";
@@ -20,15 +20,10 @@ const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
-const copies: string[] = [];
-afterAll(() => {
-  for (const dir of copies) rmSync(dir, { recursive: true, force: true });
-});
 
 /** A copy of the considerer shape, agent.json edited by `edit`. */
 function considerer(edit: (agent: Record<string, unknown>) => void = () => {}): string {
   const root = tempDirForFile("climpt-cap-");
-  copies.push(root);
   const dir = path.join(root, "considerer");
   cpSync(originalShapeDir("considerer"), dir, { recursive: true });
   const file = path.join(dir, "agent.json");
