@@ -77,11 +77,13 @@ async function makeLayout(
     home: path.join(dir, "home"),
     bin: path.join(dir, "bin"),
     broker: path.join(dir, "broker"),
+    tmp: path.join(dir, "tmp"),
   };
   await Promise.all([
     fs.mkdir(path.join(layout.home, ".config", "gh"), { recursive: true }),
     fs.mkdir(layout.bin),
     fs.mkdir(layout.broker, { mode: 0o700 }),
+    fs.mkdir(layout.tmp, { mode: 0o700 }),
   ]);
   await fs.writeFile(path.join(layout.home, ".gitconfig"), await gitIdentity(root, env));
   await fs.writeFile(path.join(layout.bin, "gh"), ghShimSource(process.execPath), { mode: 0o755 });
@@ -89,7 +91,19 @@ async function makeLayout(
 }
 
 /**
- * Runs one Bash command in the OS sandbox: a fresh private HOME and broker directory, the gh
+ * The command with the temporary-folder variables set to its private folder first. The runtime
+ * passes bubblewrap `--setenv TMPDIR /tmp/claude` (a folder shared by every sandbox it starts,
+ * often absent), which overrides the environment the command is started with; the shell that
+ * runs the command is the first place after that. One line, so the shell's messages keep the
+ * command's own line numbers.
+ */
+function withPrivateTmp(command: string, tmp: string): string {
+  const quoted = `'${tmp.replaceAll("'", "'\\''")}'`;
+  return `export TMPDIR=${quoted} TMP=${quoted} TEMP=${quoted}; ${command}`;
+}
+
+/**
+ * Runs one Bash command in the OS sandbox: a fresh private HOME, TMPDIR and broker directory, the gh
  * broker listening, the command wrapped by the sandbox runtime and run in its own process group.
  * On timeout or abort the group is killed; bubblewrap going takes the sandbox's whole PID
  * namespace with it, `setsid` children included, so its pipes close. Everything made for the
@@ -108,10 +122,12 @@ export async function runSandboxed(
       ghCommand: options.ghCommand,
       env: options.ghEnv,
       boundary: options.boundary,
+      // `cat > "$TMPDIR/body.md" && gh issue comment N --body-file "$TMPDIR/body.md"`.
+      readableDirs: [layout.tmp],
     });
     try {
       const wrapped = await wrapForSandbox(
-        command,
+        withPrivateTmp(command, layout.tmp),
         sandboxPolicy(options.root, layout, options.settings, options.hostEnv),
         {
           commandId: randomUUID(),
