@@ -1,3 +1,4 @@
+export { branchMatches, isBranchName, isBranchPattern } from "./branch-name.ts";
 export {
   ClimptError,
   type ClimptErrorJson,

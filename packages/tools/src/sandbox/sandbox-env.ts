@@ -11,10 +11,12 @@ export interface SandboxLayout {
   readonly dir: string;
   /** The private HOME: writable, empty but for a `.gitconfig` with the user's identity. */
   readonly home: string;
-  /** Put first on PATH: holds the `gh` shim. Read-only inside. */
+  /** Put first on PATH: holds the `gh` and `git` shims. Read-only inside. */
   readonly bin: string;
   /** The GitHub broker's directory (requests and FIFOs). Writable inside. */
   readonly broker: string;
+  /** The git push broker's directory (requests and FIFOs). Writable inside. */
+  readonly gitBroker: string;
   /**
    * The command's own temporary folder: `TMPDIR`, `TMP` and `TEMP` inside. Writable, private to
    * this command, removed with the rest of the layout.
@@ -56,6 +58,7 @@ const DROPPED_VARIABLES = new Set([
   "GIT_CONFIG_COUNT",
   "GIT_CONFIG_PARAMETERS",
   "CLIMPT_GH_BROKER",
+  "CLIMPT_GIT_BROKER",
 ]);
 
 function dropped(name: string, value: string, declared: ReadonlySet<string>): boolean {
@@ -73,8 +76,8 @@ function dropped(name: string, value: string, declared: ReadonlySet<string>): bo
 /**
  * The environment of a sandboxed command: the caller's, without credentials (secret-named
  * variables, declared ones, any variable whose value holds a secret value, agent sockets,
- * credential helpers and configuration locations), with a private HOME, the `gh` shim first on
- * PATH, and prompts off.
+ * credential helpers and configuration locations), with a private HOME and TMPDIR, the `gh` and
+ * `git` shims first on PATH, and prompts off.
  */
 export function sandboxEnvironment(
   hostEnv: Readonly<Record<string, string>>,
@@ -105,6 +108,7 @@ export function sandboxEnvironment(
     TMP: layout.tmp,
     TEMP: layout.tmp,
     CLIMPT_GH_BROKER: layout.broker,
+    CLIMPT_GIT_BROKER: layout.gitBroker,
     CLIMPT_SANDBOX: "1",
   };
 }
@@ -251,7 +255,14 @@ export function sandboxPolicy(
     if (path.isAbsolute(entry) && existsSync(entry)) readable.add(realOrSelf(entry));
   }
   return {
-    writable: [root.real, ...git.writable, layout.home, layout.broker, layout.tmp],
+    writable: [
+      root.real,
+      ...git.writable,
+      layout.home,
+      layout.broker,
+      layout.gitBroker,
+      layout.tmp,
+    ],
     readOnly: [...git.readOnly, ...sharedRuntimeTmp(root.real)],
     hidden,
     readable: [...readable].filter((entry) => hidden.some((dir) => isInside(dir, entry))),
