@@ -41,6 +41,7 @@ export {
   type AgentDefinition,
   type AgentLimits,
   type AgentParameter,
+  type AgentPush,
   type AgentSandbox,
   type C3lPromptRef,
   type CheckDefinition,
