@@ -14,7 +14,7 @@ import { workingRoot } from "./confine-path.ts";
 import type { ToolEvent } from "./events.ts";
 import { PATTERN_DEADLINE_MS } from "./pattern-failure.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
-import type { GitPushSetting } from "./sandbox/git-push-target.ts";
+import { type GitPushSetting, NO_PUSH_TARGET } from "./sandbox/git-push-target.ts";
 import { resolveSandboxSettings, type SandboxSettingsInput } from "./sandbox/settings.ts";
 import { isToolName, type ToolName } from "./tool-names.ts";
 import { bashTool } from "./tools/bash.ts";
@@ -80,11 +80,6 @@ export interface ToolboxOptions {
    */
   readonly gitPush?: GitPushSetting;
 }
-
-const NO_PUSH_TARGET: GitPushSetting = {
-  refused:
-    "git push is not available here: nothing gave this command a branch to push (climpt's runner gives each run in a git repository its own).",
-};
 
 /** The tools of one step: a ToolExecutor plus the boundary requests its closure tools recorded. */
 export interface Toolbox extends ToolExecutor {

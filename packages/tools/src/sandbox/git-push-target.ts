@@ -30,6 +30,12 @@ export interface GitPushTarget {
 /** Pushing from the sandbox, or why a run cannot (said to the model when it tries). */
 export type GitPushSetting = GitPushTarget | { readonly refused: string };
 
+/** What a command gets when nobody gave it a push target: every push refused, saying why. */
+export const NO_PUSH_TARGET: GitPushSetting = {
+  refused:
+    "git push is not available here: nothing gave this command a branch to push (climpt's runner gives each run in a git repository its own).",
+};
+
 export function isGitPushTarget(setting: GitPushSetting): setting is GitPushTarget {
   return !("refused" in setting);
 }
@@ -185,16 +191,19 @@ export async function resolveGitPushTarget(options: GitPushTargetOptions): Promi
   const repository = { gitDir, commonDir: common, workTree };
   const git = (args: readonly string[]): Promise<HostGitRun> =>
     runHostGit(args, { gitCommand, repository, env: options.env, timeoutMs: SETUP_TIMEOUT_MS });
+  // Both reads at once: this runs before every run's first step.
+  const [head, heads] = await Promise.all([
+    options.runBranch === undefined
+      ? git(["symbolic-ref", "--quiet", "--short", "HEAD"])
+      : Promise.resolve(undefined),
+    git(["for-each-ref", "--format=%(refname) %(symref)", "refs/remotes/"]),
+  ]);
   let runBranch = options.runBranch;
-  if (runBranch === undefined) {
-    const head = await git(["symbolic-ref", "--quiet", "--short", "HEAD"]);
-    if (head.exitCode === 0 && head.stdout.trim() !== "") runBranch = head.stdout.trim();
-  }
+  if (head?.exitCode === 0 && head.stdout.trim() !== "") runBranch = head.stdout.trim();
   const protectedBranches = new Set<string>(ALWAYS_PROTECTED_BRANCHES);
   if (options.baseBranch !== undefined && options.baseBranch !== null) {
     protectedBranches.add(options.baseBranch);
   }
-  const heads = await git(["for-each-ref", "--format=%(refname) %(symref)", "refs/remotes/"]);
   for (const line of heads.stdout.split("\n")) {
     const match = /^refs\/remotes\/([^/]+)\/HEAD refs\/remotes\/\1\/(.+)$/.exec(line);
     if (match?.[2] !== undefined) protectedBranches.add(match[2]);

@@ -11,7 +11,7 @@ import { type GhBrokerRecord, startGhBroker } from "./gh-broker.ts";
 import type { GhStepKind } from "./gh-policy.ts";
 import { ghShimSource } from "./gh-shim.ts";
 import { type GitPushRecord, startGitPushBroker } from "./git-push-broker.ts";
-import type { GitPushSetting } from "./git-push-target.ts";
+import { type GitPushSetting, NO_PUSH_TARGET } from "./git-push-target.ts";
 import { gitPushForwarderSource, gitShimSource } from "./git-shim.ts";
 import { type SandboxLayout, sandboxEnvironment, sandboxPolicy } from "./sandbox-env.ts";
 import { wrapForSandbox } from "./sandbox-host.ts";
@@ -29,8 +29,11 @@ export interface SandboxedRunOptions {
   readonly declaredSecretNames: readonly string[];
   readonly stepKind: GhStepKind;
   readonly boundary: BoundaryRequestLog;
-  /** What `git push` in the command may push (the push broker's target), or why nothing. */
-  readonly gitPush: GitPushSetting;
+  /**
+   * What `git push` in the command may push (the push broker's target), or why nothing.
+   * Default: every push refused.
+   */
+  readonly gitPush?: GitPushSetting;
   readonly timeoutMs: number;
   readonly outputCapBytes: number;
   readonly signal?: AbortSignal;
@@ -162,7 +165,7 @@ export async function runSandboxed(
     const pushBroker = await startGitPushBroker({
       dir: layout.gitBroker,
       root: options.root,
-      setting: options.gitPush,
+      setting: options.gitPush ?? NO_PUSH_TARGET,
       env: options.ghEnv,
       scrubber: options.scrubber,
     });
