@@ -7,6 +7,7 @@ import { decideGitPushShape, type PlannedPush, planGitPush } from "./git-push-po
 import {
   type GitPushSetting,
   type HostGitRun,
+  headBranch,
   isGitPushTarget,
   runHostGit,
 } from "./git-push-target.ts";
@@ -161,8 +162,7 @@ async function handle(
       timeoutMs,
       signal,
     });
-  const head = await git(["symbolic-ref", "--quiet", "--short", "HEAD"]);
-  const currentBranch = head.exitCode === 0 ? head.stdout.trim() || undefined : undefined;
+  const currentBranch = headBranch(await git(["symbolic-ref", "--quiet", "HEAD"]));
   const remotes = (await git(["remote"])).stdout.split("\n").filter((name) => name !== "");
   const plan = planGitPush(
     shape.shape,

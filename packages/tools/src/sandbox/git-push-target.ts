@@ -136,6 +136,12 @@ export async function runHostGit(
   };
 }
 
+/** The branch `git symbolic-ref HEAD` names, when HEAD is on a branch (not detached, not a tag). */
+export function headBranch(run: HostGitRun): string | undefined {
+  const ref = run.exitCode === 0 ? run.stdout.trim() : "";
+  return ref.startsWith("refs/heads/") && ref.length > 11 ? ref.slice(11) : undefined;
+}
+
 export interface GitPushTargetOptions {
   /** The run's working directory (the worktree in worktree mode). */
   readonly cwd: string;
@@ -194,12 +200,11 @@ export async function resolveGitPushTarget(options: GitPushTargetOptions): Promi
   // Both reads at once: this runs before every run's first step.
   const [head, heads] = await Promise.all([
     options.runBranch === undefined
-      ? git(["symbolic-ref", "--quiet", "--short", "HEAD"])
+      ? git(["symbolic-ref", "--quiet", "HEAD"])
       : Promise.resolve(undefined),
     git(["for-each-ref", "--format=%(refname) %(symref)", "refs/remotes/"]),
   ]);
-  let runBranch = options.runBranch;
-  if (head?.exitCode === 0 && head.stdout.trim() !== "") runBranch = head.stdout.trim();
+  const runBranch = options.runBranch ?? (head === undefined ? undefined : headBranch(head));
   const protectedBranches = new Set<string>(ALWAYS_PROTECTED_BRANCHES);
   if (options.baseBranch !== undefined && options.baseBranch !== null) {
     protectedBranches.add(options.baseBranch);

@@ -151,10 +151,10 @@ function withPrivateTmp(command: string, tmp: string): string {
 
 /**
  * Runs one Bash command in the OS sandbox: a fresh private HOME, TMPDIR and broker directories,
- * the gh and git push brokers listening, the command wrapped by the sandbox runtime and run in its own process group.
- * On timeout or abort the group is killed; bubblewrap going takes the sandbox's whole PID
- * namespace with it, `setsid` children included, so its pipes close. Everything made for the
- * command is removed afterwards.
+ * the gh and git push brokers listening, the command wrapped by the sandbox runtime and run in
+ * its own process group. On timeout or abort the group is killed; bubblewrap going takes the
+ * sandbox's whole PID namespace with it, `setsid` children included, so its pipes close.
+ * Everything made for the command is removed afterwards.
  */
 export async function runSandboxed(
   command: string,
