@@ -1,3 +1,4 @@
+export { branchMatches, isBranchName, isBranchPattern } from "./branch-name.ts";
 export {
   ClimptError,
   type ClimptErrorJson,
@@ -40,6 +41,7 @@ export {
   type AgentDefinition,
   type AgentLimits,
   type AgentParameter,
+  type AgentPush,
   type AgentSandbox,
   type C3lPromptRef,
   type CheckDefinition,

@@ -410,6 +410,17 @@ export interface AgentSandbox {
   readonly readable: readonly string[];
 }
 
+/**
+ * Which branches `git push` inside the sandbox may push besides the run's own (agent.json
+ * `runner.boundaries.push`), normalized. The host performs every push (docs/design.md#tools-and-their-boundary).
+ */
+export interface AgentPush {
+  /** `false`: `runner.boundaries.push: "off"`, every push from the sandbox is refused. */
+  readonly enabled: boolean;
+  /** Branch names, or `<prefix>/*`, pushable besides the run's branch; never a protected one. */
+  readonly branches: readonly string[];
+}
+
 export interface AgentDefinition {
   /** agent.json `name` (or `agentId`); must match the agent folder's name. */
   readonly name: string;
@@ -434,6 +445,8 @@ export interface AgentDefinition {
   readonly boundaryHook?: CommandBoundaryHook;
   /** agent.json `runner.boundaries.sandbox`; absent means `required` with no network. */
   readonly sandbox?: AgentSandbox;
+  /** agent.json `runner.boundaries.push`; absent means the run's branch only. */
+  readonly push?: AgentPush;
   /**
    * agent.json `runner.boundaries.secrets`: names of environment variables whose values are
    * secret although their names do not say so (`DB_PASSWORD` is recognised by name already,

@@ -192,6 +192,29 @@ export const sandboxSchema = v.union([
 ]);
 
 /**
+ * `runner.boundaries.push`: which branches `git push` inside the sandbox may push besides the
+ * run's own, or `"off"` for none.
+ */
+export const pushSchema = v.union([
+  v.pipe(
+    v.literal("off"),
+    v.description(
+      '"off": every `git push` from the sandbox is refused, the run\'s branch included.',
+    ),
+  ),
+  v.looseObject({
+    branches: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          'Branches the agent may push besides the run\'s own: names, or "<prefix>/*" for every branch under a prefix, e.g. ["gh-pages", "docs/*"]. The base branch, a remote\'s default branch, "main" and "master" are never pushed, declared or not.',
+        ),
+      ),
+    ),
+  }),
+]);
+
+/**
  * `runner.boundaries.secrets`: names of environment variables whose values are secret. Names,
  * never values: agent.json is committed.
  */
@@ -212,6 +235,7 @@ export const flatBehaviorSchema = v.looseObject({
   boundaryHook: v.optional(boundaryHookSchema),
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
+  push: v.optional(pushSchema),
 });
 
 /** The flat shape. The top-level `github` / `worktree` keys are what real flat folders use. */
@@ -249,6 +273,7 @@ export const runnerBoundariesSchema = v.looseObject({
   boundaryHook: v.optional(boundaryHookSchema),
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
+  push: v.optional(pushSchema),
 });
 
 export const runnerSchema = v.looseObject({
@@ -282,3 +307,4 @@ export type RawAgentParameter = v.InferInput<typeof parameterSchema>;
 export type RawAgentLimits = v.InferInput<typeof limitsSchema>;
 export type RawBoundaryHook = v.InferInput<typeof boundaryHookSchema>;
 export type RawSandbox = v.InferOutput<typeof sandboxSchema>;
+export type RawPush = v.InferOutput<typeof pushSchema>;

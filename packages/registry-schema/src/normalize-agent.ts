@@ -44,6 +44,7 @@ import {
   report,
   reportNotObject,
 } from "./field-reader.ts";
+import { normalizePush, type WrittenPush, writtenPush } from "./normalize-push.ts";
 import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
 import { normalizeSecrets, type WrittenSecrets, writtenSecrets } from "./normalize-secrets.ts";
 import { normalizeVerdict, type WrittenVerdict } from "./normalize-verdict.ts";
@@ -146,6 +147,7 @@ export function draftAgent(
       ? {}
       : { boundaryHook: normalizeHook(sections.boundaryHook) }),
     ...normalizeSandbox(sections.sandbox, findings),
+    ...normalizePush(sections.push, findings),
     ...normalizeSecrets(sections.secrets, findings),
     worktree: normalizeWorktree(sections),
     logging: {
@@ -177,6 +179,7 @@ interface AgentSections {
   readonly permissionMode?: AgentDefinition["permissionMode"];
   readonly boundaryHook?: RawBoundaryHook;
   readonly sandbox?: WrittenSandbox;
+  readonly push?: WrittenPush;
   readonly secrets?: WrittenSecrets;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
@@ -208,6 +211,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...defined("permissionMode", behavior.permissionMode),
     ...defined("boundaryHook", behavior.boundaryHook),
     ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
+    ...writtenPush(behavior.push, "$.behavior.push"),
     ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
     ...defined("github", optionalObject(githubSchema.entries, root.github, "$.github", findings)),
     ...defined(
@@ -268,6 +272,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...defined("permissionMode", boundaries.permissionMode),
     ...defined("boundaryHook", boundaries.boundaryHook),
     ...writtenSandbox(boundaries.sandbox, "$.runner.boundaries.sandbox"),
+    ...writtenPush(boundaries.push, "$.runner.boundaries.push"),
     ...writtenSecrets(boundariesRaw.secrets, "$.runner.boundaries.secrets"),
     ...defined(
       "github",

@@ -156,6 +156,7 @@ export async function runModelPhase(
       ...(ctx.ghCommand === undefined ? {} : { ghCommand: ctx.ghCommand }),
       ...(ctx.env === undefined ? {} : { env: ctx.env }),
       ...toolboxSandbox(ctx),
+      gitPush: ctx.gitPush,
       // The run's one scrubber, and the variables the agent declares secret, which the
       // sandbox leaves out of a command's environment.
       scrubber: ctx.events.scrubber,

@@ -1,6 +1,7 @@
 import type { JsonSchema, JsonValue, SecretScrubber, StepKind, ToolResult } from "@climpt/model";
 import type { BoundaryRequestLog } from "./boundary-request.ts";
 import type { WorkingRoot } from "./confine-path.ts";
+import type { GitPushSetting } from "./sandbox/git-push-target.ts";
 import type { SandboxSettings } from "./sandbox/settings.ts";
 import type { ToolName } from "./tool-names.ts";
 
@@ -22,6 +23,8 @@ export interface ToolContext {
   readonly boundary: BoundaryRequestLog;
   readonly stepKind: StepKind;
   readonly sandbox: SandboxSettings;
+  /** What `git push` inside the sandbox may push, or why nothing. */
+  readonly gitPush: GitPushSetting;
   readonly scrubber: SecretScrubber;
   /** Variable names the agent declares secret: never passed into the sandbox. */
   readonly declaredSecretNames: readonly string[];

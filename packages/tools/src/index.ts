@@ -34,6 +34,24 @@ export {
   type ToolRefusal,
 } from "./policy.ts";
 export { decideGh, type GhDecision, type GhStepKind } from "./sandbox/gh-policy.ts";
+export {
+  ALLOWED_PUSH_SHAPES,
+  decideGitPushShape,
+  type GitPushPermissions,
+  type GitPushPlan,
+  type GitPushRepository,
+  type GitPushShape,
+  type GitPushShapeDecision,
+  planGitPush,
+} from "./sandbox/git-push-policy.ts";
+export {
+  ALWAYS_PROTECTED_BRANCHES,
+  type GitPushSetting,
+  type GitPushTarget,
+  type GitPushTargetOptions,
+  isGitPushTarget,
+  resolveGitPushTarget,
+} from "./sandbox/git-push-target.ts";
 export { probeSandbox, resetSandboxProbe, type SandboxProbe } from "./sandbox/sandbox-host.ts";
 export {
   DEFAULT_SANDBOX_SETTINGS,

@@ -14,6 +14,7 @@ import { workingRoot } from "./confine-path.ts";
 import type { ToolEvent } from "./events.ts";
 import { PATTERN_DEADLINE_MS } from "./pattern-failure.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
+import { type GitPushSetting, NO_PUSH_TARGET } from "./sandbox/git-push-target.ts";
 import { resolveSandboxSettings, type SandboxSettingsInput } from "./sandbox/settings.ts";
 import { isToolName, type ToolName } from "./tool-names.ts";
 import { bashTool } from "./tools/bash.ts";
@@ -72,6 +73,12 @@ export interface ToolboxOptions {
   readonly scrubber?: SecretScrubber;
   /** Reports notices (the sandbox is off). Without it they become process warnings. */
   readonly onNotice?: (notice: ToolboxNotice) => void;
+  /**
+   * What `git push` inside the sandbox may push: the run's push target
+   * (`resolveGitPushTarget`, made once per run before its first step), or `{ refused }` with the
+   * reason given to a command that pushes. Default: no pushes.
+   */
+  readonly gitPush?: GitPushSetting;
 }
 
 /** The tools of one step: a ToolExecutor plus the boundary requests its closure tools recorded. */
@@ -143,6 +150,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     boundary,
     stepKind: options.step.kind,
     sandbox: resolveSandboxSettings(options.sandbox),
+    gitPush: options.gitPush ?? NO_PUSH_TARGET,
     notice(notice) {
       if (noticed.has(notice.code)) return;
       noticed.add(notice.code);

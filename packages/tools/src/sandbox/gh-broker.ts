@@ -23,6 +23,11 @@ export interface GhBrokerOptions {
   /** The environment of the real gh: credentials included, model credentials not. */
   readonly env: Readonly<Record<string, string>>;
   readonly boundary: BoundaryRequestLog;
+  /**
+   * Folders besides the working directory whose files a request may name for gh to read
+   * (`--body-file`): the command's private TMPDIR. (Reading them is the gh policy's part.)
+   */
+  readonly readableDirs?: readonly string[];
 }
 
 /** One request the broker answered, for the Bash tool's result and for tests. */

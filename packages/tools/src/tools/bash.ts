@@ -102,6 +102,7 @@ export const bashTool: BuiltinTool = {
             declaredSecretNames: context.declaredSecretNames,
             stepKind: context.stepKind,
             boundary: context.boundary,
+            gitPush: context.gitPush,
             ...shared,
           });
         }
