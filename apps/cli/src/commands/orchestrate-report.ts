@@ -81,7 +81,10 @@ export function formatBatch(result: BatchResult, dryRun: boolean): string {
         `#${entry.issue}`,
         entry.phase ?? "-",
         entry.agent ?? "-",
-        [entry.note, entry.payload === undefined ? null : `payload ${JSON.stringify(entry.payload)}`]
+        [
+          entry.note,
+          entry.payload === undefined ? null : `payload ${JSON.stringify(entry.payload)}`,
+        ]
           .filter((part) => part !== null && part !== "")
           .join("; "),
       ]),
