@@ -162,6 +162,23 @@ export const orchestrateCommand: Command = {
           );
       }
     }
+    if (queue.url !== undefined) {
+      for (const [key, flag] of [
+        ["land", "--land"],
+        ["maxInterruptions", "--max-interruptions"],
+      ] as const) {
+        if (values.get(key) !== undefined)
+          problems.push(
+            usageProblem(
+              CLI_CODES.conflict,
+              `${flag} applies to the runs on this machine; with --queue the workers run them.`,
+              flag === "--land"
+                ? 'Drop --land and write "land": "<mode>" in the workflow, which every worker reads.'
+                : "Drop --max-interruptions (the workers use the default).",
+            ),
+          );
+      }
+    }
     if (queue.url !== undefined && numberValue(values, "concurrency") !== undefined) {
       problems.push(
         usageProblem(

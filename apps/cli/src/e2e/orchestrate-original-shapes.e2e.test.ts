@@ -343,4 +343,22 @@ describe("the original's workflow shape through climpt orchestrate", () => {
     expect(issue?.comments[0]?.body).toContain("ORC-VERDICT-001");
     expect(run.code).toBe(0);
   });
+
+  it("refuses flags that do not fit together, with AC-CLI codes (exit 2)", async () => {
+    const { repo, env } = project();
+    const cases: [string[], string][] = [
+      [["orchestrate", "--payload", '{"prNumber": 1}'], "needs --issue N"],
+      [["orchestrate", "--issue", "1", "--label", "kind:consider"], "--issue runs one issue"],
+      [["orchestrate", "--issue", "1", "--payload", "[1]"], "must be a JSON object"],
+      [
+        ["orchestrate", "--queue", "redis://127.0.0.1:1", "--land", "merge"],
+        "the workers run them",
+      ],
+    ];
+    for (const [argv, text] of cases) {
+      const outcome = await spawnCli(argv, { cwd: repo, env });
+      expect(outcome.code, argv.join(" ")).toBe(2);
+      expect(outcome.stderr).toContain(text);
+    }
+  });
 });

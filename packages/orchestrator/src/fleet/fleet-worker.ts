@@ -154,12 +154,15 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         env,
         ...(options.ghCommand === undefined ? {} : { command: options.ghCommand }),
       };
+      const gh = new GhClient(ghOptions);
       const result = await orchestrateIssue(
         {
           workflow: loaded.value.workflow,
-          gh: new GhClient(ghOptions),
+          gh,
           dispatcher: new RunnerDispatcher({
             repoDir: checkout,
+            // A workflow whose work lands as a pull request opens it through the same gh.
+            gh,
             limiter,
             journalStore,
             ...(options.remote === undefined
