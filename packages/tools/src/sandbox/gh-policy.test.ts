@@ -24,6 +24,10 @@ describe("decideGh", () => {
         "issue comment 12 --body-file -",
         "pr comment 3 -b ok",
         "issue close --help",
+        "issue view https://github.com/o/other/issues/3",
+        "repo view o/other",
+        "pr view 3 -R github.com/o/other",
+        "search issues repo:o/r is:open",
       ]) {
         expect(decideGh(split(command), kind).kind, `${kind}: gh ${command}`).toBe("run");
       }
@@ -95,6 +99,12 @@ describe("decideGh", () => {
         "issue view 1 -test.v",
         "issue view 1 ---json x",
         "-R issue issue close 2",
+        "issue view 1 -R evil.example/o/r",
+        "issue view https://evil.example/o/r/issues/1",
+        "pr view http://github.com/o/r/pull/1",
+        "repo view evil.example/o/r",
+        "repo view git@evil.example:o/r",
+        "run view 5 --repo=https://evil.example/o/r",
       ]) {
         expect(decideGh(split(command), kind).kind, `${kind}: gh ${command}`).toBe("refuse");
       }

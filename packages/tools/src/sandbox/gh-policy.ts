@@ -124,9 +124,40 @@ function commandAt(path: readonly string[]): GhCommand | undefined {
   return { ...command, flags: [...command.flags, ...persistent] };
 }
 
-/** Flags every read may carry checked: no browser, no expression that reaches gh's environment. */
+/**
+ * A repository or URL on another host than github.com: gh would send that host the token it
+ * keeps for it (`GH_ENTERPRISE_TOKEN` for any host that is not github.com). A repository is
+ * `OWNER/REPO` (the host gh uses by default), `github.com/OWNER/REPO` or its https URL; an
+ * issue or pull request URL is on https://github.com/.
+ */
+function foreignHost(parsed: ParsedGh): string | undefined {
+  const what = parsed.path.join(" ");
+  const repositories = [...(parsed.flags.get("repo") ?? [])];
+  if (what === "repo view") repositories.push(...parsed.args);
+  if (!what.startsWith("search ")) {
+    for (const repository of repositories) {
+      if (normalizeRepository(repository) === undefined) {
+        return `"${repository}" is not OWNER/REPO on github.com; gh would send another host its credentials.`;
+      }
+    }
+  }
+  if (what === "api" || what.startsWith("search ")) return undefined;
+  for (const arg of parsed.args) {
+    if ((arg.includes("://") || /^[^/\s]+@/.test(arg)) && !/^https:\/\/github\.com\//i.test(arg)) {
+      return `"${arg}" is not on https://github.com/; gh would send another host its credentials.`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * What every brokered call is checked for: no browser, no other host, no expression that reaches
+ * gh's environment.
+ */
 function checkCommonFlags(parsed: ParsedGh): string | undefined {
   if (isTrue(parsed, "web")) return "`--web` opens a browser; nobody is there.";
+  const host = foreignHost(parsed);
+  if (host !== undefined) return host;
   for (const name of ["jq", "template"]) {
     for (const expression of parsed.flags.get(name) ?? []) {
       const word = refusedExpressionWord(expression);
