@@ -27,13 +27,11 @@ const REFUSED_WORDS = new Set([
   "get_search_list",
   "get_prog_origin",
   "get_jq_origin",
-  "$__prog_args",
+  // Not functions of gojq or of gh's templates today; refused in case a later gh adds them.
   "getenv",
   "environ",
-  "os",
   "exec",
   "readfile",
-  "call",
 ]);
 
 /** The first refused word the expression contains, or undefined when it has none. */
