@@ -7,6 +7,7 @@
  * Everything here is plain JSON-compatible data (no classes, no functions, no Maps) so a loaded
  * agent can be journaled, diffed and sent across a worker boundary unchanged.
  */
+import type { GithubTargets } from "./github-targets.ts";
 import type { GateIntent, StepKind } from "./intents.ts";
 import type { JsonSchema, JsonValue } from "./json.ts";
 import type { Problem } from "./problem.ts";
@@ -374,6 +375,11 @@ export interface GithubIntegration {
     readonly completion?: { readonly add: readonly string[]; readonly remove: readonly string[] };
   };
   readonly defaultClosureAction: ClosureAction;
+  /**
+   * What the run's GitHub writes may touch (agent.json `targets`); absent: the run's own issue
+   * and pull request in its own repository (`DEFAULT_GITHUB_TARGETS`).
+   */
+  readonly targets?: GithubTargets;
 }
 
 /** A generic command boundary hook: runs once after validated completion. */
