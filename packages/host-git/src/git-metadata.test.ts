@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitLayoutOf } from "./git-layout.ts";
@@ -27,6 +27,19 @@ describe("git metadata: recorded, then compared", () => {
         after: "/tmp/evil",
       },
       expect.objectContaining({ what: "config.worktree (its SHA-256)", before: "absent" }),
+    ]);
+  });
+
+  it("an empty file, as a sandbox leaves for an absent path it protects, counts as absent", () => {
+    const repo = makeRepo(tempDir());
+    const recorded = readGitMetadata(gitLayoutOf(repo));
+    writeFileSync(path.join(repo, ".git", "config.worktree"), "", { mode: 0o444 });
+    writeFileSync(path.join(repo, ".git", "commondir"), "");
+    expect(gitMetadataChanges(recorded)).toEqual([]);
+    chmodSync(path.join(repo, ".git", "config.worktree"), 0o644);
+    writeFileSync(path.join(repo, ".git", "config.worktree"), "[core]\n");
+    expect(gitMetadataChanges(recorded).map((change) => change.what)).toEqual([
+      "config.worktree (its SHA-256)",
     ]);
   });
 

@@ -32,7 +32,23 @@ export interface GitMetadataChange {
   readonly after: string;
 }
 
+/**
+ * Whether `file` is an empty regular file. A sandbox that keeps an absent path read-only binds
+ * /dev/null over an empty file it creates (Claude Code's sandbox does so for
+ * `.git/config.worktree`), and such a file can say nothing: an empty `config.worktree` sets
+ * nothing, an empty `commondir` names nowhere (git refuses to read it). It counts as absent.
+ */
+function isEmptyFile(file: string): boolean {
+  try {
+    const stats = lstatSync(file);
+    return stats.isFile() && stats.size === 0;
+  } catch {
+    return false;
+  }
+}
+
 function readOrNull(file: string): string | null {
+  if (isEmptyFile(file)) return null;
   try {
     return readFileSync(file, "utf8");
   } catch {
