@@ -2,15 +2,23 @@ import { randomUUID } from "node:crypto";
 import { promises as fs, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { GitLayout } from "@climpt/host-git";
 import type { SecretScrubber } from "@climpt/model";
 import type { BoundaryRequestLog } from "../boundary-request.ts";
 import type { WorkingRoot } from "../confine-path.ts";
-import { loadExeca } from "../lazy-modules.ts";
 import { runShell, type ShellRun } from "../run-shell.ts";
 import { type GhBrokerRecord, startGhBroker } from "./gh-broker.ts";
 import type { GhStepKind } from "./gh-policy.ts";
 import { ghShimSource } from "./gh-shim.ts";
+import {
+  describeSettlement,
+  type GitSettlement,
+  type GitSettlementNote,
+  settleGitAfterCommand,
+} from "./git-settle.ts";
+import { STAGED_COMMAND_VARIABLE, stagingCommand } from "./git-staging.ts";
 import { type SandboxLayout, sandboxEnvironment, sandboxPolicy } from "./sandbox-env.ts";
+import { bwrapPath, gitGuardPaths, gitIdentity, repositoryOf, stageGit } from "./sandbox-git.ts";
 import { wrapForSandbox } from "./sandbox-host.ts";
 import type { SandboxSettings } from "./settings.ts";
 
@@ -33,42 +41,18 @@ export interface SandboxedRunOptions {
 
 export interface SandboxedRun extends ShellRun {
   readonly gh: readonly GhBrokerRecord[];
-}
-
-const identityCache = new Map<string, Promise<string>>();
-
-/** The user's git identity (and default branch), for the private HOME's `.gitconfig`. */
-function gitIdentity(root: string, env: Readonly<Record<string, string>>): Promise<string> {
-  let cached = identityCache.get(root);
-  if (cached === undefined) {
-    cached = (async () => {
-      const { execa } = await loadExeca();
-      const lines: string[] = [];
-      for (const [section, key] of [
-        ["user", "name"],
-        ["user", "email"],
-        ["init", "defaultBranch"],
-      ] as const) {
-        const result = await execa("git", ["config", "--get", `${section}.${key}`], {
-          cwd: root,
-          env,
-          extendEnv: false,
-          reject: false,
-          timeout: 5000,
-        });
-        const value = result.exitCode === 0 ? String(result.stdout).trim() : "";
-        if (value !== "" && !/[\n"\\]/.test(value))
-          lines.push(`[${section}]\n\t${key} = "${value}"`);
-      }
-      return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
-    })();
-    identityCache.set(root, cached);
-  }
-  return cached;
+  /**
+   * What the host took back from the command's git (git-settle.ts), and what the model and the
+   * journal are told when something was not kept; absent outside a repository.
+   */
+  readonly git?: {
+    readonly settlement: GitSettlement;
+    readonly notes: readonly GitSettlementNote[];
+  };
 }
 
 async function makeLayout(
-  root: string,
+  repo: GitLayout | null,
   env: Readonly<Record<string, string>>,
 ): Promise<SandboxLayout> {
   const dir = realpathSync(await fs.mkdtemp(path.join(tmpdir(), "climpt-sandbox-")));
@@ -83,7 +67,7 @@ async function makeLayout(
     fs.mkdir(layout.bin),
     fs.mkdir(layout.broker, { mode: 0o700 }),
   ]);
-  await fs.writeFile(path.join(layout.home, ".gitconfig"), await gitIdentity(root, env));
+  await fs.writeFile(path.join(layout.home, ".gitconfig"), await gitIdentity(repo, env));
   await fs.writeFile(path.join(layout.bin, "gh"), ghShimSource(process.execPath), { mode: 0o755 });
   return layout;
 }
@@ -99,8 +83,11 @@ export async function runSandboxed(
   command: string,
   options: SandboxedRunOptions,
 ): Promise<SandboxedRun> {
-  const layout = await makeLayout(options.root.real, options.ghEnv);
+  const repo = repositoryOf(options.root.real);
+  const layout = await makeLayout(repo, options.ghEnv);
   try {
+    const staging = repo === null ? null : stageGit(repo, layout.dir);
+    const sandboxGit = { staging, guard: repo === null ? gitGuardPaths(options.root.real) : [] };
     const broker = await startGhBroker({
       dir: layout.broker,
       root: options.root,
@@ -111,8 +98,8 @@ export async function runSandboxed(
     });
     try {
       const wrapped = await wrapForSandbox(
-        command,
-        sandboxPolicy(options.root, layout, options.settings, options.hostEnv),
+        staging === null ? command : stagingCommand(staging, bwrapPath(options.hostEnv.PATH)),
+        sandboxPolicy(options.root, layout, options.settings, options.hostEnv, sandboxGit),
         {
           commandId: randomUUID(),
           ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -121,17 +108,28 @@ export async function runSandboxed(
       try {
         const run = await runShell(wrapped.command, {
           cwd: options.root.real,
-          env: sandboxEnvironment(
-            options.hostEnv,
-            layout,
-            options.scrubber,
-            options.declaredSecretNames,
-          ),
+          env: {
+            ...sandboxEnvironment(
+              options.hostEnv,
+              layout,
+              options.scrubber,
+              options.declaredSecretNames,
+            ),
+            ...(staging === null ? {} : { [STAGED_COMMAND_VARIABLE]: command }),
+          },
           timeoutMs: options.timeoutMs,
           outputCapBytes: options.outputCapBytes,
           ...(options.signal === undefined ? {} : { signal: options.signal }),
         });
-        return { ...run, gh: broker.records };
+        if (staging === null) return { ...run, gh: broker.records };
+        // Before anything else acts on the repository: what the command's git did is taken
+        // back (or reported as not kept) now, whether the command succeeded or not.
+        const settlement = await settleGitAfterCommand(staging, { env: options.ghEnv });
+        return {
+          ...run,
+          gh: broker.records,
+          git: { settlement, notes: describeSettlement(staging, settlement) },
+        };
       } finally {
         wrapped.release();
       }
