@@ -70,6 +70,22 @@ describe("findGitLayout", () => {
     );
   });
 
+  it("a worktree of a known repository: its commondir file is not read", () => {
+    const dir = tempDir();
+    const repo = makeRepo(dir);
+    const worktree = path.join(dir, "wt");
+    git(repo, "worktree", "add", "-q", "-b", "feature", worktree);
+    const other = makeRepo(path.join(dir, "other"));
+    writeFileSync(
+      path.join(repo, ".git", "worktrees", "wt", "commondir"),
+      path.join(other, ".git"),
+    );
+    expect(codeOf(() => findGitLayout(worktree))).toBe("GIT-HOST-004");
+    expect(findGitLayout(worktree, { expectCommonDir: path.join(repo, ".git") })?.commonDir).toBe(
+      path.join(repo, ".git"),
+    );
+  });
+
   it("outside a repository: null, or GIT-HOST-001 from gitLayoutOf", () => {
     const dir = tempDir();
     expect(findGitLayout(dir)).toBeNull();

@@ -61,7 +61,7 @@ export function readGitFile(file: string): string | undefined {
   return match?.[1] === undefined ? undefined : path.resolve(path.dirname(file), match[1]);
 }
 
-function linkedLayout(workTree: string, dotGit: string): GitLayout {
+function linkedLayout(workTree: string, dotGit: string, expectCommonDir?: string): GitLayout {
   const named = readGitFile(dotGit);
   if (named === undefined || !looksLikeGitDir(named)) {
     throw layoutError(
@@ -71,6 +71,14 @@ function linkedLayout(workTree: string, dotGit: string): GitLayout {
     );
   }
   const gitDir = real(named);
+  // A worktree of the repository the caller knows: its common directory is that repository's,
+  // whatever a commondir file there says now.
+  if (
+    expectCommonDir !== undefined &&
+    path.dirname(gitDir) === path.join(real(expectCommonDir), "worktrees")
+  ) {
+    return { workTree, gitDir, commonDir: real(expectCommonDir), dotGit: "file" };
+  }
   const commondirFile = path.join(gitDir, "commondir");
   if (kindOf(commondirFile) !== "file") {
     // A separate git directory (`git init --separate-git-dir`) or a submodule's: not linked.
@@ -98,8 +106,9 @@ function linkedLayout(workTree: string, dotGit: string): GitLayout {
  * A `.git` directory is its own common directory: a `commondir` file inside it is ignored (git
  * itself would follow it, and only a linked worktree's git directory ever has one). A `.git` file
  * is followed to its git directory, and a linked one must sit at `<common>/worktrees/<id>`.
- * `expectCommonDir`, when given, must be the common directory found (a worktree of that
- * repository); anything else is `GIT-HOST-004`.
+ * `expectCommonDir`, when given, is the repository the working tree must belong to: a git
+ * directory at `<expectCommonDir>/worktrees/<id>` has it as its common directory (its
+ * `commondir` file is not read), anything else is `GIT-HOST-004`.
  */
 export function findGitLayout(
   start: string,
@@ -114,7 +123,7 @@ export function findGitLayout(
       const gitDir = real(dotGit);
       layout = { workTree: dir, gitDir, commonDir: gitDir, dotGit: "directory" };
     } else if (kind === "file") {
-      layout = linkedLayout(dir, dotGit);
+      layout = linkedLayout(dir, dotGit, options.expectCommonDir);
     }
     if (layout !== undefined) {
       const expected = options.expectCommonDir;
@@ -145,4 +154,33 @@ export function gitLayoutOf(
     );
   }
   return layout;
+}
+
+/**
+ * Why running git in `layout` now would not mean the repository the layout names, or undefined.
+ * git reads a git directory's `commondir` file for refs even when `GIT_COMMON_DIR` says
+ * otherwise (its files ref backend does), so the file must still say what the layout does:
+ * absent in a repository's own git directory, the common directory in a linked worktree's.
+ */
+export function layoutDeparture(layout: GitLayout): string | undefined {
+  const file = path.join(layout.gitDir, "commondir");
+  let text: string | undefined;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    text = undefined;
+  }
+  // An empty commondir names nowhere (git refuses to read it): a sandbox's placeholder for the
+  // absent file it keeps read-only, not a redirection.
+  if (text === "" && layout.gitDir === layout.commonDir) text = undefined;
+  if (layout.gitDir === layout.commonDir) {
+    return text === undefined
+      ? undefined
+      : `${file} appeared (it names ${text.trim()}): git would take its refs from there.`;
+  }
+  if (text === undefined) return `${file} is gone: git would not find the repository's refs.`;
+  const named = real(path.resolve(layout.gitDir, text.trim()));
+  return named === layout.commonDir
+    ? undefined
+    : `${file} names ${named}, not the repository's ${layout.commonDir}: git would take its refs from there.`;
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { gitLayoutOf } from "./git-layout.ts";
 import { canaryCommand, git, makeRepo, useTempDirs } from "./host-git.test-helper.ts";
-import { HostGitError, hostGit, hostGitSync, runHostGit } from "./host-git.ts";
+import { HostGitError, hostGit, hostGitSync, runHostGit, runHostGitSync } from "./host-git.ts";
 import { hostGitEnvironment } from "./host-git-env.ts";
 
 /** What a user's own `git status` would do there: the fixture really is an attack. */
@@ -32,7 +32,7 @@ describe("host git: what the repository's files cannot make it do", () => {
     expect(existsSync(canary)).toBe(true);
   });
 
-  it("follows no commondir file written into .git (the issue's attack)", async () => {
+  it("refuses to run where a commondir file was written into .git (the issue's attack): GIT-HOST-004", async () => {
     const dir = tempDir();
     const repo = makeRepo(dir);
     const layout = gitLayoutOf(repo);
@@ -47,21 +47,29 @@ describe("host git: what the repository's files cannot make it do", () => {
       `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "${canaryCommand(canary)}"\n`,
     );
     writeFileSync(path.join(repo, ".git", "commondir"), evil);
-    await hostGit(layout, ["status", "--porcelain"]);
-    await hostGit(layout, ["commit", "-q", "--allow-empty", "-m", "host"], {
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: "t",
-        GIT_AUTHOR_EMAIL: "t@t",
-        GIT_COMMITTER_NAME: "t",
-        GIT_COMMITTER_EMAIL: "t@t",
-      },
-    });
+    // git would take its refs from the copy even with GIT_COMMON_DIR set (its files ref backend
+    // reads the file): host git does not run at all.
+    const refused = await hostGit(layout, ["status", "--porcelain"]).catch((error) => error);
+    expect(refused).toMatchObject({ code: "GIT-HOST-004" });
+    expect(refused.message).toContain(`${path.join(repo, ".git", "commondir")} appeared`);
+    expect(runHostGitSync(layout, ["log"]).refused).toContain("appeared");
     expect(existsSync(canary)).toBe(false);
-    // The commit went to the repository's own refs, not the copy's.
-    expect(await hostGit(layout, ["log", "--format=%s", "-1"])).toBe("host\n");
     plainStatus(repo);
     expect(existsSync(canary)).toBe(true);
+  });
+
+  it("refuses a linked worktree whose commondir no longer names the repository", async () => {
+    const dir = tempDir();
+    const repo = makeRepo(dir);
+    const worktree = path.join(dir, "wt");
+    git(repo, "worktree", "add", "-q", "-b", "feature", worktree);
+    const layout = gitLayoutOf(worktree);
+    expect(await hostGit(layout, ["rev-parse", "--abbrev-ref", "HEAD"])).toBe("feature\n");
+    const other = makeRepo(path.join(dir, "other"));
+    writeFileSync(path.join(layout.gitDir, "commondir"), path.join(other, ".git"));
+    expect((await runHostGit(layout, ["rev-parse", "HEAD"])).refused).toContain(
+      `names ${path.join(other, ".git")}, not the repository's`,
+    );
   });
 
   it("runs no hook, wherever core.hooksPath points", async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ClimptError } from "@climpt/model";
 import { HOST_GIT_CODES } from "./codes.ts";
-import type { GitLayout } from "./git-layout.ts";
+import { type GitLayout, layoutDeparture } from "./git-layout.ts";
 import { hostGitEnvironment } from "./host-git-env.ts";
 
 /** A local git command's bound: a git waiting on a lock held elsewhere cannot hang a run. */
@@ -28,6 +28,11 @@ export interface HostGitOptions {
 
 export interface HostGitResult {
   readonly args: readonly string[];
+  /**
+   * Set when git was not run because the repository's git directory no longer matches the
+   * layout (a `commondir` file appeared or changed: `layoutDeparture`).
+   */
+  readonly refused?: string;
   /** null when git did not exit by itself (timed out, aborted, killed, not started). */
   readonly exitCode: number | null;
   readonly stdout: string;
@@ -38,15 +43,26 @@ export interface HostGitResult {
   readonly spawnError?: string;
 }
 
-/** A host git that did not succeed, as `GIT-HOST-002`; `result` holds what it printed. */
+/**
+ * A host git that did not succeed, as `GIT-HOST-002` (`GIT-HOST-004` when it was refused because
+ * the git directory changed); `result` holds what it printed.
+ */
 export class HostGitError extends ClimptError {
   readonly result: HostGitResult;
   constructor(result: HostGitResult, where: string) {
-    super({
-      code: HOST_GIT_CODES.commandFailed,
-      message: `git ${result.args.join(" ")} ${describeFailure(result)} in ${where}${result.stderr.trim() === "" ? "" : `: ${result.stderr.trim()}`}.`,
-      hint: "Run the same git command in that folder to see why; a held `.lock` file means another git is still running there.",
-    });
+    super(
+      result.refused === undefined
+        ? {
+            code: HOST_GIT_CODES.commandFailed,
+            message: `git ${result.args.join(" ")} ${describeFailure(result)} in ${where}${result.stderr.trim() === "" ? "" : `: ${result.stderr.trim()}`}.`,
+            hint: "Run the same git command in that folder to see why; a held `.lock` file means another git is still running there.",
+          }
+        : {
+            code: HOST_GIT_CODES.unexpectedLayout,
+            message: `git ${result.args.join(" ")} was not run in ${where}: ${result.refused}`,
+            hint: "Restore the file (remove a commondir in a repository's own .git; in a linked worktree's git directory it names the repository's common directory), then check the repository with `git fsck`.",
+          },
+    );
     this.name = "HostGitError";
     this.result = result;
   }
@@ -58,6 +74,7 @@ function environment(layout: GitLayout, options: HostGitOptions): Record<string,
 }
 
 function describeFailure(result: HostGitResult): string {
+  if (result.refused !== undefined) return `was not run (${result.refused})`;
   if (result.spawnError !== undefined) return `could not start (${result.spawnError})`;
   if (result.timedOut) return "timed out";
   if (result.aborted) return "was aborted";
@@ -100,7 +117,13 @@ export function runHostGit(
   args: readonly string[],
   options: HostGitOptions = {},
 ): Promise<HostGitResult> {
+  const refused = layoutDeparture(layout);
+  if (refused !== undefined) return Promise.resolve(refusedResult(args, refused));
   return spawnGit(args, options.cwd ?? layout.workTree, environment(layout, options), options);
+}
+
+function refusedResult(args: readonly string[], refused: string): HostGitResult {
+  return { args, exitCode: null, stdout: "", stderr: "", timedOut: false, aborted: false, refused };
 }
 
 function spawnGit(
@@ -189,6 +212,8 @@ export function runHostGitSync(
   args: readonly string[],
   options: Omit<HostGitOptions, "signal" | "input"> & { readonly input?: string } = {},
 ): HostGitResult {
+  const refused = layoutDeparture(layout);
+  if (refused !== undefined) return refusedResult(args, refused);
   const result = spawnSync("git", [...args], {
     cwd: options.cwd ?? layout.workTree,
     env: environment(layout, options),

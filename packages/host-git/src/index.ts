@@ -4,6 +4,7 @@ export {
   findGitLayout,
   type GitLayout,
   gitLayoutOf,
+  layoutDeparture,
   readGitFile,
 } from "./git-layout.ts";
 export {
