@@ -124,7 +124,7 @@ describe("git in the sandbox: ordinary work", () => {
       command: "echo hi | git hash-object -w --stdin > .git/refs/heads/feature",
     });
     expect(blob.content).toContain("TOOL-GIT-002: refs/heads/feature was moved to");
-    expect(blob.content).toContain("which is not a commit in the repository (a blob)");
+    expect(blob.content).toContain("which is not a commit; it stays at");
     expect(userGit(repo, "rev-parse", "feature")).toBe(before);
 
     mkdirSync(path.join(dir, "junk"));

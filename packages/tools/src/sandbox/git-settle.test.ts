@@ -121,7 +121,7 @@ describe("settleGitAfterCommand", () => {
     const settled = await settleGitAfterCommand(staging);
     expect(settled.kept).toBeNull();
     expect(settled.problems[0]).toMatch(
-      /refs\/heads\/feature could not be moved to [0-9a-f]{40} in the repository/,
+      /^refs\/heads\/feature was moved to [0-9a-f]{40}, which the repository refused \(.*but expected/,
     );
     expect(userGit(repo, "log", "--format=%s", "-1", "feature")).toBe("meanwhile");
   });

@@ -40,11 +40,8 @@ async function keepRunRef(
   to: string,
   options: SettleOptions,
 ): Promise<string | undefined> {
-  const env = options.env === undefined ? {} : { env: options.env };
-  const type = await runHostGit(staging.repo, ["cat-file", "-t", to], env);
-  if (type.exitCode !== 0 || type.stdout.trim() !== "commit") {
-    return `${staging.runRef} was moved to ${to}, which is not a commit in the repository${type.exitCode === 0 ? ` (a ${type.stdout.trim()})` : ""}; it stays at ${from ?? "nothing"}.`;
-  }
+  // update-ref itself refuses an object the repository lacks, and anything but a commit on a
+  // branch or HEAD: no separate check (a git process less per commit).
   const updated = await runHostGit(
     staging.repo,
     [
@@ -56,28 +53,42 @@ async function keepRunRef(
       to,
       from ?? "",
     ],
-    env,
+    options.env === undefined ? {} : { env: options.env },
   );
   if (updated.exitCode === 0) return undefined;
-  return `${staging.runRef} could not be moved to ${to} in the repository (${updated.stderr.trim() || `exit ${updated.exitCode}`}); it stays at ${from ?? "nothing"}.`;
+  const stderr = updated.stderr.trim();
+  const why = /non-commit object/.test(stderr)
+    ? "which is not a commit"
+    : /nonexistent object/.test(stderr)
+      ? "which is not in the repository"
+      : `which the repository refused (${stderr || updated.refused || `exit ${updated.exitCode}`})`;
+  return `${staging.runRef} was moved to ${to}, ${why}; it stays at ${from ?? "nothing"}.`;
 }
 
-/**
- * Writes the index git checked into the repository's git directory the way git does: an
- * exclusive `index.lock`, then a rename over `index`.
- */
-async function keepIndex(staging: GitStaging, options: SettleOptions): Promise<string | undefined> {
-  const staged = path.join(staging.dir, "index");
+/** Why git cannot read the index the command left, or undefined when it can. */
+async function checkIndex(
+  staging: GitStaging,
+  options: SettleOptions,
+): Promise<string | undefined> {
   // git reads (and checks the checksum of) the whole index whatever the pathspec: one that
   // matches nothing keeps the output empty however large the index is.
   const checked = await runHostGit(
     staging.repo,
     ["ls-files", "--stage", "--", ":(literal).climpt-matches-nothing/"],
-    { indexFile: staged, ...(options.env === undefined ? {} : { env: options.env }) },
+    {
+      indexFile: path.join(staging.dir, "index"),
+      ...(options.env === undefined ? {} : { env: options.env }),
+    },
   );
-  if (checked.exitCode !== 0) {
-    return `the index the command left is not one git reads (${checked.stderr.trim() || `exit ${checked.exitCode}`}); the repository's index is unchanged.`;
-  }
+  if (checked.exitCode === 0) return undefined;
+  return `the index the command left is not one git reads (${checked.stderr.trim() || checked.refused || `exit ${checked.exitCode}`}); the repository's index is unchanged.`;
+}
+
+/**
+ * Writes the checked index into the repository's git directory the way git does: an exclusive
+ * `index.lock`, then a rename over `index`.
+ */
+async function keepIndex(staging: GitStaging): Promise<string | undefined> {
   const lock = path.join(staging.repo.gitDir, "index.lock");
   let handle: fs.FileHandle;
   try {
@@ -86,7 +97,7 @@ async function keepIndex(staging: GitStaging, options: SettleOptions): Promise<s
     return `${lock} exists (another git is working in the repository); the repository's index is unchanged.`;
   }
   try {
-    await handle.writeFile(await fs.readFile(staged));
+    await handle.writeFile(await fs.readFile(path.join(staging.dir, "index")));
     await handle.sync();
   } finally {
     await handle.close();
@@ -127,11 +138,14 @@ export async function settleGitAfterCommand(
 
 async function settle(staging: GitStaging, options: SettleOptions): Promise<GitSettlement> {
   const problems: string[] = [];
-  const objects = await importStagedObjects(
-    staging.repo,
-    path.join(staging.dir, "objects"),
-    options.env,
-  );
+  // The index points at blobs but git reads it without them: it is checked while the objects
+  // go in, and written only after them.
+  const digest = stagingIndexDigest(staging);
+  const indexChanged = digest !== staging.indexDigest && digest !== null;
+  const [objects, indexReadable] = await Promise.all([
+    importStagedObjects(staging.repo, path.join(staging.dir, "objects"), options.env),
+    indexChanged ? checkIndex(staging, options) : Promise.resolve(undefined),
+  ]);
   problems.push(...objects.problems.map((problem) => `not kept: ${problem}`));
 
   const refs = readRefs(staging.dir);
@@ -153,12 +167,11 @@ async function settle(staging: GitStaging, options: SettleOptions): Promise<GitS
   }
 
   let index = false;
-  const digest = stagingIndexDigest(staging);
   if (digest !== staging.indexDigest) {
     const refused =
       digest === null
         ? "the index was removed inside the sandbox; the repository's is unchanged."
-        : await keepIndex(staging, options);
+        : (indexReadable ?? (await keepIndex(staging)));
     if (refused === undefined) index = true;
     else problems.push(refused);
   }

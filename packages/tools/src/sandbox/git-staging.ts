@@ -194,7 +194,8 @@ export function stagingCommand(staging: GitStaging, bwrap: string): string {
     "--unshare-user",
     "--cap-drop",
     "ALL",
-    "--die-with-parent",
+    // No --die-with-parent: the sandbox's PID namespace ends with the sandbox, this with it
+    // (and bubblewrap 0.8 fails "open /proc/N/ns/ns" with it and --unshare-user in some setups).
     "--unsetenv",
     STAGED_COMMAND_VARIABLE,
     "--",
