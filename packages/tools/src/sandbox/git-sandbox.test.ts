@@ -87,6 +87,28 @@ describe("git in the sandbox: ordinary work", () => {
     expect(userGit(repo, "status", "--short")).toBe("A  side.txt");
   });
 
+  it("from a folder inside the repository, and with the repository in the hidden home directory", async () => {
+    const dir = tempDir();
+    const { repo } = attackRepo(dir);
+    mkdirSync(path.join(repo, "sub"));
+    const inner = await toolboxFor(path.join(repo, "sub")).call("Bash", {
+      command:
+        "echo s > s.txt && git add s.txt && git commit -qm from-sub && git log --format=%s -1",
+    });
+    expect(inner.content).toBe("from-sub\n[exit code 0]");
+    expect(userGit(repo, "log", "--format=%s", "-1", "feature")).toBe("from-sub");
+
+    // The sandbox hides $HOME; a worktree of a repository there still commits.
+    const work = path.join(dir, "wt");
+    userGit(repo, "worktree", "add", "-q", "-b", "climpt/home", work, "main");
+    const home = await toolboxFor(work, { env: { HOME: dir } }).call("Bash", {
+      command:
+        "ls ~ | wc -l; echo h > h.txt && git add h.txt && git commit -qm from-home && echo ok",
+    });
+    expect(home.content).toBe("0\nok\n[exit code 0]");
+    expect(userGit(repo, "log", "--format=%s", "-1", "climpt/home")).toBe("from-home");
+  });
+
   it("an empty repository: the first commit creates the branch", async () => {
     const dir = tempDir();
     const repo = path.join(dir, "empty");
