@@ -248,6 +248,31 @@ describe("git attacks through a run", () => {
 });
 
 describe("the run's git guard (RUN-GIT-001)", () => {
+  it("a change between the closure step and its validators ends the run before they run", async () => {
+    const repo = makeSampleRepo();
+    const planted = path.join(repo, ".git", "config.worktree");
+    const { result, events } = await runWith(
+      repo,
+      [intentReply("next"), intentReply("closing")],
+      {},
+      {
+        // After the closure step's model phase (and its check), before the completion chain:
+        // what a program step run outside the sandbox could do at that point.
+        onEvent: (event) => {
+          if (event.type === "gate" && event.stepId === "closure.done") {
+            writeFileSync(planted, "[core]\n\tfsmonitor = x\n");
+          }
+        },
+      },
+    );
+    expect(result.error?.code).toBe("RUN-GIT-001");
+    expect(result.error?.message).toContain(
+      `config.worktree (its SHA-256) at ${planted} was absent`,
+    );
+    expect(events.some((event) => event.type === "validator")).toBe(false);
+    expect(result.resumable).toBe(true);
+  });
+
   it("records the metadata; a change made outside the sandbox ends the run before any git, resumably", async () => {
     const repo = makeSampleRepo();
     const common = path.join(repo, ".git");
