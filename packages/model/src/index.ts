@@ -1,3 +1,4 @@
+export { branchMatches, isBranchName, isBranchPattern } from "./branch-name.ts";
 export {
   ClimptError,
   type ClimptErrorJson,
@@ -9,6 +10,20 @@ export {
 export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context-refs.ts";
 export { closestMatch, editDistance } from "./edit-distance.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
+export {
+  checkGithubTarget,
+  DEFAULT_GITHUB_TARGETS,
+  GITHUB_TARGET_RULES,
+  type GithubRunScope,
+  type GithubTarget,
+  type GithubTargetCheck,
+  type GithubTargetRule,
+  type GithubTargets,
+  githubRunScope,
+  normalizeRepository,
+  PULL_REQUEST_PARAMETERS,
+  positiveNumber,
+} from "./github-targets.ts";
 export {
   canonicalIntent,
   FLOW_STEP_KINDS,
@@ -40,6 +55,7 @@ export {
   type AgentDefinition,
   type AgentLimits,
   type AgentParameter,
+  type AgentPush,
   type AgentSandbox,
   type C3lPromptRef,
   type CheckDefinition,

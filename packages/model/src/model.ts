@@ -7,6 +7,7 @@
  * Everything here is plain JSON-compatible data (no classes, no functions, no Maps) so a loaded
  * agent can be journaled, diffed and sent across a worker boundary unchanged.
  */
+import type { GithubTargets } from "./github-targets.ts";
 import type { GateIntent, StepKind } from "./intents.ts";
 import type { JsonSchema, JsonValue } from "./json.ts";
 import type { Problem } from "./problem.ts";
@@ -374,6 +375,11 @@ export interface GithubIntegration {
     readonly completion?: { readonly add: readonly string[]; readonly remove: readonly string[] };
   };
   readonly defaultClosureAction: ClosureAction;
+  /**
+   * What the run's GitHub writes may touch (agent.json `targets`); absent: the run's own issue
+   * and pull request in its own repository (`DEFAULT_GITHUB_TARGETS`).
+   */
+  readonly targets?: GithubTargets;
 }
 
 /** A generic command boundary hook: runs once after validated completion. */
@@ -410,6 +416,17 @@ export interface AgentSandbox {
   readonly readable: readonly string[];
 }
 
+/**
+ * Which branches `git push` inside the sandbox may push besides the run's own (agent.json
+ * `runner.boundaries.push`), normalized. The host performs every push (docs/design.md#tools-and-their-boundary).
+ */
+export interface AgentPush {
+  /** `false`: `runner.boundaries.push: "off"`, every push from the sandbox is refused. */
+  readonly enabled: boolean;
+  /** Branch names, or `<prefix>/*`, pushable besides the run's branch; never a protected one. */
+  readonly branches: readonly string[];
+}
+
 export interface AgentDefinition {
   /** agent.json `name` (or `agentId`); must match the agent folder's name. */
   readonly name: string;
@@ -434,6 +451,8 @@ export interface AgentDefinition {
   readonly boundaryHook?: CommandBoundaryHook;
   /** agent.json `runner.boundaries.sandbox`; absent means `required` with no network. */
   readonly sandbox?: AgentSandbox;
+  /** agent.json `runner.boundaries.push`; absent means the run's branch only. */
+  readonly push?: AgentPush;
   /**
    * agent.json `runner.boundaries.secrets`: names of environment variables whose values are
    * secret although their names do not say so (`DB_PASSWORD` is recognised by name already,

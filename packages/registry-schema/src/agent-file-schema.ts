@@ -54,6 +54,43 @@ export const boundaryHookSchema = v.union([
   }),
 ]);
 
+export const GITHUB_TARGET_RULE_VALUES = ["own", "any"] as const;
+
+/** `OWNER/REPO` as GitHub spells names: an owner of letters, digits and `-`, a name of those and `._`. */
+export const REPOSITORY_NAME_PATTERN =
+  /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+
+/**
+ * `integrations.github.targets` (flat shape: `github.targets`): what the run's GitHub writes
+ * (close, labels, comments, merge) may touch besides its own issue and pull request.
+ */
+export const githubTargetsSchema = v.looseObject({
+  issues: v.optional(
+    v.pipe(
+      v.picklist(GITHUB_TARGET_RULE_VALUES),
+      v.description(
+        '"own" (default): only the run\'s issue (its --issue argument); "any": every issue of the allowed repositories (a triager).',
+      ),
+    ),
+  ),
+  pullRequests: v.optional(
+    v.pipe(
+      v.picklist(GITHUB_TARGET_RULE_VALUES),
+      v.description(
+        '"own" (default): only the run\'s pull request (its --pr-number / prNumber argument); "any": every pull request of the allowed repositories.',
+      ),
+    ),
+  ),
+  repositories: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.regex(REPOSITORY_NAME_PATTERN, "an OWNER/REPO name"))),
+      v.description(
+        'Repositories besides the run\'s own that writes may name with -R, as "owner/repo" (default: none). In them only "any" rules act.',
+      ),
+    ),
+  ),
+});
+
 export const githubSchema = v.looseObject({
   enabled: v.optional(v.boolean(), false),
   labels: v.optional(
@@ -76,6 +113,7 @@ export const githubSchema = v.looseObject({
     ),
     "close",
   ),
+  targets: v.optional(githubTargetsSchema),
 });
 
 /** What a successful worktree run does with its branch (CLI flags override each). */
@@ -192,6 +230,29 @@ export const sandboxSchema = v.union([
 ]);
 
 /**
+ * `runner.boundaries.push`: which branches `git push` inside the sandbox may push besides the
+ * run's own, or `"off"` for none.
+ */
+export const pushSchema = v.union([
+  v.pipe(
+    v.literal("off"),
+    v.description(
+      '"off": every `git push` from the sandbox is refused, the run\'s branch included.',
+    ),
+  ),
+  v.looseObject({
+    branches: v.optional(
+      v.pipe(
+        v.array(v.string()),
+        v.description(
+          'Branches the agent may push besides the run\'s own: names, or "<prefix>/*" for every branch under a prefix, e.g. ["gh-pages", "docs/*"]. The base branch, a remote\'s default branch, "main" and "master" are never pushed, declared or not.',
+        ),
+      ),
+    ),
+  }),
+]);
+
+/**
  * `runner.boundaries.secrets`: names of environment variables whose values are secret. Names,
  * never values: agent.json is committed.
  */
@@ -212,6 +273,7 @@ export const flatBehaviorSchema = v.looseObject({
   boundaryHook: v.optional(boundaryHookSchema),
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
+  push: v.optional(pushSchema),
 });
 
 /** The flat shape. The top-level `github` / `worktree` keys are what real flat folders use. */
@@ -249,6 +311,7 @@ export const runnerBoundariesSchema = v.looseObject({
   boundaryHook: v.optional(boundaryHookSchema),
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
+  push: v.optional(pushSchema),
 });
 
 export const runnerSchema = v.looseObject({
@@ -282,3 +345,4 @@ export type RawAgentParameter = v.InferInput<typeof parameterSchema>;
 export type RawAgentLimits = v.InferInput<typeof limitsSchema>;
 export type RawBoundaryHook = v.InferInput<typeof boundaryHookSchema>;
 export type RawSandbox = v.InferOutput<typeof sandboxSchema>;
+export type RawPush = v.InferOutput<typeof pushSchema>;

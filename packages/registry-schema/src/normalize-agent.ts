@@ -8,8 +8,10 @@ import {
   type AgentDefinition,
   type AgentLimits,
   type CommandBoundaryHook,
+  DEFAULT_GITHUB_TARGETS,
   fail,
   type GithubIntegration,
+  type GithubTargets,
   isPlainObject,
   ok,
   type Problem,
@@ -39,11 +41,13 @@ import {
   type FieldValues,
   type Findings,
   newFindings,
+  type ReadOptions,
   readFields,
   readObject,
   report,
   reportNotObject,
 } from "./field-reader.ts";
+import { normalizePush, type WrittenPush, writtenPush } from "./normalize-push.ts";
 import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
 import { normalizeSecrets, type WrittenSecrets, writtenSecrets } from "./normalize-secrets.ts";
 import { normalizeVerdict, type WrittenVerdict } from "./normalize-verdict.ts";
@@ -146,6 +150,7 @@ export function draftAgent(
       ? {}
       : { boundaryHook: normalizeHook(sections.boundaryHook) }),
     ...normalizeSandbox(sections.sandbox, findings),
+    ...normalizePush(sections.push, findings),
     ...normalizeSecrets(sections.secrets, findings),
     worktree: normalizeWorktree(sections),
     logging: {
@@ -177,6 +182,7 @@ interface AgentSections {
   readonly permissionMode?: AgentDefinition["permissionMode"];
   readonly boundaryHook?: RawBoundaryHook;
   readonly sandbox?: WrittenSandbox;
+  readonly push?: WrittenPush;
   readonly secrets?: WrittenSecrets;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
@@ -208,8 +214,12 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...defined("permissionMode", behavior.permissionMode),
     ...defined("boundaryHook", behavior.boundaryHook),
     ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
+    ...writtenPush(behavior.push, "$.behavior.push"),
     ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
-    ...defined("github", optionalObject(githubSchema.entries, root.github, "$.github", findings)),
+    ...defined(
+      "github",
+      optionalObject(githubSchema.entries, root.github, "$.github", findings, GITHUB_CODES),
+    ),
     ...defined(
       "worktree",
       optionalObject(worktreeSchema.entries, root.worktree, "$.worktree", findings),
@@ -268,6 +278,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...defined("permissionMode", boundaries.permissionMode),
     ...defined("boundaryHook", boundaries.boundaryHook),
     ...writtenSandbox(boundaries.sandbox, "$.runner.boundaries.sandbox"),
+    ...writtenPush(boundaries.push, "$.runner.boundaries.push"),
     ...writtenSecrets(boundariesRaw.secrets, "$.runner.boundaries.secrets"),
     ...defined(
       "github",
@@ -276,6 +287,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
         integrations.github,
         "$.runner.integrations.github",
         findings,
+        GITHUB_CODES,
       ),
     ),
     ...defined(
@@ -319,12 +331,15 @@ function defined<K extends string, T>(key: K, value: T | undefined): { [P in K]?
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
 }
 
+/** A wrong `targets` has its own code: it widens what the run may change on GitHub. */
+const GITHUB_CODES: ReadOptions = { codes: { targets: "AC-GITHUB-001" } };
+
 function optionalObject<E extends v.ObjectEntries>(
   entries: E,
   raw: unknown,
   at: string,
   findings: Findings,
-  options: { skip?: readonly string[] } = {},
+  options: ReadOptions = {},
 ): FieldValues<E> | undefined {
   if (raw === undefined) return undefined;
   return readObject(entries, raw, at, findings, options);
@@ -413,6 +428,19 @@ function normalizeGithub(
           }),
     },
     defaultClosureAction: github?.defaultClosureAction ?? "close",
+    ...(github?.targets === undefined ? {} : { targets: normalizeTargets(github.targets) }),
+  };
+}
+
+/** `targets` as written → the definition's: defaults filled, repositories in lower case, once. */
+function normalizeTargets(
+  targets: NonNullable<FieldValues<typeof githubSchema.entries>["targets"]>,
+): GithubTargets {
+  return {
+    issues: targets.issues ?? DEFAULT_GITHUB_TARGETS.issues,
+    pullRequests: targets.pullRequests ?? DEFAULT_GITHUB_TARGETS.pullRequests,
+    // GitHub compares names without case; the gh broker and the hook compare lower case.
+    repositories: [...new Set((targets.repositories ?? []).map((name) => name.toLowerCase()))],
   };
 }
 

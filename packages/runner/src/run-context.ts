@@ -19,6 +19,7 @@ import {
   type WorktreeFinish,
 } from "@climpt/model";
 import { createRouter, type Router } from "@climpt/router";
+import { type GitPushSetting, resolveGitPushTarget } from "@climpt/tools";
 import type { JournalSink } from "./journal-store.ts";
 import { createMessagesStepExecutor } from "./messages-step-executor.ts";
 import { runModelClient } from "./model-client.ts";
@@ -80,6 +81,11 @@ export interface RunContext {
   readonly budgets: RunBudgets | undefined;
   readonly ghCommand: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>> | undefined;
+  /**
+   * What `git push` inside the sandbox may push in this run, read before its first step (the
+   * repository's git directories, the run's branch, the protected branches), or why nothing.
+   */
+  readonly gitPush: GitPushSetting;
   readonly onTextDelta: RunOptions["onTextDelta"];
   /** The command that continues this run, for hints (`RunnerOptions.resumeCommand`). */
   readonly resumeCommand: string;
@@ -170,6 +176,7 @@ export async function buildRunContext(
     agent,
     commandRunner,
   });
+  const gitPush = await runGitPush(inputs, identity);
   const { runId } = identity;
   // Opened last: a run whose setup fails leaves no journal behind.
   const sink = identity.journal.open?.() ?? null;
@@ -206,10 +213,39 @@ export async function buildRunContext(
     budgets: runOptions.budgets,
     ghCommand: runnerOptions.ghCommand,
     env: runnerOptions.env,
+    gitPush,
     onTextDelta: runOptions.onTextDelta,
     resumeCommand: resumeCommandOf(runnerOptions, runId),
     git: identity.git,
   };
+}
+
+/**
+ * The run's push target (docs/design.md#tools-and-their-boundary): the worktree's branch in
+ * worktree mode with its base branch protected, else the branch checked out now (a resumed run:
+ * now, at resume); the branches agent.json declares; nothing when it says `"off"`.
+ */
+async function runGitPush(inputs: SessionInputs, identity: RunIdentity): Promise<GitPushSetting> {
+  const { agent } = inputs.loaded;
+  if (agent.push?.enabled === false) {
+    return {
+      refused:
+        'git push is off for this agent (agent.json runner.boundaries.push is "off"): its work leaves the sandbox through the run\'s finish, not a push.',
+    };
+  }
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...inputs.runnerOptions.env })) {
+    if (value !== undefined) env[name] = value;
+  }
+  const worktree = identity.worktree;
+  return resolveGitPushTarget({
+    cwd: identity.cwd,
+    ...(worktree === null
+      ? {}
+      : { runBranch: worktree.branch, baseBranch: worktree.baseBranch ?? null }),
+    branches: agent.push?.branches ?? [],
+    env,
+  });
 }
 
 /**

@@ -13,7 +13,14 @@ export {
   isBoundaryCommand,
   MAX_COMMAND_CHARS,
 } from "./boundary-command.ts";
-export { type BoundaryRequest, describeBoundaryRequest } from "./boundary-request.ts";
+export {
+  type BoundaryRequest,
+  type CloseReason,
+  describeBoundaryRequest,
+  type IssueBoundaryRequest,
+  type MergeBoundaryRequest,
+  type MergeMethod,
+} from "./boundary-request.ts";
 export type { ToolboxNotice } from "./builtin-tool.ts";
 export { TOOL_CODES, type ToolCode } from "./codes.ts";
 export {
@@ -25,6 +32,13 @@ export {
   workingRoot,
 } from "./confine-path.ts";
 export type { ToolCallEvent, ToolEvent, ToolRefusedEvent, ToolResultEvent } from "./events.ts";
+export {
+  authorizeTarget,
+  createGithubAccess,
+  type GithubAccess,
+  type GithubAccessOptions,
+  NO_GITHUB_ACCESS,
+} from "./github-access.ts";
 export { PATTERN_DEADLINE_MS, patternFailure } from "./pattern-failure.ts";
 export {
   resolveToolPolicy,
@@ -33,7 +47,39 @@ export {
   type ToolPolicy,
   type ToolRefusal,
 } from "./policy.ts";
-export { decideGh, type GhDecision, type GhStepKind } from "./sandbox/gh-policy.ts";
+export { type GhParse, type ParsedGh, parseGhArgv } from "./sandbox/gh-argv.ts";
+export { MAX_BODY_FILE_BYTES } from "./sandbox/gh-body-file.ts";
+export {
+  type GhJudgement,
+  type GhJudgeOptions,
+  type GhRequest,
+  judgeGhRequest,
+} from "./sandbox/gh-judge.ts";
+export {
+  decideGh,
+  type GhBodyInput,
+  type GhDecision,
+  type GhRecorded,
+  type GhStepKind,
+} from "./sandbox/gh-policy.ts";
+export {
+  ALLOWED_PUSH_SHAPES,
+  decideGitPushShape,
+  type GitPushPermissions,
+  type GitPushPlan,
+  type GitPushRepository,
+  type GitPushShape,
+  type GitPushShapeDecision,
+  planGitPush,
+} from "./sandbox/git-push-policy.ts";
+export {
+  ALWAYS_PROTECTED_BRANCHES,
+  type GitPushSetting,
+  type GitPushTarget,
+  type GitPushTargetOptions,
+  isGitPushTarget,
+  resolveGitPushTarget,
+} from "./sandbox/git-push-target.ts";
 export { probeSandbox, resetSandboxProbe, type SandboxProbe } from "./sandbox/sandbox-host.ts";
 export {
   DEFAULT_SANDBOX_SETTINGS,

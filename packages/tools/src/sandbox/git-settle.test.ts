@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useTempDirs } from "../tools.test-helper.ts";
 import { attackRepo, fsckPasses, layoutOf, userGit } from "./git-attacks.test-helper.ts";
-import { settleGitAfterCommand } from "./git-settle.ts";
+import { refreshStagedRefs, settleGitAfterCommand } from "./git-settle.ts";
 import { type GitStaging, prepareGitStaging } from "./git-staging.ts";
 
 /** git as the sandboxed command runs it: the staging directory as its git directory. */
@@ -100,6 +100,26 @@ describe("settleGitAfterCommand", () => {
     expect(userGit(repo, "tag", "--list", "v9")).toBe("");
     expect((await settleGitAfterCommand(staging)).notKept).toEqual([]);
     expect(fsckPasses(layoutOf(repo))).toBe(true);
+  });
+
+  it("shows the command refs the host changed meanwhile (a push's remote-tracking ref), never over its own", async () => {
+    const { repo, staging } = staged();
+    const main = userGit(repo, "rev-parse", "main");
+    // The command commits and moves a tag; the host, meanwhile, moves the same tag elsewhere
+    // and gets a remote-tracking ref (what a push the command asked for does).
+    stagedGit(staging, "commit", "-q", "--allow-empty", "-m", "sandbox");
+    const own = stagedGit(staging, "rev-parse", "HEAD");
+    stagedGit(staging, "tag", "-f", "v1", own);
+    const host = userGit(repo, "commit-tree", "HEAD^{tree}", "-m", "host");
+    userGit(repo, "update-ref", "refs/remotes/origin/feature", main);
+    userGit(repo, "update-ref", "refs/tags/v1", host);
+    await refreshStagedRefs(staging);
+    expect(stagedGit(staging, "rev-parse", "refs/remotes/origin/feature")).toBe(main);
+    expect(stagedGit(staging, "rev-parse", "v1")).toBe(own);
+    // The refreshed ref is no change of the command's; its moved tag is one, and is not kept.
+    const settled = await settleGitAfterCommand(staging);
+    expect(settled.notKept.map((change) => change.ref)).toEqual(["refs/tags/v1"]);
+    expect(userGit(repo, "rev-parse", "v1")).toBe(host);
   });
 
   it("keeps the repository's index when the command left one git cannot read", async () => {

@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { promises as fs, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { runHostGit } from "@climpt/host-git";
 import { TOOL_CODES } from "../codes.ts";
@@ -115,10 +115,24 @@ async function keepIndex(staging: GitStaging): Promise<string | undefined> {
  * May be called again during the same command (the push broker does, before pushing); each call
  * takes what is new since the last.
  */
-export async function settleGitAfterCommand(
+export function settleGitAfterCommand(
   staging: GitStaging,
   options: SettleOptions = {},
 ): Promise<GitSettlement> {
+  // One settle at a time per staging directory: a push the command left running in the
+  // background may still settle while the command's own end does.
+  const previous = settling.get(staging) ?? Promise.resolve();
+  const next = previous.then(() => settleCaught(staging, options));
+  settling.set(
+    staging,
+    next.catch(() => undefined),
+  );
+  return next;
+}
+
+const settling = new WeakMap<GitStaging, Promise<unknown>>();
+
+async function settleCaught(staging: GitStaging, options: SettleOptions): Promise<GitSettlement> {
   try {
     return await settle(staging, options);
   } catch (error) {
@@ -200,6 +214,35 @@ async function settle(staging: GitStaging, options: SettleOptions): Promise<GitS
   }
   staging.indexDigest = digest;
   return { kept, objects: objects.imported, index, notKept, headMoved, problems };
+}
+
+/**
+ * Shows the command the refs the host changed while it runs (a push it asked for updates
+ * `refs/remotes/<remote>/<branch>`): each ref the repository now has otherwise than the staging
+ * copy was given it, and that the command has not changed itself, is written into the staging
+ * directory, so `git rev-parse @{u}` after `git push -u` in the same command finds it. Runs in
+ * turn with settling.
+ */
+export function refreshStagedRefs(staging: GitStaging): Promise<void> {
+  const previous = settling.get(staging) ?? Promise.resolve();
+  const next = previous.then(() => {
+    const real = readRefs(staging.repo.commonDir);
+    const staged = readRefs(staging.dir);
+    for (const [ref, value] of real) {
+      if (ref === staging.runRef || value.startsWith("ref: ")) continue;
+      const given = staging.refs.get(ref);
+      if (value === given || staged.get(ref) !== given) continue;
+      const file = path.join(staging.dir, ref);
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, `${value}\n`);
+      staging.refs.set(ref, value);
+    }
+  });
+  settling.set(
+    staging,
+    next.catch(() => undefined),
+  );
+  return next;
 }
 
 const SHOWN_CHANGES = 20;

@@ -12,10 +12,17 @@ export interface SandboxLayout {
   readonly dir: string;
   /** The private HOME: writable, empty but for a `.gitconfig` with the user's identity. */
   readonly home: string;
-  /** Put first on PATH: holds the `gh` shim. Read-only inside. */
+  /** Put first on PATH: holds the `gh` and `git` shims. Read-only inside. */
   readonly bin: string;
   /** The GitHub broker's directory (requests and FIFOs). Writable inside. */
   readonly broker: string;
+  /** The git push broker's directory (requests and FIFOs). Writable inside. */
+  readonly gitBroker: string;
+  /**
+   * The command's own temporary folder: `TMPDIR`, `TMP` and `TEMP` inside. Writable, private to
+   * this command, removed with the rest of the layout.
+   */
+  readonly tmp: string;
 }
 
 /**
@@ -52,6 +59,7 @@ const DROPPED_VARIABLES = new Set([
   "GIT_CONFIG_COUNT",
   "GIT_CONFIG_PARAMETERS",
   "CLIMPT_GH_BROKER",
+  "CLIMPT_GIT_BROKER",
 ]);
 
 function dropped(name: string, value: string, declared: ReadonlySet<string>): boolean {
@@ -69,8 +77,8 @@ function dropped(name: string, value: string, declared: ReadonlySet<string>): bo
 /**
  * The environment of a sandboxed command: the caller's, without credentials (secret-named
  * variables, declared ones, any variable whose value holds a secret value, agent sockets,
- * credential helpers and configuration locations), with a private HOME, the `gh` shim first on
- * PATH, and prompts off.
+ * credential helpers and configuration locations), with a private HOME and TMPDIR, the `gh` and
+ * `git` shims first on PATH, and prompts off.
  */
 export function sandboxEnvironment(
   hostEnv: Readonly<Record<string, string>>,
@@ -95,7 +103,13 @@ export function sandboxEnvironment(
     GIT_TERMINAL_PROMPT: "0",
     GH_PROMPT_DISABLED: "1",
     PATH: `${layout.bin}:${hostEnv.PATH ?? "/usr/local/bin:/usr/bin:/bin"}`,
+    // The sandbox runtime sets TMPDIR to a folder all its commands share (`/tmp/claude`) and
+    // that usually does not exist; the command's shell sets these again (sandboxed-shell.ts).
+    TMPDIR: layout.tmp,
+    TMP: layout.tmp,
+    TEMP: layout.tmp,
     CLIMPT_GH_BROKER: layout.broker,
+    CLIMPT_GIT_BROKER: layout.gitBroker,
     CLIMPT_SANDBOX: "1",
   };
 }
@@ -137,6 +151,25 @@ function homeDirectories(hostEnv: Readonly<Record<string, string>>): string[] {
   return [...homes];
 }
 
+/**
+ * The runtime's own temporary folder (`/tmp/claude`), which it makes writable in every sandbox it
+ * starts: where it exists, it stays read-only inside, so one command cannot leave files there for
+ * another. (It cannot be hidden: the runtime keeps its own write paths visible whatever is
+ * denied.) An absent one is left alone, since denying a path that does not exist makes bubblewrap
+ * create a placeholder for it on the host; so is one that holds or lies in the working directory.
+ */
+function sharedRuntimeTmp(root: string): string[] {
+  const shared = new Set<string>();
+  for (const dir of ["/tmp/claude", "/private/tmp/claude"]) {
+    if (!existsSync(dir)) continue;
+    const real = realOrSelf(dir);
+    if ([dir, real].some((entry) => isInside(entry, root) || isInside(root, entry))) continue;
+    shared.add(dir);
+    shared.add(real);
+  }
+  return [...shared];
+}
+
 function expandHome(entry: string, home: string): string {
   return entry === "~" ? home : entry.startsWith("~/") ? path.join(home, entry.slice(2)) : entry;
 }
@@ -153,7 +186,7 @@ export interface SandboxGit {
 /**
  * What one sandboxed command may touch: write the working directory, the staging git directory
  * (never the repository's own git directories, nor the working tree's `.git`, which stay
- * read-only), its private HOME and the broker directory; read everything but the user's home
+ * read-only), its private HOME, TMPDIR and broker directories; read everything but the user's home
  * directory (and gh's configuration wherever it is), except the toolchains installed there, the
  * Node.js running climpt, and what the agent lists as readable.
  */
@@ -192,8 +225,15 @@ export function sandboxPolicy(
     if (path.isAbsolute(entry) && existsSync(entry)) readable.add(realOrSelf(entry));
   }
   return {
-    writable: [root.real, ...git.writable, layout.home, layout.broker],
-    readOnly: git.readOnly,
+    writable: [
+      root.real,
+      ...git.writable,
+      layout.home,
+      layout.broker,
+      layout.gitBroker,
+      layout.tmp,
+    ],
+    readOnly: [...git.readOnly, ...sharedRuntimeTmp(root.real)],
     hidden,
     readable: [...readable].filter((entry) => hidden.some((dir) => isInside(dir, entry))),
     networkAllow: settings.networkAllow,

@@ -1,23 +1,33 @@
 import { randomUUID } from "node:crypto";
-import { promises as fs, realpathSync } from "node:fs";
+import { accessSync, constants, promises as fs, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { GitLayout } from "@climpt/host-git";
 import type { SecretScrubber } from "@climpt/model";
 import type { BoundaryRequestLog } from "../boundary-request.ts";
 import type { WorkingRoot } from "../confine-path.ts";
+import type { GithubAccess } from "../github-access.ts";
 import { runShell, type ShellRun } from "../run-shell.ts";
 import { type GhBrokerRecord, startGhBroker } from "./gh-broker.ts";
 import type { GhStepKind } from "./gh-policy.ts";
 import { ghShimSource } from "./gh-shim.ts";
+import { type GitPushRecord, startGitPushBroker } from "./git-push-broker.ts";
+import { type GitPushSetting, isGitPushTarget, NO_PUSH_TARGET } from "./git-push-target.ts";
 import {
   describeSettlement,
   type GitSettlement,
   type GitSettlementNote,
+  refreshStagedRefs,
   settleGitAfterCommand,
 } from "./git-settle.ts";
-import { STAGED_COMMAND_VARIABLE, stagingCommand } from "./git-staging.ts";
-import { type SandboxLayout, sandboxEnvironment, sandboxPolicy } from "./sandbox-env.ts";
+import { gitPushForwarderSource, gitShimSource } from "./git-shim.ts";
+import { type GitStaging, STAGED_COMMAND_VARIABLE, stagingCommand } from "./git-staging.ts";
+import {
+  type SandboxGit,
+  type SandboxLayout,
+  sandboxEnvironment,
+  sandboxPolicy,
+} from "./sandbox-env.ts";
 import { bwrapPath, gitGuardPaths, gitIdentity, repositoryOf, stageGit } from "./sandbox-git.ts";
 import { wrapForSandbox } from "./sandbox-host.ts";
 import type { SandboxSettings } from "./settings.ts";
@@ -34,6 +44,13 @@ export interface SandboxedRunOptions {
   readonly declaredSecretNames: readonly string[];
   readonly stepKind: GhStepKind;
   readonly boundary: BoundaryRequestLog;
+  /**
+   * What `git push` in the command may push (the push broker's target), or why nothing.
+   * Default: every push refused.
+   */
+  readonly gitPush?: GitPushSetting;
+  /** What the command's gh writes may touch; default: no issue or pull request of its own. */
+  readonly github?: GithubAccess;
   readonly timeoutMs: number;
   readonly outputCapBytes: number;
   readonly signal?: AbortSignal;
@@ -41,6 +58,7 @@ export interface SandboxedRunOptions {
 
 export interface SandboxedRun extends ShellRun {
   readonly gh: readonly GhBrokerRecord[];
+  readonly pushes: readonly GitPushRecord[];
   /**
    * What the host took back from the command's git (git-settle.ts), and what the model and the
    * journal are told when something was not kept; absent outside a repository.
@@ -51,9 +69,35 @@ export interface SandboxedRun extends ShellRun {
   };
 }
 
+const programCache = new Map<string, string | undefined>();
+
+/** Where `name` is on `PATH` (the first executable file), as `command -v` would find it. */
+function findProgram(name: string, searchPath: string | undefined): string | undefined {
+  const key = `${name}\0${searchPath ?? ""}`;
+  if (!programCache.has(key)) {
+    let found: string | undefined;
+    for (const dir of (searchPath ?? "").split(":")) {
+      if (dir === "" || !path.isAbsolute(dir)) continue;
+      const candidate = path.join(dir, name);
+      try {
+        accessSync(candidate, constants.X_OK);
+        if (statSync(candidate).isFile()) {
+          found = candidate;
+          break;
+        }
+      } catch {
+        // not here
+      }
+    }
+    programCache.set(key, found);
+  }
+  return programCache.get(key);
+}
+
 async function makeLayout(
   repo: GitLayout | null,
   env: Readonly<Record<string, string>>,
+  searchPath: string | undefined,
 ): Promise<SandboxLayout> {
   const dir = realpathSync(await fs.mkdtemp(path.join(tmpdir(), "climpt-sandbox-")));
   const layout: SandboxLayout = {
@@ -61,82 +105,160 @@ async function makeLayout(
     home: path.join(dir, "home"),
     bin: path.join(dir, "bin"),
     broker: path.join(dir, "broker"),
+    gitBroker: path.join(dir, "git-broker"),
+    tmp: path.join(dir, "tmp"),
   };
   await Promise.all([
     fs.mkdir(path.join(layout.home, ".config", "gh"), { recursive: true }),
     fs.mkdir(layout.bin),
     fs.mkdir(layout.broker, { mode: 0o700 }),
+    fs.mkdir(layout.gitBroker, { mode: 0o700 }),
+    fs.mkdir(layout.tmp, { mode: 0o700 }),
   ]);
   await fs.writeFile(path.join(layout.home, ".gitconfig"), await gitIdentity(repo, env));
   await fs.writeFile(path.join(layout.bin, "gh"), ghShimSource(process.execPath), { mode: 0o755 });
+  const realGit = findProgram("git", searchPath);
+  if (realGit !== undefined) {
+    const forwarder = path.join(layout.bin, "climpt-git-push");
+    await fs.writeFile(forwarder, gitPushForwarderSource(process.execPath), { mode: 0o755 });
+    await fs.writeFile(
+      path.join(layout.bin, "git"),
+      gitShimSource(realGit, process.execPath, forwarder),
+      { mode: 0o755 },
+    );
+  }
   return layout;
 }
 
 /**
- * Runs one Bash command in the OS sandbox: a fresh private HOME and broker directory, the gh
- * broker listening, the command wrapped by the sandbox runtime and run in its own process group.
- * On timeout or abort the group is killed; bubblewrap going takes the sandbox's whole PID
- * namespace with it, `setsid` children included, so its pipes close. Everything made for the
- * command is removed afterwards.
+ * The command with the temporary-folder variables set to its private folder first. The runtime
+ * passes bubblewrap `--setenv TMPDIR /tmp/claude` (a folder shared by every sandbox it starts,
+ * often absent), which overrides the environment the command is started with; the shell that
+ * runs the command is the first place after that. One line, so the shell's messages keep the
+ * command's own line numbers.
+ */
+function withPrivateTmp(command: string, tmp: string): string {
+  const quoted = `'${tmp.replaceAll("'", "'\\''")}'`;
+  return `export TMPDIR=${quoted} TMP=${quoted} TEMP=${quoted}; ${command}`;
+}
+
+/**
+ * Runs one Bash command in the OS sandbox: a fresh private HOME, TMPDIR and broker directories,
+ * the gh and git push brokers listening, the command wrapped by the sandbox runtime and run in
+ * its own process group. On timeout or abort the group is killed; bubblewrap going takes the
+ * sandbox's whole PID namespace with it, `setsid` children included, so its pipes close.
+ * Everything made for the command is removed afterwards.
  */
 export async function runSandboxed(
   command: string,
   options: SandboxedRunOptions,
 ): Promise<SandboxedRun> {
   const repo = repositoryOf(options.root.real);
-  const layout = await makeLayout(repo, options.ghEnv);
+  const layout = await makeLayout(repo, options.ghEnv, options.hostEnv.PATH);
   try {
     const staging = repo === null ? null : stageGit(repo, layout.dir);
     const sandboxGit = { staging, guard: repo === null ? gitGuardPaths(options.root.real) : [] };
-    const broker = await startGhBroker({
-      dir: layout.broker,
+    const pushBroker = await startGitPushBroker({
+      dir: layout.gitBroker,
       root: options.root,
-      stepKind: options.stepKind,
-      ghCommand: options.ghCommand,
+      setting: settledBeforePush(options.gitPush ?? NO_PUSH_TARGET, staging, options.ghEnv),
       env: options.ghEnv,
-      boundary: options.boundary,
+      scrubber: options.scrubber,
     });
     try {
-      const wrapped = await wrapForSandbox(
-        staging === null ? command : stagingCommand(staging, bwrapPath(options.hostEnv.PATH)),
-        sandboxPolicy(options.root, layout, options.settings, options.hostEnv, sandboxGit),
-        {
-          commandId: randomUUID(),
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-        },
-      );
+      const broker = await startGhBroker({
+        dir: layout.broker,
+        root: options.root,
+        stepKind: options.stepKind,
+        ghCommand: options.ghCommand,
+        env: options.ghEnv,
+        boundary: options.boundary,
+        // `cat > "$TMPDIR/body.md" && gh issue comment N --body-file "$TMPDIR/body.md"`.
+        readableDirs: [layout.tmp],
+        ...(options.github === undefined ? {} : { github: options.github }),
+      });
       try {
-        const run = await runShell(wrapped.command, {
-          cwd: options.root.real,
-          env: {
-            ...sandboxEnvironment(
-              options.hostEnv,
-              layout,
-              options.scrubber,
-              options.declaredSecretNames,
-            ),
-            ...(staging === null ? {} : { [STAGED_COMMAND_VARIABLE]: command }),
-          },
-          timeoutMs: options.timeoutMs,
-          outputCapBytes: options.outputCapBytes,
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-        });
-        if (staging === null) return { ...run, gh: broker.records };
+        const run = await runWrapped(command, layout, options, sandboxGit);
+        const done = { ...run, gh: broker.records, pushes: pushBroker.records };
+        if (staging === null) return done;
         // Before anything else acts on the repository: what the command's git did is taken
         // back (or reported as not kept) now, whether the command succeeded or not.
         const settlement = await settleGitAfterCommand(staging, { env: options.ghEnv });
-        return {
-          ...run,
-          gh: broker.records,
-          git: { settlement, notes: describeSettlement(staging, settlement) },
-        };
+        return { ...done, git: { settlement, notes: describeSettlement(staging, settlement) } };
       } finally {
-        wrapped.release();
+        await broker.close();
       }
     } finally {
-      await broker.close();
+      await pushBroker.close();
     }
   } finally {
     await fs.rm(layout.dir, { recursive: true, force: true }).catch(() => undefined);
   }
+}
+
+/**
+ * The command wrapped by the sandbox runtime, run in its own process group. In a repository the
+ * runtime runs the nested bubblewrap that shows the staging git directory (git-staging.ts), and
+ * the command reaches it through the environment, never quoted twice.
+ */
+async function runWrapped(
+  command: string,
+  layout: SandboxLayout,
+  options: SandboxedRunOptions,
+  sandboxGit: SandboxGit,
+): Promise<ShellRun> {
+  const { staging } = sandboxGit;
+  const own = withPrivateTmp(command, layout.tmp);
+  const wrapped = await wrapForSandbox(
+    staging === null ? own : stagingCommand(staging, bwrapPath(options.hostEnv.PATH)),
+    sandboxPolicy(options.root, layout, options.settings, options.hostEnv, sandboxGit),
+    {
+      commandId: randomUUID(),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    },
+  );
+  try {
+    return await runShell(wrapped.command, {
+      cwd: options.root.real,
+      env: {
+        ...sandboxEnvironment(
+          options.hostEnv,
+          layout,
+          options.scrubber,
+          options.declaredSecretNames,
+        ),
+        ...(staging === null ? {} : { [STAGED_COMMAND_VARIABLE]: own }),
+      },
+      timeoutMs: options.timeoutMs,
+      outputCapBytes: options.outputCapBytes,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } finally {
+    wrapped.release();
+  }
+}
+
+/**
+ * The push target with the command's staging settled first: a push from inside the command
+ * pushes what its git committed, so the host takes that into the repository (checked) before it
+ * reads the repository to push; afterwards the refs the push changed (remote-tracking ones) are
+ * shown to the command's git.
+ */
+function settledBeforePush(
+  setting: GitPushSetting,
+  staging: GitStaging | null,
+  env: Readonly<Record<string, string>>,
+): GitPushSetting {
+  if (staging === null || !isGitPushTarget(setting)) return setting;
+  return {
+    ...setting,
+    beforePush: async () => {
+      await settleGitAfterCommand(staging, { env });
+      await setting.beforePush?.();
+    },
+    afterPush: async () => {
+      await setting.afterPush?.();
+      await refreshStagedRefs(staging);
+    },
+  };
 }

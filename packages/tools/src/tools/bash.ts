@@ -102,6 +102,8 @@ export const bashTool: BuiltinTool = {
             declaredSecretNames: context.declaredSecretNames,
             stepKind: context.stepKind,
             boundary: context.boundary,
+            gitPush: context.gitPush,
+            github: context.github,
             ...shared,
           });
         }
