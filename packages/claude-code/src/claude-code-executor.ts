@@ -17,6 +17,7 @@ import { modelId, type StepEvent, type StepResult, type ToolExecutor } from "@cl
 import type { GithubToolName } from "@climpt/tools";
 import { climptToolServer } from "./climpt-tool-server.ts";
 import { CLAUDE_CODE_CODES } from "./codes.ts";
+import { gitDenyWrite } from "./git-protection.ts";
 import {
   type Env,
   redact,
@@ -295,11 +296,12 @@ async function runClaudeCodeStep(
     ...(settings.sandbox === "off"
       ? { sandbox: { enabled: false } }
       : {
-          sandbox: sandboxSettings(
-            settings.allowedDomains === undefined
+          sandbox: sandboxSettings({
+            ...(settings.allowedDomains === undefined
               ? {}
-              : { allowedDomains: settings.allowedDomains },
-          ),
+              : { allowedDomains: settings.allowedDomains }),
+            denyWrite: gitDenyWrite(input.cwd),
+          }),
         }),
     ...(input.outputSchema === undefined
       ? {}

@@ -115,6 +115,7 @@ async function endWorktree(
       worktree,
       finish: ctx.worktreeFinish,
       commandRunner: ctx.commandRunner,
+      ...(ctx.env === undefined ? {} : { env: ctx.env }),
       agentName: ctx.agent.name,
       runId: ctx.runId,
       signal: ctx.signal,

@@ -16,6 +16,8 @@ import {
   type SessionInputs,
 } from "./run-context.ts";
 import type { RunStartEvent } from "./run-event.ts";
+import { checkResumedGit, type RunGit, recordRunGit } from "./run-git.ts";
+import { resumeCommandOf } from "./run-options.ts";
 import type { RunResult } from "./run-result.ts";
 import { applyStepEnd, initialRunState, type RunState } from "./run-state.ts";
 import { RunnerError } from "./runner-error.ts";
@@ -89,6 +91,18 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     });
   }
 
+  // Where git finds the repository must be what the run recorded, before anything runs again.
+  // A journal from before the record (or a relocated run) takes the repository as it is now.
+  const git: RunGit | null =
+    start.git !== undefined && relocated === undefined
+      ? start.git
+      : await recordRunGit({
+          cwd: relocated ?? start.cwd,
+          ...(worktree === null ? {} : { originCwd: start.originCwd }),
+          ...(runnerOptions.env === undefined ? {} : { env: runnerOptions.env }),
+        });
+  checkResumedGit(git, resumeCommandOf(runnerOptions, runId));
+
   // The definition may have changed since the run started: a resumed run is checked like a new
   // one, with the arguments it started with, before it can spend anything.
   const warnings = await preRunChecks(loaded, {
@@ -111,6 +125,7 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     lastSeq: events.reduce((max, event) => Math.max(max, event.seq), 0),
     // Usage is summed over every call made, a failed attempt's too; replayed calls add nothing.
     totals: recordedTotals(events),
+    git,
   });
 
   try {

@@ -25,6 +25,7 @@ import { createMessagesStepExecutor } from "./messages-step-executor.ts";
 import { runModelClient } from "./model-client.ts";
 import type { RunEvent } from "./run-event.ts";
 import { RunEventStream } from "./run-events.ts";
+import type { RunGit } from "./run-git.ts";
 import {
   type RunBudgets,
   type RunnerOptions,
@@ -88,6 +89,8 @@ export interface RunContext {
   readonly onTextDelta: RunOptions["onTextDelta"];
   /** The command that continues this run, for hints (`RunnerOptions.resumeCommand`). */
   readonly resumeCommand: string;
+  /** The git metadata recorded at the run's start (null outside a repository): run-git.ts. */
+  readonly git: RunGit | null;
 }
 
 /** What setup is given: the session's inputs and its stop switch. */
@@ -115,6 +118,8 @@ export interface RunIdentity {
   /** The last `seq` and usage totals the journal holds (a resumed run continues from them). */
   readonly lastSeq: number;
   readonly totals?: RunUsage;
+  /** The git metadata the run recorded at its start (run-git.ts). */
+  readonly git: RunGit | null;
 }
 
 function stoppedError(inputs: SessionInputs, runId: string): RunError | undefined {
@@ -211,6 +216,7 @@ export async function buildRunContext(
     gitPush,
     onTextDelta: runOptions.onTextDelta,
     resumeCommand: resumeCommandOf(runnerOptions, runId),
+    git: identity.git,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { GitMetadata } from "@climpt/host-git";
 import type { JsonValue, Problem } from "@climpt/model";
 import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
@@ -59,6 +60,12 @@ export interface RunStartEvent extends EventBase {
   readonly registryVersion: string;
   readonly modelOverride: string | null;
   readonly iterationCap: number;
+  /**
+   * What decides where git finds the run's repository, as it was at the start (the run's working
+   * tree, and in worktree mode the repository it was started from); null outside a repository,
+   * absent in journals before it. Checked after every step and on resume (`RUN-GIT-001`).
+   */
+  readonly git?: { readonly metadata: readonly GitMetadata[] } | null;
   /** Worktree mode: the folder, its branch, the base branch it merges back into. */
   readonly worktree: {
     readonly path: string;

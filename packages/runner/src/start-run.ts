@@ -9,6 +9,7 @@ import {
   resolveRunCap,
   type SessionInputs,
 } from "./run-context.ts";
+import { recordRunGit } from "./run-git.ts";
 import { newRunId } from "./run-id.ts";
 import { initialRunState, type RunState } from "./run-state.ts";
 import { AgentDefinitionError, RunnerError } from "./runner-error.ts";
@@ -62,6 +63,13 @@ export async function startRun(
       : null;
   let context: RunContext;
   try {
+    // Before the first step: where git finds the repository, recorded (and a configuration
+    // that includes a file from the working tree refused).
+    const git = await recordRunGit({
+      cwd: worktree?.path ?? originCwd,
+      ...(worktree === null ? {} : { originCwd }),
+      ...(runnerOptions.env === undefined ? {} : { env: runnerOptions.env }),
+    });
     // The journal lives with the repository the run was started from, not in the worktree,
     // which is removed after a successful run.
     const store =
@@ -89,6 +97,7 @@ export async function startRun(
         open: store === null ? null : () => store.create(runId),
       },
       lastSeq: 0,
+      git,
     });
   } catch (error) {
     // Setup failed before the first step: nothing ran in the worktree, so none is left behind.
@@ -112,6 +121,7 @@ export async function startRun(
     registryVersion: registry.version,
     modelOverride: context.modelOverride ?? null,
     iterationCap: context.router.iterationCap,
+    git: context.git,
     worktree,
   });
   reportWarnings(context.events, warnings);

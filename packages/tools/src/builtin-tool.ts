@@ -31,8 +31,10 @@ export interface ToolContext {
   readonly scrubber: SecretScrubber;
   /** Variable names the agent declares secret: never passed into the sandbox. */
   readonly declaredSecretNames: readonly string[];
-  /** Reports something the caller should know (the sandbox is off). */
+  /** Reports something the caller should know (the sandbox is off), once per code. */
   notice(notice: ToolboxNotice): void;
+  /** Reports something the caller should know each time it happens (git changes not kept). */
+  report(notice: ToolboxNotice): void;
 }
 
 /** Something the toolbox reports outside tool results: a coded message. */

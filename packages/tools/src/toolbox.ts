@@ -174,6 +174,9 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     notice(notice) {
       if (noticed.has(notice.code)) return;
       noticed.add(notice.code);
+      context.report(notice);
+    },
+    report(notice) {
       if (options.onNotice !== undefined) options.onNotice(notice);
       else process.emitWarning(notice.message, { code: notice.code });
     },
