@@ -33,6 +33,12 @@ export {
   type ToolPolicy,
   type ToolRefusal,
 } from "./policy.ts";
+export {
+  type ProtectedPath,
+  protectedPathOf,
+  type ResolvedProtectedPath,
+  resolveProtectedPaths,
+} from "./protected-paths.ts";
 export { decideGh, type GhDecision, type GhStepKind } from "./sandbox/gh-policy.ts";
 export {
   ALLOWED_PUSH_SHAPES,
