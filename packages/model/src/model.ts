@@ -448,6 +448,14 @@ export interface AgentDefinition {
   /** agent.json `runner.boundaries.push`; absent means the run's branch only. */
   readonly push?: AgentPush;
   /**
+   * agent.json `runner.boundaries.editAgents` (flat: `behavior.editAgents`): `true` lets the
+   * model change agent definitions — the repository's `.agent/` folder and the running agent's
+   * own — and lets the worktree finish merge such changes. Absent or `false`: those folders are
+   * read-only to the model (docs/design.md#tools-and-their-boundary), and a run whose commits
+   * change `.agent/` is not merged (`RUN-WORKTREE-007`).
+   */
+  readonly editAgents?: boolean;
+  /**
    * agent.json `runner.boundaries.secrets`: names of environment variables whose values are
    * secret although their names do not say so (`DB_PASSWORD` is recognised by name already,
    * `DATABASE_URL` or `PGPASS` are not). Their values are scrubbed wherever a run writes or sends

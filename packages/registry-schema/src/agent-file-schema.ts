@@ -215,6 +215,17 @@ export const pushSchema = v.union([
 ]);
 
 /**
+ * `runner.boundaries.editAgents`: whether the model may change agent definitions (`.agent/`, the
+ * running agent's folder). Off unless written `true`.
+ */
+export const editAgentsSchema = v.pipe(
+  v.boolean(),
+  v.description(
+    "true: the model may change agent definitions (the repository's .agent/ folder and the running agent's own folder), and a --worktree run whose commits change .agent/ is merged. Default false: those folders are read-only to the model (Write, Edit and the sandbox refuse them), and such a run's branch is kept unmerged for review (RUN-WORKTREE-007). A changed definition applies to the next run; `climpt resume` refuses a run whose definition changed unless --accept-changed-definition is given.",
+  ),
+);
+
+/**
  * `runner.boundaries.secrets`: names of environment variables whose values are secret. Names,
  * never values: agent.json is committed.
  */
@@ -236,6 +247,7 @@ export const flatBehaviorSchema = v.looseObject({
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
   push: v.optional(pushSchema),
+  editAgents: v.optional(editAgentsSchema),
 });
 
 /** The flat shape. The top-level `github` / `worktree` keys are what real flat folders use. */
@@ -274,6 +286,7 @@ export const runnerBoundariesSchema = v.looseObject({
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
   push: v.optional(pushSchema),
+  editAgents: v.optional(editAgentsSchema),
 });
 
 export const runnerSchema = v.looseObject({

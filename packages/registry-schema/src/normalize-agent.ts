@@ -39,6 +39,7 @@ import {
   type FieldValues,
   type Findings,
   newFindings,
+  type ReadOptions,
   readFields,
   readObject,
   report,
@@ -148,6 +149,7 @@ export function draftAgent(
       : { boundaryHook: normalizeHook(sections.boundaryHook) }),
     ...normalizeSandbox(sections.sandbox, findings),
     ...normalizePush(sections.push, findings),
+    ...(sections.editAgents === true ? { editAgents: true } : {}),
     ...normalizeSecrets(sections.secrets, findings),
     worktree: normalizeWorktree(sections),
     logging: {
@@ -180,6 +182,7 @@ interface AgentSections {
   readonly boundaryHook?: RawBoundaryHook;
   readonly sandbox?: WrittenSandbox;
   readonly push?: WrittenPush;
+  readonly editAgents?: boolean;
   readonly secrets?: WrittenSecrets;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
@@ -189,10 +192,14 @@ interface AgentSections {
   readonly limits?: FieldValues<typeof limitsSchema.entries>;
 }
 
+/** A non-boolean `editAgents` has a code of its own, so a "yes" is not read as a shape problem. */
+const EDIT_AGENTS_CODES = { editAgents: "AC-AGENTS-001" } as const;
+
 function readFlat(root: Record<string, unknown>, findings: Findings): AgentSections {
   const behavior =
     readObject(flatBehaviorSchema.entries, root.behavior, "$.behavior", findings, {
       skip: ["secrets"],
+      codes: EDIT_AGENTS_CODES,
     }) ?? {};
   const behaviorRaw: Record<string, unknown> = isPlainObject(root.behavior) ? root.behavior : {};
   const prompts = optionalObject(promptsSchema.entries, root.prompts, "$.prompts", findings) ?? {};
@@ -212,6 +219,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...defined("boundaryHook", behavior.boundaryHook),
     ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
     ...writtenPush(behavior.push, "$.behavior.push"),
+    ...defined("editAgents", behavior.editAgents),
     ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
     ...defined("github", optionalObject(githubSchema.entries, root.github, "$.github", findings)),
     ...defined(
@@ -249,7 +257,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
       runner.boundaries,
       "$.runner.boundaries",
       findings,
-      { skip: ["secrets"] },
+      { skip: ["secrets"], codes: EDIT_AGENTS_CODES },
     ) ?? {};
   const boundariesRaw: Record<string, unknown> = isPlainObject(runner.boundaries)
     ? runner.boundaries
@@ -273,6 +281,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...defined("boundaryHook", boundaries.boundaryHook),
     ...writtenSandbox(boundaries.sandbox, "$.runner.boundaries.sandbox"),
     ...writtenPush(boundaries.push, "$.runner.boundaries.push"),
+    ...defined("editAgents", boundaries.editAgents),
     ...writtenSecrets(boundariesRaw.secrets, "$.runner.boundaries.secrets"),
     ...defined(
       "github",
@@ -329,7 +338,7 @@ function optionalObject<E extends v.ObjectEntries>(
   raw: unknown,
   at: string,
   findings: Findings,
-  options: { skip?: readonly string[] } = {},
+  options: ReadOptions = {},
 ): FieldValues<E> | undefined {
   if (raw === undefined) return undefined;
   return readObject(entries, raw, at, findings, options);
