@@ -55,8 +55,12 @@ export {
   type GitPushSetting,
   type GitPushTarget,
   type GitPushTargetOptions,
+  type HostGitOptions,
+  type HostGitRun,
   isGitPushTarget,
+  locateGitRepository,
   resolveGitPushTarget,
+  runHostGit,
 } from "./sandbox/git-push-target.ts";
 export { probeSandbox, resetSandboxProbe, type SandboxProbe } from "./sandbox/sandbox-host.ts";
 export {

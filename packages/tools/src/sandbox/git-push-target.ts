@@ -160,16 +160,18 @@ export interface GitPushTargetOptions {
 const SETUP_TIMEOUT_MS = 30_000;
 
 /**
- * The push target of a run, read from its repository before the run's first step: the git
- * directories, the run's branch (plain mode: the branch checked out now), and the protected
- * branches (the base branch, each remote's default branch as `refs/remotes/<r>/HEAD` names it,
- * `main`, `master`). `{ refused }` when the working directory is not in a git work tree.
+ * The git directory, common directory and work tree top of the repository holding `cwd`, as the
+ * host's git finds them with HOST_GIT_CONFIG, absolute; null outside a git work tree. Read once,
+ * before the model could change anything, then pinned for `runHostGit`.
  */
-export async function resolveGitPushTarget(options: GitPushTargetOptions): Promise<GitPushSetting> {
+export async function locateGitRepository(options: {
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly gitCommand?: string;
+}): Promise<HostGitOptions["repository"] | null> {
   const { execa } = await loadExeca();
-  const gitCommand = options.gitCommand ?? "git";
   const located = await execa(
-    gitCommand,
+    options.gitCommand ?? "git",
     [
       ...HOST_GIT_CONFIG.flatMap((entry) => ["-c", entry]),
       "rev-parse",
@@ -187,14 +189,30 @@ export async function resolveGitPushTarget(options: GitPushTargetOptions): Promi
       stdin: "ignore",
     },
   );
-  const [gitDir, common, workTree] = String(located.stdout).split("\n");
-  if (located.exitCode !== 0 || !gitDir || !common || !workTree) {
+  const [gitDir, commonDir, workTree] = String(located.stdout).split("\n");
+  if (located.exitCode !== 0 || !gitDir || !commonDir || !workTree) return null;
+  return { gitDir, commonDir, workTree };
+}
+
+/**
+ * The push target of a run, read from its repository before the run's first step: the git
+ * directories, the run's branch (plain mode: the branch checked out now), and the protected
+ * branches (the base branch, each remote's default branch as `refs/remotes/<r>/HEAD` names it,
+ * `main`, `master`). `{ refused }` when the working directory is not in a git work tree.
+ */
+export async function resolveGitPushTarget(options: GitPushTargetOptions): Promise<GitPushSetting> {
+  const gitCommand = options.gitCommand ?? "git";
+  const repository = await locateGitRepository({
+    cwd: options.cwd,
+    env: options.env,
+    gitCommand,
+  });
+  if (repository === null) {
     return {
       refused:
         "git push is not available in this run: its working directory is not in a git work tree.",
     };
   }
-  const repository = { gitDir, commonDir: common, workTree };
   const git = (args: readonly string[]): Promise<HostGitRun> =>
     runHostGit(args, { gitCommand, repository, env: options.env, timeoutMs: SETUP_TIMEOUT_MS });
   // Both reads at once: this runs before every run's first step.
