@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import {
   type CanUseTool,
@@ -14,7 +15,12 @@ import {
   type Step,
 } from "@climpt/model";
 import { modelId, type StepEvent, type StepResult, type ToolExecutor } from "@climpt/sdk-adapter";
-import type { GithubToolName } from "@climpt/tools";
+import {
+  type GithubToolName,
+  type ProtectedPath,
+  resolveProtectedPaths,
+  workingRoot,
+} from "@climpt/tools";
 import { climptToolServer } from "./climpt-tool-server.ts";
 import { CLAUDE_CODE_CODES } from "./codes.ts";
 import {
@@ -89,6 +95,11 @@ export interface ClaudeCodeStepInput {
    * the model in closure steps, so close and label requests collect there for the boundary hook.
    */
   readonly toolbox?: ToolExecutor;
+  /**
+   * What no tool of the run may change (the journal folder, the agent definitions): the guard
+   * refuses Write, Edit and NotebookEdit there, and Claude Code's sandbox holds them read-only.
+   */
+  readonly protectedPaths?: readonly ProtectedPath[];
   /** Model calls allowed in the step (Claude Code's `maxTurns`). Default 30. */
   readonly maxTurns?: number;
   /** Output tokens per call. Default: Claude Code's. */
@@ -169,7 +180,11 @@ async function runClaudeCodeStep(
   const schema = compileStepSchema(input.outputSchema);
   const maxTurns = input.maxTurns ?? DEFAULT_MAX_TURNS;
   const access = resolveToolAccess(input.agent, input.step);
-  const guard = createToolGuard(access, input.cwd);
+  const guard = createToolGuard(access, input.cwd, input.protectedPaths);
+  // Held read-only in the sandbox where they exist (an absent path would get a placeholder).
+  const denyWrite = resolveProtectedPaths(workingRoot(input.cwd), input.protectedPaths ?? [])
+    .map((entry) => entry.real)
+    .filter((entry) => existsSync(entry));
   const env = sessionEnv({
     ...(settings.env === undefined ? {} : { base: settings.env }),
     ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
@@ -295,10 +310,13 @@ async function runClaudeCodeStep(
     ...(settings.sandbox === "off"
       ? { sandbox: { enabled: false } }
       : {
-          sandbox: sandboxSettings(
-            settings.allowedDomains === undefined
-              ? {}
-              : { allowedDomains: settings.allowedDomains },
+          sandbox: withDenyWrite(
+            sandboxSettings(
+              settings.allowedDomains === undefined
+                ? {}
+                : { allowedDomains: settings.allowedDomains },
+            ),
+            denyWrite,
           ),
         }),
     ...(input.outputSchema === undefined
@@ -348,4 +366,17 @@ async function runClaudeCodeStep(
     });
   }
   return stepOutcome(result, context);
+}
+
+/** Claude Code's sandbox settings with `paths` added to what its commands may not write. */
+export function withDenyWrite(
+  sandbox: ReturnType<typeof sandboxSettings>,
+  paths: readonly string[],
+): ReturnType<typeof sandboxSettings> {
+  if (paths.length === 0) return sandbox;
+  const filesystem = sandbox.filesystem ?? {};
+  return {
+    ...sandbox,
+    filesystem: { ...filesystem, denyWrite: [...(filesystem.denyWrite ?? []), ...paths] },
+  };
 }

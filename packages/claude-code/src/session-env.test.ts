@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { withDenyWrite } from "./claude-code-executor.ts";
 import { redact, sandboxSettings, secretValues, sessionEnv } from "./session-env.ts";
 
 describe("sessionEnv", () => {
@@ -55,5 +56,20 @@ describe("sandboxSettings", () => {
         ],
       },
     });
+  });
+});
+
+describe("withDenyWrite", () => {
+  it("adds the run's protected paths to what sandboxed commands may not write, keeping the rest", () => {
+    const base = sandboxSettings({ allowedDomains: ["example.com"] });
+    expect(withDenyWrite(base, [])).toBe(base);
+    const guarded = withDenyWrite(base, ["/repo/.agent", "/repo/tmp/logs"]);
+    expect(guarded.filesystem?.denyWrite).toEqual(["/repo/.agent", "/repo/tmp/logs"]);
+    expect(guarded.network).toEqual(base.network);
+    expect(withDenyWrite(guarded, ["/x"]).filesystem?.denyWrite).toEqual([
+      "/repo/.agent",
+      "/repo/tmp/logs",
+      "/x",
+    ]);
   });
 });
