@@ -3,7 +3,7 @@
  * tree, which the sandbox holds read-only there — are not merged unless the agent declares
  * `editAgents` (docs/design.md#worktrees).
  */
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import path from "node:path";
 import type { JsonValue } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
@@ -15,7 +15,7 @@ import { definitionChanges, definitionFolders, hostGitRead } from "./definition-
 import { git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 
-const closers: Array<() => Promise<void>> = [];
+const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
@@ -70,6 +70,9 @@ async function runSmuggler(boundaries: Readonly<Record<string, JsonValue>> = {})
     modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url }),
     env: GIT_IDENTITY,
   }).run({ cwd: repo, worktree: true });
+  // A worktree the finish keeps lies next to the repository, outside the test's folders.
+  const kept = result.worktree?.path;
+  if (kept !== undefined) closers.push(() => rmSync(kept, { recursive: true, force: true }));
   return { repo, before, result };
 }
 

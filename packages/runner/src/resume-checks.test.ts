@@ -3,7 +3,7 @@
  * a run_start that names another folder or agent, or an agent folder that changed since the run
  * started, is refused with a code before anything runs.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ClimptError, type LoadedAgent } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
@@ -18,7 +18,7 @@ import { git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
-const closers: Array<() => Promise<void>> = [];
+const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
@@ -53,6 +53,9 @@ async function failedRun(options: { worktree?: boolean } = {}) {
     ...(options.worktree === true ? { worktree: true } : {}),
   });
   expect(failed.error?.code).toBe("AGENT_ABORTED");
+  // The failed run keeps its worktree next to the repository, outside the test's folders.
+  const kept = failed.worktree?.path;
+  if (kept !== undefined) closers.push(() => rmSync(kept, { recursive: true, force: true }));
   const journal = failed.journalPath as string;
   const resume = async (
     extra: Partial<RunOptions> = {},
