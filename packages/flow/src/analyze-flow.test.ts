@@ -205,6 +205,26 @@ describe("unbounded cycles (SR-FLOW-005)", () => {
     ]);
   });
 
+  it("counts a written iterations.max as the bound of every cycle through its step", () => {
+    // The seeds' numbers: a fallback cycle whose steps write iterations (max 1 on the check that
+    // falls back): the runtime ends the run at the execution past max, so the cycle is bounded.
+    const written = flow([
+      checkStep("s_1", { onPass: "s_2" }),
+      checkStep("s_2", {
+        onPass: "complete",
+        onFail: { fallback: "s_1" },
+        iterations: { min: 1, max: 2, declared: true },
+      }),
+    ]);
+    expect(withCode(analyze(written), "SR-FLOW-005")).toEqual([]);
+    // The same cycle with max only as the default (not written) is still unbounded.
+    const defaulted = flow([
+      checkStep("s_1", { onPass: "s_2" }),
+      checkStep("s_2", { onPass: "complete", onFail: { fallback: "s_1" } }),
+    ]);
+    expect(withCode(analyze(defaulted), "SR-FLOW-005")).toHaveLength(1);
+  });
+
   it("can be silenced with ignore", () => {
     expect(analyze(seed003LinearRegistry(), { ignore: ["SR-FLOW-005"] })).toEqual([]);
   });

@@ -33,6 +33,18 @@ export interface AnalyzeFlowOptions {
   readonly entries?: readonly string[];
 }
 
+/**
+ * The check-dialect steps that write `iterations`: the runtime runs each at most `iterations.max`
+ * times in a run (docs/compatibility.md, Routing), so a cycle through one is bounded.
+ */
+function stepsBoundedByIterations(steps: readonly Step[]): ReadonlySet<string> {
+  const bounded = new Set<string>();
+  for (const step of steps) {
+    if (step.iterations.declared === true && step.iterations.max >= 1) bounded.add(step.id);
+  }
+  return bounded;
+}
+
 /** The graph with only the entries a run of this agent uses (see `AnalyzeFlowOptions.entries`). */
 function withRunEntries(graph: FlowGraph, entries: readonly string[] | undefined): FlowGraph {
   if (entries === undefined) return graph;
@@ -68,7 +80,7 @@ export function analyzeFlow(registry: Registry, options: AnalyzeFlowOptions = {}
     // Every declared entry must name a flow step, whichever verdict type it serves.
     ...entryFindings(registry, graph === declared ? flow : indexFlow(declared, undefined, flow)),
     ...reachabilityFindings(flow, openSteps),
-    ...unboundedCycleFindings(flow),
+    ...unboundedCycleFindings(flow, stepsBoundedByIterations(steps)),
     // A budget's move into closure is an emergency exit, not a path the flow is designed along:
     // handoff dataflow is judged on the declared edges only, or every budgeted flow would be
     // told that its closure may read values no step wrote yet.

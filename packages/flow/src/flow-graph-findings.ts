@@ -92,11 +92,22 @@ const LISTED_STEPS = 8;
 
 /**
  * SR-FLOW-005: a cycle none of whose edges is bounded (check `maxRetries > 0`, `iterations.max`,
- * `onFailure.maxAttempts`). Such a cycle exists exactly when the subgraph of unbounded edges has a
- * strongly connected component with more than one step or a self edge. One finding per component.
+ * `onFailure.maxAttempts`) and none of whose steps is: a check-dialect step that writes
+ * `iterations` runs at most `iterations.max` times in the whole run (the execution past it ends
+ * the run, SR-ITER-001), so every cycle through it is bounded — the edges out of such a step
+ * (`boundedSteps`, by id) are left out. Such a cycle exists exactly when the subgraph of the
+ * remaining edges has a strongly connected component with more than one step or a self edge. One
+ * finding per component.
  */
-export function unboundedCycleFindings(flow: IndexedFlow): FlowFinding[] {
-  const unbounded = indexFlow(flow.graph, (edge) => edge.bound === undefined, flow);
+export function unboundedCycleFindings(
+  flow: IndexedFlow,
+  boundedSteps: ReadonlySet<string> = new Set(),
+): FlowFinding[] {
+  const unbounded = indexFlow(
+    flow.graph,
+    (edge) => edge.bound === undefined && !boundedSteps.has(edge.from),
+    flow,
+  );
   const { component, count } = stronglyConnectedComponents(unbounded.size, unbounded.successors);
   const members: number[][] = Array.from({ length: count }, () => []);
   for (let node = 0; node < unbounded.size; node++) members[component[node] as number]?.push(node);

@@ -11,6 +11,20 @@ export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context
 export { closestMatch, editDistance } from "./edit-distance.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
 export {
+  checkGithubTarget,
+  DEFAULT_GITHUB_TARGETS,
+  GITHUB_TARGET_RULES,
+  type GithubRunScope,
+  type GithubTarget,
+  type GithubTargetCheck,
+  type GithubTargetRule,
+  type GithubTargets,
+  githubRunScope,
+  normalizeRepository,
+  PULL_REQUEST_PARAMETERS,
+  positiveNumber,
+} from "./github-targets.ts";
+export {
   canonicalIntent,
   FLOW_STEP_KINDS,
   type FlowStepKind,

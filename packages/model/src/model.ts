@@ -7,6 +7,7 @@
  * Everything here is plain JSON-compatible data (no classes, no functions, no Maps) so a loaded
  * agent can be journaled, diffed and sent across a worker boundary unchanged.
  */
+import type { GithubTargets } from "./github-targets.ts";
 import type { GateIntent, StepKind } from "./intents.ts";
 import type { JsonSchema, JsonValue } from "./json.ts";
 import type { Problem } from "./problem.ts";
@@ -374,6 +375,11 @@ export interface GithubIntegration {
     readonly completion?: { readonly add: readonly string[]; readonly remove: readonly string[] };
   };
   readonly defaultClosureAction: ClosureAction;
+  /**
+   * What the run's GitHub writes may touch (agent.json `targets`); absent: the run's own issue
+   * and pull request in its own repository (`DEFAULT_GITHUB_TARGETS`).
+   */
+  readonly targets?: GithubTargets;
 }
 
 /** A generic command boundary hook: runs once after validated completion. */
@@ -448,11 +454,8 @@ export interface AgentDefinition {
   /** agent.json `runner.boundaries.push`; absent means the run's branch only. */
   readonly push?: AgentPush;
   /**
-   * agent.json `runner.boundaries.editAgents` (flat: `behavior.editAgents`): `true` lets the
-   * model change agent definitions — the repository's `.agent/` folder and the running agent's
-   * own — and lets the worktree finish merge such changes. Absent or `false`: those folders are
-   * read-only to the model (docs/design.md#tools-and-their-boundary), and a run whose commits
-   * change `.agent/` is not merged (`RUN-WORKTREE-007`).
+   * agent.json `runner.boundaries.editAgents`: the model may change agent definitions (`.agent/`,
+   * its own folder); absent, they are read-only to it (docs/design.md#tools-and-their-boundary).
    */
   readonly editAgents?: boolean;
   /**

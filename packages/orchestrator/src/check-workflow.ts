@@ -1,5 +1,6 @@
 import { jsonPath } from "@climpt/model";
 import { ORCHESTRATOR_CODES as C } from "./codes.ts";
+import { checkHandoffs } from "./handoff/check-handoffs.ts";
 import { firstBlockingPhase, type Workflow, type WorkflowAgent } from "./workflow-model.ts";
 import { didYouMean, type ProblemList } from "./workflow-problems.ts";
 
@@ -51,10 +52,12 @@ function checkPhases(problems: ProblemList, workflow: Workflow): void {
       );
     }
     if (!workflow.labelMapping.some(([, target]) => target === phase.id)) {
-      problems.error(
+      // A warning: the original runtime runs such a workflow (a transition there leaves the
+      // issue without a phase label).
+      problems.warning(
         C.phaseUnreachable,
         path,
-        `No label maps to phase "${phase.id}", so no issue can be in it: neither a person nor a transition can put one there.`,
+        `No label maps to phase "${phase.id}": no person can put an issue there, and an issue a transition moves there is left without a phase label.`,
         `Map a label to it in labelMapping, e.g. "${phase.id}": "${phase.id}".`,
       );
     }
@@ -85,7 +88,8 @@ function checkLabelMapping(problems: ProblemList, workflow: Workflow): void {
     const key = label.toLowerCase();
     const first = seen.get(key);
     if (first !== undefined) {
-      problems.error(
+      // The first mapping wins when the issue's label is read (the original reads the same file).
+      problems.warning(
         C.labelMappedTwice,
         path,
         `Label "${label}" is mapped twice: GitHub treats it and "${first}" as one label.`,
@@ -97,7 +101,7 @@ function checkLabelMapping(problems: ProblemList, workflow: Workflow): void {
   for (const [index, label] of (workflow.prioritizer?.labels ?? []).entries()) {
     const first = seen.get(label.toLowerCase());
     if (first !== undefined) {
-      problems.error(
+      problems.warning(
         C.labelMappedTwice,
         jsonPath("$.prioritizer.labels", index),
         `Label "${label}" is both a phase label (labelMapping "${first}") and an order label of the prioritizer.`,
@@ -164,12 +168,13 @@ function checkAgent(problems: ProblemList, workflow: Workflow, agent: WorkflowAg
       );
     }
     for (const [verdict, phase] of Object.entries(agent.fallbackPhases)) {
+      // A warning: the original loads it; such an outcome takes the fallbackPhase instead.
       if (!phaseIds.includes(phase))
-        unknown(
+        problems.warning(
           C.refUnknownFallbackPhasesEntry,
           jsonPath(jsonPath(path, "fallbackPhases"), verdict),
-          `maps verdict "${verdict}" to`,
-          phase,
+          `Agent "${agent.id}" maps verdict "${verdict}" to "${phase}", which phases does not declare; that outcome takes the fallback phase instead.${didYouMean(phase, phaseIds)}`,
+          "Name a declared phase.",
         );
     }
   } else {
@@ -203,10 +208,12 @@ function checkAgent(problems: ProblemList, workflow: Workflow, agent: WorkflowAg
   if (agent.fallbackPhase === null) {
     const blocking = firstBlockingPhase(workflow);
     if (blocking === undefined) {
-      problems.error(
+      // A warning: the original loads it. A failed run then holds the issue in its phase with a
+      // comment (ORC-STATE-004) until a person relabels it.
+      problems.warning(
         C.refNoFallback,
         path,
-        `Agent "${agent.id}" has no fallbackPhase and the workflow has no blocking phase, so a failed run has no phase to go to.`,
+        `Agent "${agent.id}" has no fallbackPhase and the workflow has no blocking phase: a failed run holds the issue in its phase until a person relabels it.`,
         'Add "fallbackPhase": "<phase>", or a blocking phase.',
       );
     } else {
@@ -232,7 +239,11 @@ function checkAgent(problems: ProblemList, workflow: Workflow, agent: WorkflowAg
         ? Object.keys(agent.outputPhases)
         : ["success", ...Object.keys(agent.fallbackPhases)];
     if (!outcomes.includes(agent.closeCondition)) {
-      problems.error(
+      // A validator's closeCondition must be one of its outcomes, as the original checks; a
+      // transformer's is not checked there, so it is only a warning here.
+      const report = agent.role === "validator" ? problems.error : problems.warning;
+      report.call(
+        problems,
         C.refInvalidCloseCondition,
         jsonPath(path, "closeCondition"),
         `Agent "${agent.id}" closeCondition "${agent.closeCondition}" is not one of its outcomes (${outcomes.join(", ")}).${didYouMean(agent.closeCondition, outcomes)}`,
@@ -246,12 +257,14 @@ function checkAgents(problems: ProblemList, workflow: Workflow): void {
   for (const agent of workflow.agents) checkAgent(problems, workflow, agent);
   const agentIds = workflow.agents.map((agent) => agent.id);
   const prioritizer = workflow.prioritizer;
+  // Only --prioritize runs the prioritizer, so an undeclared prioritizer agent is a warning
+  // here and an error for a batch that asks for it (prioritizerProblem), as the original does.
   if (prioritizer !== null && prioritizer.agent !== "" && !agentIds.includes(prioritizer.agent)) {
-    problems.error(
+    problems.warning(
       C.refUnknownPrioritizerAgent,
       "$.prioritizer.agent",
-      `The prioritizer names agent "${prioritizer.agent}", which agents does not declare.${didYouMean(prioritizer.agent, agentIds)}`,
-      "Declare the agent under agents (any role), or correct the name.",
+      `The prioritizer names agent "${prioritizer.agent}", which agents does not declare, so --prioritize cannot run it.${didYouMean(prioritizer.agent, agentIds)}`,
+      "Declare the agent under agents (any role) to use --prioritize, or correct the name.",
     );
   }
   for (const agent of workflow.agents) {
@@ -307,4 +320,5 @@ export function checkWorkflow(problems: ProblemList, workflow: Workflow): void {
   checkLabelSpecs(problems, workflow);
   checkAgents(problems, workflow);
   checkFlow(problems, workflow);
+  checkHandoffs(problems, workflow);
 }

@@ -80,6 +80,16 @@ export const ORCHESTRATOR_CODES = {
   refNoFallback: "WF-REF-011",
   /** From an actionable phase no terminal phase can be reached through the agents' outcomes (warning). */
   flowNoTerminal: "WF-FLOW-001",
+  /** A `handoffs` entry (or `payloadSchema`) is not shaped as the format says. */
+  handoffShape: "WF-HANDOFF-001",
+  /** A `payloadFrom` expression (or `emit.path`) this orchestrator cannot evaluate. */
+  handoffExpression: "WF-HANDOFF-002",
+  /** A schema a handoff or `payloadSchema` names cannot be found, read, or compiled. */
+  handoffSchema: "WF-HANDOFF-003",
+  /** A handoff can never fire here: its agent or outcome is not this workflow's (warning). */
+  handoffNeverFires: "WF-HANDOFF-004",
+  /** `land` is not shaped as the format says. */
+  landShape: "WF-LAND-001",
   /** `--prioritize` but the workflow has no `prioritizer`. */
   batchNoPrioritizer: "WF-BATCH-001",
   /** `prioritizer.labels` is missing or empty, or not a list of names. */
@@ -105,6 +115,25 @@ export const ORCHESTRATOR_CODES = {
   dispatchJournal: "ORC-DISPATCH-004",
   /** The run stopped for a reason that is not the agent's (interrupted, the model API failing); it is resumed on the next pass. */
   dispatchInterrupted: "ORC-DISPATCH-005",
+  /**
+   * The issue's run was interrupted (stopped, killed, the model API out of reach) on too many
+   * passes in a row: it fails, takes the fallback phase, and a comment says why.
+   */
+  dispatchInterruptedTooOften: "ORC-DISPATCH-006",
+  /** A handoff's `payloadFrom` expression has no value in the run's output. */
+  handoffUnresolved: "ORC-HANDOFF-001",
+  /** A payload does not satisfy its schema (the handoff's `schemaRef`, or `payloadSchema`). */
+  handoffInvalid: "ORC-HANDOFF-002",
+  /** A handoff's artifact cannot be written (its path leaves the issue's worktree, an I/O error). */
+  handoffWrite: "ORC-HANDOFF-003",
+  /** The issue's branch does not merge cleanly into the base branch; the base is unchanged. */
+  landConflict: "ORC-LAND-001",
+  /** The base branch cannot take the merge (uncommitted changes there, no branch to merge into). */
+  landBase: "ORC-LAND-002",
+  /** `git push` of the issue's branch (or of the base after the merge) failed. */
+  landPush: "ORC-LAND-003",
+  /** The pull request for the issue's branch could not be found or opened. */
+  landPullRequest: "ORC-LAND-004",
   /** A validator's run reported no verdict: the issue takes the fallback phase. */
   verdictMissing: "ORC-VERDICT-001",
   /** A validator's verdict is not a key of its `outputPhases`: the issue takes the fallback phase. */
@@ -122,6 +151,11 @@ export const ORCHESTRATOR_CODES = {
    * took the issue): the run is stopped, resumable, and nothing more is written for the issue.
    */
   stateLockLost: "ORC-STATE-003",
+  /**
+   * The issue is held in its phase: a run's outcome there had no phase to go to (no fallback, no
+   * blocking phase). It is not dispatched again until a person relabels it.
+   */
+  stateHalted: "ORC-STATE-004",
   /** The prioritizer's run failed or gave no usable order; the batch runs in issue order. */
   prioritizerFailed: "ORC-PRIO-001",
   /** Redis cannot be reached at the queue URL. */
@@ -152,4 +186,6 @@ export interface OrchestratorError {
   readonly family?: string;
   readonly message: string;
   readonly hint?: string;
+  /** Where the problem is, when it has a place: a JSON path (`$.pr_number`, `$.handoffs[0]…`). */
+  readonly path?: string;
 }

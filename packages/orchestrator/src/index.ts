@@ -4,6 +4,9 @@ export type {
   DispatchIssue,
   DispatchOutcome,
   DispatchRequest,
+  IssueArtifact,
+  Landed,
+  LandRequest,
   PrioritizeOutcome,
   PrioritizeRequest,
   StartedRun,
@@ -60,6 +63,9 @@ export {
   syncLabels,
   wantedLabels,
 } from "./github/label-sync.ts";
+export { type EmissionInput, emitHandoffs, type HandoffEmission } from "./handoff/emit-handoffs.ts";
+export { payloadProblem } from "./handoff/issue-payload.ts";
+export { SCHEMA_REF_FOLDERS } from "./handoff/workflow-schemas.ts";
 export { type LimitedClientOptions, limitModelClient } from "./limiter/limited-model-client.ts";
 export { LocalModelLimiter } from "./limiter/local-limiter.ts";
 export {
@@ -86,6 +92,8 @@ export {
   runPool,
 } from "./orchestrate/orchestrate-batch.ts";
 export {
+  DEFAULT_MAX_INTERRUPTIONS,
+  type IssuePassOptions,
   type IssueResult,
   type IssueStatus,
   type OrchestratorContext,
@@ -93,6 +101,7 @@ export {
   type ProgressEvent,
 } from "./orchestrate/orchestrate-issue.ts";
 export { handoffTransition, stuckTransition } from "./orchestrate/plan-transition.ts";
+export { prioritizerProblem } from "./orchestrate/prioritizer-problem.ts";
 export {
   consecutiveCount,
   cycleRuleViolation,
@@ -133,6 +142,7 @@ export {
 export { DEFAULT_STATE_DIR, FileIssueStateStore } from "./state/file-state-store.ts";
 export {
   emptyRecord,
+  type HaltedIssue,
   type InFlightDispatch,
   type IssueKey,
   type IssueLock,
@@ -147,7 +157,12 @@ export {
   DEFAULT_WORKFLOW_PATH,
   firstBlockingPhase,
   githubLabel,
+  type HandoffDeclaration,
+  LANDING_MODES,
   type LabelSpec,
+  type LandingConfig,
+  type LandingMode,
+  type NamedSchema,
   type PhaseType,
   type PrioritizerConfig,
   phaseById,

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fail, ok, type Problem, type Result } from "@climpt/model";
 import { checkWorkflow } from "./check-workflow.ts";
 import { ORCHESTRATOR_CODES as C } from "./codes.ts";
+import { resolveWorkflowSchemas } from "./handoff/workflow-schemas.ts";
 import { findDuplicateKeys } from "./json-duplicate-keys.ts";
 import { readWorkflow } from "./read-workflow.ts";
 import { DEFAULT_WORKFLOW_PATH, type Workflow } from "./workflow-model.ts";
@@ -21,6 +22,12 @@ export interface LoadedWorkflow {
  */
 export function parseWorkflow(text: string, file: string): Result<LoadedWorkflow> {
   const problems = new ProblemList(file);
+  const workflow = parseInto(problems, text);
+  if (workflow === null || problems.hasErrors) return fail(problems.items);
+  return ok({ workflow, warnings: problems.items });
+}
+
+function parseInto(problems: ProblemList, text: string): Workflow | null {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -31,20 +38,20 @@ export function parseWorkflow(text: string, file: string): Result<LoadedWorkflow
       `The workflow is not valid JSON: ${error instanceof Error ? error.message : String(error)}.`,
       "Fix the JSON syntax (a trailing comma, a missing quote).",
     );
-    return fail(problems.items);
+    return null;
   }
+  // A warning, not an error: the original runtime reads such a file (JSON keeps the last).
   for (const duplicate of findDuplicateKeys(text)) {
-    problems.error(
+    problems.warning(
       C.loadDuplicateKey,
       duplicate.path,
-      `"${duplicate.key}" is given twice in ${duplicate.path}; JSON keeps only the last, so the first is lost without a word.`,
+      `"${duplicate.key}" is given twice in ${duplicate.path}; JSON keeps only the last, so the first is ignored.`,
       "Keep one entry for the key.",
     );
   }
   const workflow = readWorkflow(problems, raw);
   checkWorkflow(problems, workflow);
-  if (problems.hasErrors) return fail(problems.items);
-  return ok({ workflow, warnings: problems.items });
+  return workflow;
 }
 
 export interface LoadWorkflowOptions {
@@ -77,5 +84,11 @@ export async function loadWorkflow(
       },
     ]);
   }
-  return parseWorkflow(text, file);
+  const problems = new ProblemList(file);
+  const workflow = parseInto(problems, text);
+  if (workflow === null || problems.hasErrors) return fail(problems.items);
+  // The schemas handoffs and payloadSchema name live in files of the repository (`cwd`).
+  const resolved = await resolveWorkflowSchemas(problems, workflow, cwd);
+  if (problems.hasErrors) return fail(problems.items);
+  return ok({ workflow: resolved, warnings: problems.items });
 }

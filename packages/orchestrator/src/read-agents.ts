@@ -107,7 +107,7 @@ export function readPrioritizer(problems: ProblemList, raw: unknown): Prioritize
   unknownFields(problems, raw, ["agent", "labels", "defaultLabel"], "$.prioritizer");
   const agent = optionalString(problems, raw, "agent", "$.prioritizer");
   if (agent === undefined) {
-    problems.error(
+    problems.warning(
       C.refUnknownPrioritizerAgent,
       "$.prioritizer.agent",
       "The prioritizer names no agent.",
@@ -118,8 +118,9 @@ export function readPrioritizer(problems: ProblemList, raw: unknown): Prioritize
     Array.isArray(raw.labels) && raw.labels.every((label) => typeof label === "string")
       ? (raw.labels as string[])
       : [];
+  // The prioritizer's own problems are warnings: only --prioritize uses it (prioritizerProblem).
   if (labels.length === 0) {
-    problems.error(
+    problems.warning(
       C.prioritizerLabels,
       "$.prioritizer.labels",
       "prioritizer.labels must be a non-empty list of label names, first = runs first.",
@@ -128,7 +129,7 @@ export function readPrioritizer(problems: ProblemList, raw: unknown): Prioritize
   }
   const defaultLabel = optionalString(problems, raw, "defaultLabel", "$.prioritizer") ?? null;
   if (defaultLabel !== null && labels.length > 0 && !labels.includes(defaultLabel)) {
-    problems.error(
+    problems.warning(
       C.prioritizerDefaultLabel,
       "$.prioritizer.defaultLabel",
       `prioritizer.defaultLabel "${defaultLabel}" is not one of prioritizer.labels.${didYouMean(defaultLabel, labels)}`,

@@ -2,6 +2,7 @@ import { jsonPath } from "@climpt/model";
 import { ORCHESTRATOR_CODES as C } from "./codes.ts";
 import { readAgents, readPrioritizer } from "./read-agents.ts";
 import { optionalString, stringMap, unknownFields } from "./read-fields.ts";
+import { readHandoffs, readLanding, readPayloadSchema } from "./read-handoffs.ts";
 import {
   DEFAULT_RULES,
   type LabelSpec,
@@ -26,12 +27,11 @@ const TOP_FIELDS = [
   // The original's local issue cache; this orchestrator reads GitHub directly.
   "subjectStore",
   "issueStore",
+  "handoffs",
+  "payloadSchema",
+  // This orchestrator's own: where a successful run's work goes (the original ignores it).
+  "land",
 ];
-/** Fields of the original this orchestrator does not act on; a warning says so. */
-const UNSUPPORTED_TOP_FIELDS: Readonly<Record<string, string>> = {
-  handoffs: "declarative artifact emission (`handoffs`) is not supported; the entries are ignored",
-  payloadSchema: "`payloadSchema` belongs to artifact emission, which is not supported; ignored",
-};
 const PHASE_FIELDS = ["type", "priority", "agent", "description"];
 // rateLimit*: the original's polling of a usage API; the shared model-request limiter replaces it.
 const RULE_FIELDS = [
@@ -238,21 +238,7 @@ export function readWorkflow(problems: ProblemList, raw: unknown): Workflow {
       "Start from the example in the orchestrator README.",
     );
   }
-  unknownFields(
-    problems,
-    Object.fromEntries(Object.entries(root).filter(([key]) => !(key in UNSUPPORTED_TOP_FIELDS))),
-    TOP_FIELDS,
-    "$",
-  );
-  for (const [key, why] of Object.entries(UNSUPPORTED_TOP_FIELDS)) {
-    if (key in root)
-      problems.warning(
-        C.schemaUnknownField,
-        jsonPath("$", key),
-        `${why}.`,
-        `Remove "${key}", or keep it for the original runtime.`,
-      );
-  }
+  unknownFields(problems, root, TOP_FIELDS, "$");
   const version = root.version;
   if (typeof version !== "string") {
     problems.error(
@@ -283,6 +269,10 @@ export function readWorkflow(problems: ProblemList, raw: unknown): Workflow {
     rules: readRules(problems, root.rules),
     commentTemplates: stringMap(problems, handoff, "commentTemplates", "$.handoff") ?? {},
     prioritizer: readPrioritizer(problems, root.prioritizer),
+    handoffs: readHandoffs(problems, root.handoffs),
+    payloadSchema: readPayloadSchema(problems, root.payloadSchema),
+    handoffSchemas: {},
+    landing: readLanding(problems, root.land),
     id: prefix === undefined || prefix === "" ? "default" : prefix,
   };
 }

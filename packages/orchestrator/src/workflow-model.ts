@@ -66,6 +66,56 @@ export interface PrioritizerConfig {
   readonly defaultLabel: string | null;
 }
 
+/**
+ * One `handoffs` entry: when `fromAgent`'s run ends with `outcome`, its payload is built from
+ * `payloadFrom` (JSONPath-like expressions over the run's final output, `'literals'`, and
+ * `${payload.<key>}` templates), checked against the `schemaRef` schema, written as a JSON
+ * artifact at `emit.path` (relative to the issue's worktree), and, with `persistPayloadTo:
+ * "subjectStore"`, kept with the issue's record as the payload the next agents are given.
+ */
+export interface HandoffDeclaration {
+  readonly id: string;
+  /** Where it is in the file (`$.handoffs[2]`), for problems. */
+  readonly at: string;
+  readonly when: { readonly fromAgent: string; readonly outcome: string };
+  readonly emit: { readonly type: string; readonly schemaRef: string; readonly path: string };
+  /** Payload key → expression, in declaration order. */
+  readonly payloadFrom: readonly (readonly [key: string, expression: string])[];
+  readonly persistPayloadTo: "subjectStore" | "none";
+}
+
+/** A JSON Schema a workflow names, read from its file when the workflow was loaded. */
+export interface NamedSchema {
+  /** As the workflow writes it (`pr-merger-verdict@1.0.0`, `.agent/…/merge-payload.json`). */
+  readonly ref: string;
+  /** The file it was read from; null before `loadWorkflow` resolved it (`parseWorkflow` alone). */
+  readonly file: string | null;
+  readonly schema: Readonly<Record<string, unknown>> | null;
+  /**
+   * Why the schema could not be read, when it could not: the workflow still loads (the original
+   * runtime reads such schemas only when a handoff fires), and a payload that must be checked
+   * against it is refused then (ORC-HANDOFF-002).
+   */
+  readonly unavailable?: string;
+}
+
+/**
+ * Where a successful run's work goes before the issue moves on (an extension of the format; the
+ * original runtime ignores the field): `merge` merges the issue's branch into the branch the
+ * orchestrator was started from, `pull-request` pushes it to `remote` and opens a pull request
+ * that closes the issue, `push` only pushes the branch to `remote`.
+ */
+export interface LandingConfig {
+  readonly mode: LandingMode;
+  readonly remote: string;
+  /** The branch to merge into or target; null: the branch the orchestrator was started from. */
+  readonly base: string | null;
+}
+
+export type LandingMode = "merge" | "pull-request" | "push";
+
+export const LANDING_MODES: readonly LandingMode[] = ["merge", "pull-request", "push"];
+
 export interface Workflow {
   /** The file it was read from (absolute). */
   readonly file: string;
@@ -83,6 +133,14 @@ export interface Workflow {
   /** Template name → comment text with `{placeholders}`. */
   readonly commentTemplates: Readonly<Record<string, string>>;
   readonly prioritizer: PrioritizerConfig | null;
+  /** Artifact handoffs between agents, in declaration order. */
+  readonly handoffs: readonly HandoffDeclaration[];
+  /** The schema an issue's payload must satisfy (`payloadSchema.$ref`), or null. */
+  readonly payloadSchema: NamedSchema | null;
+  /** The handoffs' `emit.schemaRef` schemas, by ref (filled by `loadWorkflow`). */
+  readonly handoffSchemas: Readonly<Record<string, NamedSchema>>;
+  /** `land`, when the workflow says where the work goes; null: the orchestrator's default. */
+  readonly landing: LandingConfig | null;
   /** Names state and locks: the label prefix, else `default`. */
   readonly id: string;
 }

@@ -8,8 +8,10 @@ import {
   type AgentDefinition,
   type AgentLimits,
   type CommandBoundaryHook,
+  DEFAULT_GITHUB_TARGETS,
   fail,
   type GithubIntegration,
+  type GithubTargets,
   isPlainObject,
   ok,
   type Problem,
@@ -19,6 +21,7 @@ import {
 import type * as v from "valibot";
 import {
   agentCommonEntries,
+  EDIT_AGENTS_CODES,
   flatBehaviorSchema,
   githubSchema,
   limitsSchema,
@@ -192,9 +195,6 @@ interface AgentSections {
   readonly limits?: FieldValues<typeof limitsSchema.entries>;
 }
 
-/** A non-boolean `editAgents` has a code of its own, so a "yes" is not read as a shape problem. */
-const EDIT_AGENTS_CODES = { editAgents: "AC-AGENTS-001" } as const;
-
 function readFlat(root: Record<string, unknown>, findings: Findings): AgentSections {
   const behavior =
     readObject(flatBehaviorSchema.entries, root.behavior, "$.behavior", findings, {
@@ -221,7 +221,10 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...writtenPush(behavior.push, "$.behavior.push"),
     ...defined("editAgents", behavior.editAgents),
     ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
-    ...defined("github", optionalObject(githubSchema.entries, root.github, "$.github", findings)),
+    ...defined(
+      "github",
+      optionalObject(githubSchema.entries, root.github, "$.github", findings, GITHUB_CODES),
+    ),
     ...defined(
       "worktree",
       optionalObject(worktreeSchema.entries, root.worktree, "$.worktree", findings),
@@ -290,6 +293,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
         integrations.github,
         "$.runner.integrations.github",
         findings,
+        GITHUB_CODES,
       ),
     ),
     ...defined(
@@ -332,6 +336,9 @@ function written<K extends string>(
 function defined<K extends string, T>(key: K, value: T | undefined): { [P in K]?: T } {
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
 }
+
+/** A wrong `targets` has its own code: it widens what the run may change on GitHub. */
+const GITHUB_CODES: ReadOptions = { codes: { targets: "AC-GITHUB-001" } };
 
 function optionalObject<E extends v.ObjectEntries>(
   entries: E,
@@ -427,6 +434,19 @@ function normalizeGithub(
           }),
     },
     defaultClosureAction: github?.defaultClosureAction ?? "close",
+    ...(github?.targets === undefined ? {} : { targets: normalizeTargets(github.targets) }),
+  };
+}
+
+/** `targets` as written → the definition's: defaults filled, repositories in lower case, once. */
+function normalizeTargets(
+  targets: NonNullable<FieldValues<typeof githubSchema.entries>["targets"]>,
+): GithubTargets {
+  return {
+    issues: targets.issues ?? DEFAULT_GITHUB_TARGETS.issues,
+    pullRequests: targets.pullRequests ?? DEFAULT_GITHUB_TARGETS.pullRequests,
+    // GitHub compares names without case; the gh broker and the hook compare lower case.
+    repositories: [...new Set((targets.repositories ?? []).map((name) => name.toLowerCase()))],
   };
 }
 

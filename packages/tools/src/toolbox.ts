@@ -1,5 +1,6 @@
 import type {
   AgentDefinition,
+  JsonValue,
   Step,
   ToolCall,
   ToolDefinition,
@@ -12,6 +13,7 @@ import type { BuiltinTool, PreparedCall, ToolboxNotice, ToolContext } from "./bu
 import { TOOL_CODES } from "./codes.ts";
 import { workingRoot } from "./confine-path.ts";
 import type { ToolEvent } from "./events.ts";
+import { createGithubAccess, type GithubAccess } from "./github-access.ts";
 import { PATTERN_DEADLINE_MS } from "./pattern-failure.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
 import { type ProtectedPath, resolveProtectedPaths } from "./protected-paths.ts";
@@ -81,6 +83,12 @@ export interface ToolboxOptions {
    */
   readonly gitPush?: GitPushSetting;
   /**
+   * The run's arguments: `issue` is the run's own issue and `prNumber` (or `pr`) its own pull
+   * request, the only ones its GitHub writes may touch unless agent.json declares more
+   * (`integrations.github.targets`). Without them, no issue or pull request is the run's.
+   */
+  readonly params?: Readonly<Record<string, JsonValue | undefined>>;
+  /**
    * Folders (or files) in the working directory the model may read but not change: the run's
    * journal folder and the agent definitions, which the host acts on later (resume reads the
    * journal; the next run loads the definition and runs its hooks and validators outside the
@@ -117,6 +125,7 @@ const POLICY_LABELS: Readonly<Record<string, string>> = {
   [TOOL_CODES.boundaryCommand]: "boundary policy",
   [TOOL_CODES.pathOutside]: "working-directory policy",
   [TOOL_CODES.commandTooLong]: "command-size policy",
+  [TOOL_CODES.notRunsTarget]: "GitHub target policy",
 };
 
 /**
@@ -132,6 +141,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   let hostEnv: Record<string, string> | undefined;
   let scrubber: SecretScrubber | undefined = options.scrubber;
   const noticed = new Set<string>();
+  let github: GithubAccess | undefined;
   const context: ToolContext = {
     root,
     outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
@@ -161,6 +171,16 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     protectedPaths,
     ghCommand: options.ghCommand ?? "gh",
     boundary,
+    get github() {
+      github ??= createGithubAccess({
+        agent: options.agent,
+        ...(options.params === undefined ? {} : { params: options.params }),
+        ghCommand: context.ghCommand,
+        env: () => context.env,
+        cwd: root.real,
+      });
+      return github;
+    },
     stepKind: options.step.kind,
     sandbox: {
       ...resolveSandboxSettings(options.sandbox),

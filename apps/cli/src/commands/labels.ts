@@ -54,6 +54,9 @@ export const labelsCommand: Command = {
       io.stderr.write("The workflow does not load.\n");
       return reportUsageProblems(io, this, loaded.issues, json);
     }
+    for (const warning of loaded.value.warnings) {
+      io.stderr.write(`warning ${warning.code} ${warning.path ?? ""}: ${warning.message}\n`);
+    }
     const gh = new GhClient({
       cwd: location.cwd,
       env: io.env,

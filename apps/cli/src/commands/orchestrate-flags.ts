@@ -46,6 +46,51 @@ export const DRY_RUN_FLAG: FlagSpec = {
   description: "Print the plan and change nothing.",
 };
 
+export const ISSUE_FLAG: FlagSpec = {
+  name: "issue",
+  kind: "integer",
+  key: "issue",
+  valueName: "N",
+  min: 1,
+  description: "Run one issue only (its labels still give its phase); no listing, no prioritizer.",
+};
+
+export const PAYLOAD_FLAG: FlagSpec = {
+  name: "payload",
+  kind: "string",
+  key: "payload",
+  valueName: "JSON|@FILE",
+  description:
+    "With --issue: the issue's payload (a JSON object, or @file), checked against the workflow's payloadSchema; its keys are the next agents' parameters.",
+};
+
+export const LAND_FLAG: FlagSpec = {
+  name: "land",
+  kind: "choice",
+  key: "land",
+  choices: ["merge", "pull-request", "push"],
+  description:
+    "Where a successful run's work goes before the issue moves on (default: the workflow's land, else merge into the branch you started from).",
+};
+
+export const MAX_INTERRUPTIONS_FLAG: FlagSpec = {
+  name: "max-interruptions",
+  kind: "integer",
+  key: "maxInterruptions",
+  valueName: "N",
+  min: 1,
+  description:
+    "How many passes in a row an issue's run may be interrupted and resumed before it fails (default: 5).",
+};
+
+export const VERBOSE_FLAG: FlagSpec = {
+  name: "verbose",
+  kind: "boolean",
+  key: "verbose",
+  short: "v",
+  description: "Show each run's steps, outcomes, landings and handoffs as they happen.",
+};
+
 /** A problem for a value the orchestrator refused (a bad queue URL), as a usage error. */
 export function usageProblem(code: string, message: string, hint?: string): Problem {
   return { code, severity: "error", message, ...(hint === undefined ? {} : { hint }) };

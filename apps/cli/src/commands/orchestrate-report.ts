@@ -4,6 +4,7 @@ import type {
   EnqueueResult,
   FleetStatus,
   LabelSyncEntry,
+  Landed,
   OrchestratorError,
   ProgressEvent,
 } from "@climpt/orchestrator";
@@ -23,7 +24,26 @@ export function describeProgress(event: ProgressEvent): string {
       return `#${event.issue} ${event.record.from} → ${event.record.to} (${event.record.agent}: ${event.record.outcome})${event.closed ? ", closed" : ""}`;
     case "stop":
       return `#${event.issue} ${event.status}${event.phase === null ? "" : ` at ${event.phase}`}${coded(event.error)}`;
+    case "run-ended":
+      return `#${event.issue} ${event.agent} run ${event.runId ?? "-"}: ${event.interrupted ? "interrupted" : event.success ? "completed" : "failed"}${event.verdict === null ? "" : ` (verdict ${event.verdict})`}${coded(event.error)}`;
+    case "landed":
+      return `#${event.issue} work ${landedWords(event.landed)}`;
+    case "handoff":
+      return `#${event.issue} handoff ${event.handoff} → ${event.path}`;
   }
+}
+
+function landedWords(landed: Landed): string {
+  if (landed.pullRequest !== null) return `proposed in ${landed.pullRequest}`;
+  if (landed.pushed !== null) return `pushed to ${landed.pushed}`;
+  return landed.commits === 0
+    ? `already on ${landed.base ?? "the base"}`
+    : `merged into ${landed.base ?? "the base"} (${landed.commits} commit(s))`;
+}
+
+/** Progress events shown without --verbose: what happens to each issue, not each run's details. */
+export function shownWithoutVerbose(event: ProgressEvent): boolean {
+  return event.kind !== "run-ended";
 }
 
 function table(rows: readonly (readonly string[])[]): string {
@@ -61,7 +81,12 @@ export function formatBatch(result: BatchResult, dryRun: boolean): string {
         `#${entry.issue}`,
         entry.phase ?? "-",
         entry.agent ?? "-",
-        entry.note ?? "",
+        [
+          entry.note,
+          entry.payload === undefined ? null : `payload ${JSON.stringify(entry.payload)}`,
+        ]
+          .filter((part) => part !== null && part !== "")
+          .join("; "),
       ]),
     ];
     return `${warnings}${table(rows)}\n`;

@@ -23,14 +23,25 @@ import {
 import { CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
 import {
   DRY_RUN_FLAG,
+  ISSUE_FLAG,
+  LAND_FLAG,
+  MAX_INTERRUPTIONS_FLAG,
+  PAYLOAD_FLAG,
   QUEUE_FLAG,
   QUEUE_NAME_FLAG,
   queueUrlOf,
   REPO_FLAG,
   usageProblem,
+  VERBOSE_FLAG,
   WORKFLOW_FLAG,
 } from "./orchestrate-flags.ts";
-import { describeProgress, formatBatch, formatEnqueue } from "./orchestrate-report.ts";
+import { payloadOf, runOneIssue } from "./orchestrate-one.ts";
+import {
+  describeProgress,
+  formatBatch,
+  formatEnqueue,
+  shownWithoutVerbose,
+} from "./orchestrate-report.ts";
 import { loadWorkflowContext } from "./workflow-context.ts";
 
 export const orchestrateCommand: Command = {
@@ -38,6 +49,7 @@ export const orchestrateCommand: Command = {
   summary: "Move GitHub issues through the phases of .agent/workflow.json, here or on a fleet.",
   usage: [
     "climpt orchestrate [--label L]... [--state open|closed|all] [--limit N] [--prioritize] [--dry-run] [--concurrency K]",
+    "climpt orchestrate --issue N [--payload JSON|@FILE] [--dry-run] [--verbose]",
     "climpt orchestrate --queue redis://HOST:PORT [--label L]... [--prioritize] [--repo-concurrency N]",
   ],
   flags: [
@@ -79,6 +91,11 @@ export const orchestrateCommand: Command = {
       min: 1,
       description: "Issues worked on at once on this machine (default: one per core).",
     },
+    ISSUE_FLAG,
+    PAYLOAD_FLAG,
+    LAND_FLAG,
+    MAX_INTERRUPTIONS_FLAG,
+    VERBOSE_FLAG,
     QUEUE_FLAG,
     QUEUE_NAME_FLAG,
     {
@@ -99,6 +116,8 @@ export const orchestrateCommand: Command = {
   details: [
     "Each issue's labels give its phase; the phase's agent runs as a climpt run in the issue's own worktree and branch (../climpt-worktrees/<repository>/issue-<n>); its outcome picks the next phase, the labels change in one gh issue edit, the handoff comment is posted, and so on until a terminal or blocking phase, bounded by the workflow's cycle rules.",
     "With --queue, one BullMQ job per issue (job id <owner/name>#<issue>) goes to Redis instead; `climpt worker --queue …` processes run them and `climpt fleet status --queue …` shows them.",
+    'A run that succeeds lands its work before the issue moves on: merged into the branch you started from (the default), pushed (`--land push`), or pushed with a pull request that closes the issue (`--land pull-request`, or the workflow\'s "land"). A conflict or a failed push sends the issue to its fallback phase with a comment; the work stays on its branch.',
+    "A failed run (a refused model request, a validation abort, the iteration cap, a failed program step) takes the agent's fallback phase. An interrupted one (a stop, the model API out of reach) keeps its phase and is resumed on the next pass, up to --max-interruptions times in a row.",
     "GitHub is reached through gh (gh auth login first). Model access: ANTHROPIC_API_KEY. State lives in .climpt/orchestrator (embedded) or Redis (fleet); a stopped pass resumes its runs on the next one.",
     "Exit codes: 0 every issue ended without an error, 1 some did not (or the batch could not start), 2 bad usage or an invalid workflow.",
   ],
@@ -111,6 +130,55 @@ export const orchestrateCommand: Command = {
     const queue = await queueUrlOf(this, values, io, json);
     if (!queue.ok) return queue.exitCode;
     const problems: Problem[] = [];
+    const single = numberValue(values, "issue");
+    const payload = await payloadOf(
+      stringValue(values, "payload"),
+      resolveLocation(values, io).cwd,
+    );
+    if (!payload.ok) problems.push(payload.problem);
+    if (payload.ok && payload.value !== undefined && single === undefined) {
+      problems.push(
+        usageProblem(
+          CLI_CODES.conflict,
+          "--payload sets one issue's payload; it needs --issue N.",
+          "Add --issue N.",
+        ),
+      );
+    }
+    if (single !== undefined) {
+      for (const [key, flag] of [
+        ["queue", "--queue"],
+        ["prioritize", "--prioritize"],
+        ["label", "--label"],
+      ] as const) {
+        const given = values.get(key);
+        if (given !== undefined && given !== false && !(Array.isArray(given) && given.length === 0))
+          problems.push(
+            usageProblem(
+              CLI_CODES.conflict,
+              `--issue runs one issue; ${flag} chooses issues for a batch.`,
+              `Drop ${flag}, or drop --issue.`,
+            ),
+          );
+      }
+    }
+    if (queue.url !== undefined) {
+      for (const [key, flag] of [
+        ["land", "--land"],
+        ["maxInterruptions", "--max-interruptions"],
+      ] as const) {
+        if (values.get(key) !== undefined)
+          problems.push(
+            usageProblem(
+              CLI_CODES.conflict,
+              `${flag} applies to the runs on this machine; with --queue the workers run them.`,
+              flag === "--land"
+                ? 'Drop --land and write "land": "<mode>" in the workflow, which every worker reads.'
+                : "Drop --max-interruptions (the workers use the default).",
+            ),
+          );
+      }
+    }
     if (queue.url !== undefined && numberValue(values, "concurrency") !== undefined) {
       problems.push(
         usageProblem(
@@ -160,17 +228,46 @@ export const orchestrateCommand: Command = {
       io.exitNow?.(EXIT.interrupted);
     });
     try {
+      const verbose = booleanValue(values, "verbose") === true;
       const loaded = await loadWorkflowContext(this, values, io, {
         cwd: location.cwd,
         json,
+        verbose,
         signal: controller.signal,
-        onProgress: (event: ProgressEvent) => io.stderr.write(`${describeProgress(event)}\n`),
+        onProgress: (event: ProgressEvent) => {
+          if (verbose || shownWithoutVerbose(event))
+            io.stderr.write(`${describeProgress(event)}\n`);
+        },
       });
       if (!loaded.ok) return loaded.exitCode;
+      const prioritize = booleanValue(values, "prioritize") === true;
+      const unusable = prioritize
+        ? (await orchestratorModule()).prioritizerProblem(loaded.workflow)
+        : null;
+      if (unusable !== null) {
+        return reportUsageProblems(
+          io,
+          this,
+          [
+            {
+              ...usageProblem(unusable.code, unusable.message, unusable.hint),
+              file: loaded.workflow.file,
+              path: "$.prioritizer",
+            },
+          ],
+          json,
+        );
+      }
+      if (single !== undefined) {
+        return runOneIssue(io, loaded.context, single, {
+          dryRun,
+          json,
+          ...(payload.ok && payload.value !== undefined ? { payload: payload.value } : {}),
+        });
+      }
       const labels = (values.get("label") ?? []) as readonly string[];
       const state = stringValue(values, "state") as "open" | "closed" | "all" | undefined;
       const limit = numberValue(values, "limit");
-      const prioritize = booleanValue(values, "prioritize") === true;
       const common = {
         ...(labels.length === 0 ? {} : { labels }),
         ...(state === undefined ? {} : { state }),

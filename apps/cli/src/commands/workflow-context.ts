@@ -1,12 +1,34 @@
 import { availableParallelism } from "node:os";
 import * as path from "node:path";
-import type { OrchestratorContext, ProgressEvent, Workflow } from "@climpt/orchestrator";
+import type {
+  LandingMode,
+  OrchestratorContext,
+  ProgressEvent,
+  Workflow,
+} from "@climpt/orchestrator";
+import type { RunEvent } from "@climpt/runner";
 import type { ParsedFlags } from "../args/parse-flags.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { orchestratorModule } from "../orchestrator-module.ts";
 import type { Command } from "./command.ts";
 import { numberValue, reportUsageProblems, stringValue, writeJson } from "./command-line.ts";
+
+/** One line for a run event worth seeing as it happens (`--verbose`), or null. */
+function describeRunEvent(event: RunEvent): string | null {
+  switch (event.type) {
+    case "step_start":
+      return `  step ${event.stepId} (iteration ${event.iteration}${event.retry ? ", retry" : ""})`;
+    case "step_end":
+      return `  step ${event.stepId} ended${event.final === true ? " (final)" : ""}`;
+    case "program":
+      return `  program ${event.command.join(" ")} exited ${event.exitCode}`;
+    case "run_end":
+      return `  run ${event.result.runId} ${event.result.success ? "completed" : "failed"}${event.result.error === undefined ? "" : ` — ${event.result.error.code}: ${event.result.error.message}`}`;
+    default:
+      return null;
+  }
+}
 
 export type LoadedContext =
   | { readonly ok: true; readonly context: OrchestratorContext; readonly workflow: Workflow }
@@ -24,6 +46,8 @@ export async function loadWorkflowContext(
   options: {
     readonly cwd: string;
     readonly json: boolean;
+    /** Each run's step starts and ends on stderr, as they happen. */
+    readonly verbose?: boolean;
     readonly signal?: AbortSignal;
     readonly onProgress?: (event: ProgressEvent) => void;
   },
@@ -59,6 +83,8 @@ export async function loadWorkflowContext(
     return { ok: false, exitCode: EXIT.runFailed };
   }
   const concurrency = numberValue(values, "concurrency") ?? availableParallelism();
+  const landMode = stringValue(values, "land") as LandingMode | undefined;
+  const maxInterruptions = numberValue(values, "maxInterruptions");
   const context: OrchestratorContext = {
     workflow,
     gh,
@@ -66,7 +92,26 @@ export async function loadWorkflowContext(
       repoDir: options.cwd,
       limiter: new orchestrator.LocalModelLimiter({ maxConcurrent: Math.max(4, concurrency * 2) }),
       runner: { env: io.env },
+      gh,
+      ...(options.verbose === true
+        ? {
+            onEvent: (issue: number, event: RunEvent) => {
+              const line = describeRunEvent(event);
+              if (line !== null) io.stderr.write(`#${issue} ${line}\n`);
+            },
+          }
+        : {}),
     }),
+    ...(landMode === undefined
+      ? {}
+      : {
+          landing: {
+            mode: landMode,
+            remote: workflow.landing?.remote ?? "origin",
+            base: workflow.landing?.base ?? null,
+          },
+        }),
+    ...(maxInterruptions === undefined ? {} : { maxInterruptions }),
     store: new orchestrator.FileIssueStateStore(
       path.join(options.cwd, orchestrator.DEFAULT_STATE_DIR),
     ),

@@ -1,5 +1,6 @@
+import type { JsonValue } from "@climpt/model";
 import type { OrchestratorError } from "../codes.ts";
-import type { WorkflowAgent } from "../workflow-model.ts";
+import type { LandingConfig, LandingMode, WorkflowAgent } from "../workflow-model.ts";
 
 /** The issue a run works on. */
 export interface DispatchIssue {
@@ -32,6 +33,13 @@ export interface DispatchRequest {
   /** Stops the run (resumably): the orchestrator stopping, or the issue's lock lost. */
   readonly signal?: AbortSignal;
   /**
+   * The issue's payload (from artifact handoffs, or `--payload`): keys the agent declares as
+   * parameters are passed as its arguments, as the original passes it.
+   */
+  readonly payload?: Readonly<Record<string, JsonValue>> | null;
+  /** Files the issue's handoffs emitted: written into the worktree before the run. */
+  readonly artifacts?: readonly IssueArtifact[];
+  /**
    * Whether the orchestrator still holds the issue, asked right before a write the run makes
    * where other workers see it (the step-end push of the issue's branch): a run whose lock was
    * lost pushes nothing. Absent: always.
@@ -58,6 +66,44 @@ export interface DispatchOutcome {
   readonly values: Readonly<Record<string, string>>;
   /** The issue's worktree branch, when the run had one. */
   readonly branch: string | null;
+  /**
+   * The run's final structured output (the closure step's, for a run that completed): what a
+   * handoff's `$.agent.result.*` expressions read. Null when there is none.
+   */
+  readonly output?: JsonValue | null;
+}
+
+/** A handoff's artifact: a file written into the issue's worktree before its next runs. */
+export interface IssueArtifact {
+  readonly handoff: string;
+  /** Relative to the issue's worktree. */
+  readonly path: string;
+  /** The file's text (the payload as JSON). */
+  readonly content: string;
+}
+
+/** Where a successful run's work goes (see `LandingConfig`), as the dispatcher is asked for it. */
+export interface LandRequest {
+  readonly issue: DispatchIssue;
+  /** The issue's branch the run worked on. */
+  readonly branch: string;
+  /** The workflow's `land` (or the command line's); null: the dispatcher's default. */
+  readonly landing: LandingConfig | null;
+  readonly signal?: AbortSignal;
+  /** Asked right before a write others see (a merge, a push, a pull request). */
+  readonly holds?: () => Promise<boolean>;
+}
+
+export interface Landed {
+  readonly mode: LandingMode;
+  /** The branch merged into or targeted. */
+  readonly base: string | null;
+  /** Commits of the issue's branch the base did not have (0: nothing to land). */
+  readonly commits: number;
+  /** `<remote>/<branch>` once pushed. */
+  readonly pushed: string | null;
+  /** The pull request's URL (mode `pull-request`). */
+  readonly pullRequest: string | null;
 }
 
 /** The prioritizer's run: it orders a batch. */
@@ -83,4 +129,12 @@ export interface PrioritizeOutcome {
 export interface Dispatcher {
   dispatch(request: DispatchRequest): Promise<DispatchOutcome>;
   prioritize?(request: PrioritizeRequest): Promise<PrioritizeOutcome>;
+  /**
+   * Makes a successful run's work reachable before the issue moves on: merges the issue's branch
+   * into the base, or pushes it and opens a pull request. A dispatcher without it (a test double)
+   * lands nothing.
+   */
+  land?(
+    request: LandRequest,
+  ): Promise<{ ok: true; value: Landed } | { ok: false; error: OrchestratorError }>;
 }

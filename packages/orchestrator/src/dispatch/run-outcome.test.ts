@@ -77,6 +77,25 @@ describe("a failed run's outcome", () => {
     ).toBe(false);
     expect(isInterruption(null)).toBe(false);
   });
+
+  it("is not an interruption for a model request the API refuses (HTTP 400) or an unknown model failure: those runs failed", () => {
+    expect(
+      isInterruption({
+        code: "AC-MODEL-006",
+        family: "AGENT_ERROR",
+        message: "Bad request (400).",
+      }),
+    ).toBe(false);
+    expect(isInterruption({ code: "AC-MODEL-010", message: "Unexpected." })).toBe(false);
+    for (const code of [
+      "AC-MODEL-001",
+      "AC-MODEL-002",
+      "AC-MODEL-004",
+      "AC-MODEL-005",
+      "AC-MODEL-007",
+    ])
+      expect(isInterruption({ code, message: "API out of reach." })).toBe(true);
+  });
 });
 
 describe("a run's verdict", () => {

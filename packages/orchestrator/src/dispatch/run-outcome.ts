@@ -67,9 +67,18 @@ export function templateValues(
 }
 
 /**
- * Run errors that are not the agent's outcome: the run was stopped, or the model API failed
- * (auth, rate limits after every retry, timeouts, outages). The issue must not be sent to its
- * fallback phase for those; the run is resumed on the next pass.
+ * Model API failures that asking again later will not mend: the request itself was refused
+ * (HTTP 400, `AC-MODEL-006`) or failed in a way the adapter does not know (`AC-MODEL-010`). A
+ * run that ends with one has failed, as the original maps it: the issue takes its fallback.
+ */
+const PERMANENT_MODEL_CODES = new Set(["AC-MODEL-006", "AC-MODEL-010"]);
+
+/**
+ * Run errors that are not the agent's outcome: the run was stopped, or the model API was out of
+ * reach (auth, rate limits after every retry, overload, timeouts, the connection, a server
+ * error). The issue must not be sent to its fallback phase for those; the run is resumed on the
+ * next pass (a bounded number of times: `maxInterruptions`). A permanent model error (a
+ * request the API refuses) is a failure like any other.
  */
 export function isInterruption(error: OrchestratorError | null | undefined): boolean {
   if (error === null || error === undefined) return false;
@@ -79,7 +88,7 @@ export function isInterruption(error: OrchestratorError | null | undefined): boo
   // agent's outcome either: the run is taken up again, from its journal, on the next pass.
   return (
     (error.family ?? error.code) === "AGENT_INTERRUPTED" ||
-    error.code.startsWith("AC-MODEL-") ||
+    (error.code.startsWith("AC-MODEL-") && !PERMANENT_MODEL_CODES.has(error.code)) ||
     error.code === "RUN-STEP-HOOK-001" ||
     error.code === "ORC-JOURNAL-001"
   );
@@ -108,13 +117,20 @@ export function outcomeOfRun(
     interrupted: !result.success && isInterruption(error),
     values: templateValues(result, events),
     branch,
+    output: finalOutput(events) ?? null,
   };
 }
 
-/** An outcome for a run that could not start or be read back. */
+/**
+ * An outcome for a run that could not start or be read back. `interrupted` (the default): the
+ * cause may pass (a worktree git could not make, a journal out of reach), so the issue keeps its
+ * phase and the run is tried again. False: the run can never start as it is (the agent does not
+ * load, the runner refuses its arguments), so it is a failed run and takes the fallback.
+ */
 export function setupFailure(
   error: OrchestratorError,
   runId: string | null = null,
+  options: { readonly interrupted?: boolean } = {},
 ): DispatchOutcome {
   return {
     success: false,
@@ -122,8 +138,9 @@ export function setupFailure(
     error,
     runId,
     journalPath: null,
-    interrupted: true,
+    interrupted: options.interrupted ?? true,
     values: {},
     branch: null,
+    output: null,
   };
 }

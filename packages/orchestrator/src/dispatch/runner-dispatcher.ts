@@ -16,6 +16,7 @@ import {
 } from "@climpt/runner";
 import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
 import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
+import type { GhClient } from "../github/gh-client.ts";
 import { type LimitedClientOptions, limitModelClient } from "../limiter/limited-model-client.ts";
 import type { ModelRequestLimiter } from "../limiter/model-limiter.ts";
 import { lockLostError } from "../state/lock-lost.ts";
@@ -24,15 +25,18 @@ import type {
   Dispatcher,
   DispatchOutcome,
   DispatchRequest,
+  LandRequest,
   PrioritizeOutcome,
   PrioritizeRequest,
 } from "./dispatcher.ts";
+import { argumentsOf, writeArtifacts } from "./issue-inputs.ts";
 import {
   ensureIssueWorktree,
   type IssueWorktree,
   pushIssueBranch,
   worktreeHead,
 } from "./issue-worktree.ts";
+import { checkedOutBranch, landWork } from "./land-work.ts";
 import { finalOutput, isInterruption, outcomeOfRun, setupFailure } from "./run-outcome.ts";
 import type { StepCommitLedger } from "./step-commits.ts";
 
@@ -75,6 +79,8 @@ export interface RunnerDispatcherOptions {
   readonly stepCommits?: StepCommitLedger;
   /** Every run's events, tagged with the issue (progress display, logs). */
   readonly onEvent?: (issue: number, event: RunEvent) => void;
+  /** gh, for landing work as a pull request (`land: "pull-request"`). */
+  readonly gh?: GhClient;
 }
 
 function problemText(error: unknown): OrchestratorError {
@@ -123,9 +129,39 @@ function newestRun(dir: string, loaded: LoadedAgent, since: string): string | nu
 export class RunnerDispatcher implements Dispatcher {
   readonly #options: RunnerDispatcherOptions;
   #client: ModelClient | undefined;
+  #startingBranch: Promise<string | null> | undefined;
 
   constructor(options: RunnerDispatcherOptions) {
     this.#options = options;
+  }
+
+  /**
+   * The branch the repository had checked out when this dispatcher first ran something: where
+   * `land: "merge"` puts the work, as `climpt run --worktree` merges into the branch it started
+   * from (read once, so a later checkout in the repository does not redirect the work).
+   */
+  #baseBranch(): Promise<string | null> {
+    this.#startingBranch ??= checkedOutBranch(this.#options.repoDir);
+    return this.#startingBranch;
+  }
+
+  /**
+   * Lands a successful run's work: by default merged into the starting branch, or — for a fleet
+   * (`remote`), whose workers do not share a checkout — pushed to the remote; a workflow's or the
+   * command line's `land` picks `pull-request` (pushed, with a pull request closing the issue).
+   */
+  land(request: LandRequest): ReturnType<NonNullable<Dispatcher["land"]>> {
+    const remote = this.#options.remote;
+    return landWork(
+      {
+        repoDir: this.#options.repoDir,
+        startingBranch: () => this.#baseBranch(),
+        defaultMode: remote === undefined ? "merge" : "push",
+        defaultRemote: remote ?? "origin",
+        ...(this.#options.gh === undefined ? {} : { gh: this.#options.gh }),
+      },
+      request,
+    );
   }
 
   /**
@@ -196,8 +232,10 @@ export class RunnerDispatcher implements Dispatcher {
   }
 
   async dispatch(request: DispatchRequest): Promise<DispatchOutcome> {
+    void this.#baseBranch();
     const loaded = await this.#load(request.agent);
-    if ("code" in loaded) return setupFailure(loaded);
+    // An agent that does not load never will: a failed run, not an interruption.
+    if ("code" in loaded) return setupFailure(loaded, null, { interrupted: false });
     const remote = this.#options.remote;
     let worktree: IssueWorktree;
     try {
@@ -247,12 +285,19 @@ export class RunnerDispatcher implements Dispatcher {
         }
       }
     }
-    const args: Record<string, JsonValue> = {};
-    const parameter = loaded.agent.parameters.issue;
-    if (parameter !== undefined) {
-      args.issue =
-        parameter.type === "string" ? String(request.issue.number) : request.issue.number;
+    try {
+      await writeArtifacts(cwd, request.artifacts ?? []);
+    } catch (error) {
+      return setupFailure(
+        {
+          code: C.handoffWrite,
+          message: `An artifact of issue #${request.issue.number} cannot be written into ${cwd}: ${(error as Error).message}`,
+        },
+        runId,
+        { interrupted: false },
+      );
     }
+    const args = argumentsOf(loaded, request);
     const runner = this.#runner(
       loaded,
       request.issue.number,
@@ -301,7 +346,10 @@ export class RunnerDispatcher implements Dispatcher {
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       });
     } catch (error) {
-      return setupFailure(problemText(error), runId);
+      // The runner refused the run for its arguments or its definition (problems listed): it
+      // never starts as it is, so it failed. Anything else may pass: the issue keeps its phase.
+      const refused = Array.isArray((error as { problems?: unknown }).problems);
+      return setupFailure(problemText(error), runId, { interrupted: !refused });
     }
     const events = result.journalPath === null ? [] : readJournal(result.journalPath);
     return outcomeOfRun(result, events, worktree.branch);

@@ -9,6 +9,8 @@ import {
   branchLog,
   expectScenarioOutcome,
   type Harness,
+  initialCommit,
+  landedLog,
   startHarness,
 } from "./scenario-harness.ts";
 
@@ -64,12 +66,25 @@ describe("the workflow on one machine: real runs through the SDK, the fake model
       expectScenarioOutcome(scenario);
 
       // The implementer really worked on each issue's branch; #3 went round the review loop.
-      expect(branchLog(scenario.repoDir, 3)).toEqual([
-        "widgets: issue #3, pass 2",
+      // An issue branch made after another issue's work landed starts from that work (two run at
+      // once, so which ones did depends on timing): only the issue's own commits are compared.
+      const root = initialCommit(scenario.repoDir);
+      const ownCommits = (issue: number): string[] =>
+        branchLog(scenario.repoDir, issue, root).filter((subject) =>
+          subject.startsWith(`widgets: issue #${issue},`),
+        );
+      expect(ownCommits(3)).toEqual(["widgets: issue #3, pass 2", "widgets: issue #3, pass 1"]);
+      expect(ownCommits(1)).toEqual(["widgets: issue #1, pass 1"]);
+      expect(ownCommits(6)).toEqual([]);
+      // Each successful implementer run's work landed on the branch the batch started from, each
+      // pass before its issue moved on to review; nothing is left only on an issue branch.
+      expect(landedLog(scenario.repoDir).sort()).toEqual([
+        "widgets: issue #1, pass 1",
         "widgets: issue #3, pass 1",
+        "widgets: issue #3, pass 2",
       ]);
-      expect(branchLog(scenario.repoDir, 1)).toEqual(["widgets: issue #1, pass 1"]);
-      expect(branchLog(scenario.repoDir, 6)).toEqual([]);
+      expect(branchLog(scenario.repoDir, 1)).toEqual([]);
+      expect(branchLog(scenario.repoDir, 3)).toEqual([]);
       // #6's close-out was refused by its git-clean validation: blocked, with the run's error.
       expect(scenario.gh.issue(6)?.comments[0]?.body).toContain("AGENT_VALIDATION_ABORT");
       // The handoff comments came from the templates, filled from the runs' outputs.

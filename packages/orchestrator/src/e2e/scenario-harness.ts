@@ -99,11 +99,27 @@ export function expectScenarioOutcome(scenario: WorkflowScenario): void {
 }
 
 /** The commits on an issue's branch, newest first. */
-export function branchLog(repoDir: string, issue: number): string[] {
-  return execFileSync("git", ["log", "--format=%s", `main..climpt/issue-${issue}`], {
-    cwd: repoDir,
-    encoding: "utf8",
-  })
+export function branchLog(repoDir: string, issue: number, base = "main"): string[] {
+  return gitLines(repoDir, ["log", "--format=%s", "--no-merges", `${base}..climpt/issue-${issue}`]);
+}
+
+/** The scenario repository's first commit (every issue branch starts from it). */
+export function initialCommit(repoDir: string): string {
+  return gitLines(repoDir, ["rev-list", "--max-parents=0", "main"])[0] as string;
+}
+
+/** Subjects of the commits `main` has besides its first, merges left out: the work that landed. */
+export function landedLog(repoDir: string): string[] {
+  return gitLines(repoDir, [
+    "log",
+    "--format=%s",
+    "--no-merges",
+    `${initialCommit(repoDir)}..main`,
+  ]);
+}
+
+function gitLines(repoDir: string, args: readonly string[]): string[] {
+  return execFileSync("git", [...args], { cwd: repoDir, encoding: "utf8" })
     .trim()
     .split("\n")
     .filter((line) => line !== "");

@@ -1,8 +1,9 @@
 import { Queue } from "bullmq";
-import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
+import type { OrchestratorError } from "../codes.ts";
 import { type LabelSyncEntry, syncLabels } from "../github/label-sync.ts";
 import { prioritizeBatch } from "../orchestrate/orchestrate-batch.ts";
 import type { OrchestratorContext } from "../orchestrate/orchestrate-issue.ts";
+import { prioritizerProblem } from "../orchestrate/prioritizer-problem.ts";
 import { orderIssues, orderRank } from "../phase-machine/priority-order.ts";
 import { resolvePhase } from "../phase-machine/resolve-phase.ts";
 import { type IssueJobData, issueJobId } from "./issue-job.ts";
@@ -56,18 +57,9 @@ export async function enqueueIssues(
   const { workflow, gh } = context;
   const dryRun = options.dryRun === true;
   const warnings: OrchestratorError[] = [];
-  if (options.prioritize === true && workflow.prioritizer === null) {
-    return {
-      status: "failed",
-      jobs: [],
-      labelSync: [],
-      warnings,
-      error: {
-        code: C.batchNoPrioritizer,
-        message: "--prioritize was given, but the workflow has no prioritizer.",
-        hint: "Add a prioritizer to the workflow, or drop --prioritize.",
-      },
-    };
+  const unusable = options.prioritize === true ? prioritizerProblem(workflow) : null;
+  if (unusable !== null) {
+    return { status: "failed", jobs: [], labelSync: [], warnings, error: unusable };
   }
   const synced = await syncLabels(gh, workflow, { dryRun });
   if (!synced.ok)

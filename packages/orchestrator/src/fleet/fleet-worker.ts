@@ -90,6 +90,12 @@ function describe(event: ProgressEvent): string {
       return `#${event.issue} ${event.record.from} → ${event.record.to} (${event.record.outcome})${event.closed ? ", closed" : ""}`;
     case "stop":
       return `#${event.issue} ${event.status}${event.phase === null ? "" : ` at ${event.phase}`}${event.error === undefined ? "" : ` (${formatCode(event.error)})`}`;
+    case "run-ended":
+      return `#${event.issue} ${event.agent} run ${event.runId ?? "-"} ended: ${event.interrupted ? "interrupted" : event.success ? "success" : "failed"}${event.error === undefined ? "" : ` (${formatCode(event.error)})`}`;
+    case "landed":
+      return `#${event.issue} work landed: ${event.landed.mode}${event.landed.pushed === null ? "" : ` ${event.landed.pushed}`}${event.landed.pullRequest === null ? "" : ` ${event.landed.pullRequest}`}`;
+    case "handoff":
+      return `#${event.issue} handoff ${event.handoff} → ${event.path}`;
   }
 }
 
@@ -148,12 +154,15 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         env,
         ...(options.ghCommand === undefined ? {} : { command: options.ghCommand }),
       };
+      const gh = new GhClient(ghOptions);
       const result = await orchestrateIssue(
         {
           workflow: loaded.value.workflow,
-          gh: new GhClient(ghOptions),
+          gh,
           dispatcher: new RunnerDispatcher({
             repoDir: checkout,
+            // A workflow whose work lands as a pull request opens it through the same gh.
+            gh,
             limiter,
             journalStore,
             ...(options.remote === undefined

@@ -182,6 +182,47 @@ export class GhClient {
     ]);
   }
 
+  /** The URL of the open pull request whose head is `branch`, or null when there is none. */
+  async findPullRequest(branch: string): Promise<GhResult<string | null>> {
+    const json = await this.#json<{ url: string }[]>([
+      "pr",
+      "list",
+      "--head",
+      branch,
+      "--state",
+      "open",
+      "--json",
+      "url",
+    ]);
+    return json.ok ? { ok: true, value: json.value[0]?.url ?? null } : json;
+  }
+
+  /** Opens a pull request (the body through stdin); its URL. */
+  async createPullRequest(pr: {
+    readonly head: string;
+    readonly base: string;
+    readonly title: string;
+    readonly body: string;
+  }): Promise<GhResult<string>> {
+    const run = await this.#run(
+      [
+        "pr",
+        "create",
+        "--head",
+        pr.head,
+        "--base",
+        pr.base,
+        "--title",
+        pr.title,
+        "--body-file",
+        "-",
+      ],
+      pr.body,
+    );
+    if (!run.ok) return run;
+    return { ok: true, value: run.value.trim().split("\n").at(-1) ?? "" };
+  }
+
   async #void(args: string[], input?: string): Promise<GhResult<void>> {
     const run = await this.#run(args, input);
     return run.ok ? { ok: true, value: undefined } : run;

@@ -1,10 +1,16 @@
+import type { JsonValue } from "@climpt/model";
+import type { OrchestratorError } from "../codes.ts";
 import type {
   Dispatcher,
   DispatchOutcome,
   DispatchRequest,
+  Landed,
+  LandRequest,
   PrioritizeOutcome,
   PrioritizeRequest,
 } from "../dispatch/dispatcher.ts";
+
+type LandResult = { ok: true; value: Landed } | { ok: false; error: OrchestratorError };
 
 /** What one scripted run ends with. */
 export interface ScriptedRun {
@@ -13,6 +19,10 @@ export interface ScriptedRun {
   readonly error?: { readonly code: string; readonly message: string };
   readonly interrupted?: boolean;
   readonly values?: Record<string, string>;
+  /** The run's final structured output (what handoffs read). */
+  readonly output?: JsonValue;
+  /** The run had no worktree branch (nothing to land). */
+  readonly noBranch?: boolean;
 }
 
 /**
@@ -45,7 +55,21 @@ export class ScriptedDispatcher implements Dispatcher {
       journalPath: null,
       interrupted: next.interrupted ?? false,
       values: next.values ?? {},
-      branch: `climpt/issue-${request.issue.number}`,
+      branch: next.noBranch === true ? null : `climpt/issue-${request.issue.number}`,
+      output: next.output ?? null,
+    };
+  }
+
+  /** What `land` answers (none: the dispatcher lands nothing, like one without `land`). */
+  landing: ((request: LandRequest) => LandResult) | undefined;
+  readonly landRequests: LandRequest[] = [];
+
+  get land(): ((request: LandRequest) => Promise<LandResult>) | undefined {
+    const answer = this.landing;
+    if (answer === undefined) return undefined;
+    return async (request) => {
+      this.landRequests.push(request);
+      return answer(request);
     };
   }
 

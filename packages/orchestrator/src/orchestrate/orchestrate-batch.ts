@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { formatCode } from "@climpt/model";
+import { formatCode, type JsonValue } from "@climpt/model";
 import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
 import type { GhIssue } from "../github/gh-client.ts";
 import { type LabelSyncEntry, syncLabels } from "../github/label-sync.ts";
@@ -11,6 +11,7 @@ import {
   type OrchestratorContext,
   orchestrateIssue,
 } from "./orchestrate-issue.ts";
+import { prioritizerProblem } from "./prioritizer-problem.ts";
 
 export interface BatchOptions {
   /** Issues carrying every one of these labels. */
@@ -33,6 +34,8 @@ export interface PlannedIssue {
   readonly agent: string | null;
   /** Why it would not run: a terminal / blocking phase, no phase, a cycle rule. */
   readonly note: string | null;
+  /** The payload its next agent would be given (its keys that agent declares become arguments). */
+  readonly payload?: Readonly<Record<string, JsonValue>>;
 }
 
 export interface BatchResult {
@@ -152,13 +155,8 @@ export async function orchestrateBatch(
 ): Promise<BatchResult> {
   const { workflow, gh } = context;
   const dryRun = options.dryRun === true;
-  if (options.prioritize === true && workflow.prioritizer === null) {
-    return failed({
-      code: C.batchNoPrioritizer,
-      message: "--prioritize was given, but the workflow has no prioritizer.",
-      hint: 'Add "prioritizer": { "agent": "<agent>", "labels": ["order:1", …] } to the workflow, or drop --prioritize.',
-    });
-  }
+  const unusable = options.prioritize === true ? prioritizerProblem(workflow) : null;
+  if (unusable !== null) return failed(unusable);
   const warnings: OrchestratorError[] = [];
   let labelSync: LabelSyncEntry[] = [];
   const synced = await syncLabels(gh, workflow, { dryRun });
@@ -196,10 +194,13 @@ export async function orchestrateBatch(
       orchestrateIssue(context, issue.number, { dryRun: true }),
     );
     const withRules = plan.map((entry, index) => {
-      const error = results[index]?.error;
+      const result = results[index];
+      const error = result?.error;
+      const payload = result?.payload;
+      const planned = payload === undefined ? entry : { ...entry, payload };
       return error === undefined
-        ? entry
-        : { ...entry, note: `${error.code}: would be blocked (${error.message})` };
+        ? planned
+        : { ...planned, note: `${error.code}: would be blocked (${error.message})` };
     });
     return { status: "completed", issues: results, order, plan: withRules, labelSync, warnings };
   }

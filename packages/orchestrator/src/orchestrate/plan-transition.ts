@@ -38,7 +38,12 @@ function explain(error: OrchestratorError): string {
  */
 export function handoffTransition(
   workflow: Workflow,
-  where: Where & { readonly outcome: DispatchOutcome; readonly decision: TransitionDecision },
+  where: Where & {
+    readonly outcome: DispatchOutcome;
+    readonly decision: TransitionDecision;
+    /** Names the comment's marker when the run has no id (it could not start). */
+    readonly attempt?: string;
+  },
 ): PendingTransition {
   const { decision, outcome } = where;
   const target = decision.target as WorkflowPhase;
@@ -63,7 +68,11 @@ export function handoffTransition(
     const why = decision.reason === null ? "it did not complete." : explain(decision.reason);
     body = `climpt moved this issue from \`${where.phase.id}\` to \`${target.id}\`: the ${where.agent.id} run ${runId} ended with outcome \`${decision.outcome}\`.\n\n${why}`;
   }
-  const marker = commentMarker(where.issue, runId, "handoff");
+  const marker = commentMarker(
+    where.issue,
+    outcome.runId ?? (where.attempt === undefined ? runId : `none-${where.attempt}`),
+    "handoff",
+  );
   return {
     from: where.phase.id,
     to: target.id,

@@ -1,3 +1,6 @@
+import type { JsonValue } from "@climpt/model";
+import type { OrchestratorError } from "../codes.ts";
+import type { IssueArtifact, Landed } from "../dispatch/dispatcher.ts";
 import type { TransitionRecord } from "../phase-machine/cycle-rules.ts";
 
 /** Which issue, of which repository, under which workflow. */
@@ -21,6 +24,14 @@ export interface PendingTransition {
   readonly comment: string | null;
   readonly marker: string | null;
   readonly close: boolean;
+  /**
+   * What the transition's handoffs emitted: the issue's payload from now on (undefined: the
+   * payload is unchanged) and the artifacts to write into its worktree before its next runs.
+   */
+  readonly payload?: Readonly<Record<string, JsonValue>> | null;
+  readonly artifacts?: readonly IssueArtifact[];
+  /** Where the run's work went before the transition (absent: nothing was landed). */
+  readonly landed?: Landed;
 }
 
 /** A dispatch that started and has not been fully applied yet. */
@@ -35,6 +46,24 @@ export interface InFlightDispatch {
   readonly worktree: string | null;
   /** Set once the run's outcome is known, before anything is changed on GitHub. */
   readonly transition: PendingTransition | null;
+  /**
+   * How many times this dispatch was started (absent: once). Each start beyond the first follows
+   * an interruption (a stop, a kill, the model API out of reach); past `maxInterruptions` the run
+   * fails instead of being resumed again.
+   */
+  readonly attempts?: number;
+  /** Why the last attempt stopped without an outcome. */
+  readonly lastInterruption?: OrchestratorError;
+}
+
+/**
+ * An issue held in its phase: a run's outcome there had no phase to go to (no fallback, no
+ * blocking phase). It is not dispatched again while its labels still put it in that phase.
+ */
+export interface HaltedIssue {
+  readonly phase: string;
+  readonly error: OrchestratorError;
+  readonly at: string;
 }
 
 /**
@@ -45,6 +74,14 @@ export interface InFlightDispatch {
 export interface IssueRecord extends IssueKey {
   readonly history: readonly TransitionRecord[];
   readonly inFlight: InFlightDispatch | null;
+  /**
+   * The issue's payload: what its artifact handoffs (`persistPayloadTo: "subjectStore"`) or
+   * `--payload` put there; the next agents get the keys they declare as parameters.
+   */
+  readonly payload?: Readonly<Record<string, JsonValue>> | null;
+  /** The artifacts its handoffs emitted, written into its worktree before each run. */
+  readonly artifacts?: readonly IssueArtifact[];
+  readonly halted?: HaltedIssue | null;
 }
 
 export function emptyRecord(key: IssueKey): IssueRecord {
