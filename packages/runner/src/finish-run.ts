@@ -119,6 +119,9 @@ async function endWorktree(
       agentName: ctx.agent.name,
       runId: ctx.runId,
       signal: ctx.signal,
+      editAgents: ctx.agent.editAgents === true,
+      agentDir: ctx.loaded.dir,
+      ...(ctx.env === undefined ? {} : { env: ctx.env }),
     });
     return finished.problem === undefined
       ? { report: finished.report }

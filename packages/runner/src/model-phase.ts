@@ -164,6 +164,7 @@ export async function runModelPhase(
       params: ctx.args,
       ...toolboxSandbox(ctx),
       gitPush: ctx.gitPush,
+      protectedPaths: ctx.protectedPaths,
       // The run's one scrubber, and the variables the agent declares secret, which the
       // sandbox leaves out of a command's environment.
       scrubber: ctx.events.scrubber,
@@ -289,6 +290,7 @@ export async function runModelPhase(
     step,
     agent: ctx.agent,
     cwd: ctx.cwd,
+    protectedPaths: ctx.protectedPaths,
   });
   if (result.ok) return { ok: true, answer: { output: result.output, text: result.text }, toolbox };
   // Stopped while the model or a tool ran: the failure says nothing about the step.

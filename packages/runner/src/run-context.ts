@@ -19,7 +19,7 @@ import {
   type WorktreeFinish,
 } from "@climpt/model";
 import { createRouter, type Router } from "@climpt/router";
-import { type GitPushSetting, resolveGitPushTarget } from "@climpt/tools";
+import { type GitPushSetting, type ProtectedPath, resolveGitPushTarget } from "@climpt/tools";
 import type { JournalSink } from "./journal-store.ts";
 import { createMessagesStepExecutor } from "./messages-step-executor.ts";
 import { runModelClient } from "./model-client.ts";
@@ -32,6 +32,7 @@ import {
   type RunOptions,
   resumeCommandOf,
 } from "./run-options.ts";
+import { runProtectedPaths } from "./run-protected-paths.ts";
 import type { RunError, RunUsage } from "./run-result.ts";
 import { runScrubber } from "./run-secrets.ts";
 import type { RunStop } from "./run-stop.ts";
@@ -86,6 +87,11 @@ export interface RunContext {
    * repository's git directories, the run's branch, the protected branches), or why nothing.
    */
   readonly gitPush: GitPushSetting;
+  /**
+   * What no tool of the run may change: the journal folder and, unless the agent declares
+   * `editAgents`, the agent definitions (run-protected-paths.ts).
+   */
+  readonly protectedPaths: readonly ProtectedPath[];
   readonly onTextDelta: RunOptions["onTextDelta"];
   /** The command that continues this run, for hints (`RunnerOptions.resumeCommand`). */
   readonly resumeCommand: string;
@@ -180,6 +186,12 @@ export async function buildRunContext(
   const { runId } = identity;
   // Opened last: a run whose setup fails leaves no journal behind.
   const sink = identity.journal.open?.() ?? null;
+  const protectedPaths = runProtectedPaths({
+    cwd: identity.cwd,
+    journalPath: identity.journal.path,
+    agentDir: loaded.dir,
+    agent,
+  });
   return {
     loaded,
     agent,
@@ -214,6 +226,7 @@ export async function buildRunContext(
     ghCommand: runnerOptions.ghCommand,
     env: runnerOptions.env,
     gitPush,
+    protectedPaths,
     onTextDelta: runOptions.onTextDelta,
     resumeCommand: resumeCommandOf(runnerOptions, runId),
     git: identity.git,

@@ -2,6 +2,7 @@ import type { GitMetadata } from "@climpt/host-git";
 import type { JsonValue, Problem } from "@climpt/model";
 import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
+import type { DefinitionRecord } from "./definition-digest.ts";
 import type { RunError, RunResult, RunUsage } from "./run-result.ts";
 import type { StepEndRecord } from "./step-end-record.ts";
 
@@ -66,6 +67,11 @@ export interface RunStartEvent extends EventBase {
    * absent in journals before it. Checked after every step and on resume (`RUN-GIT-001`).
    */
   readonly git?: { readonly metadata: readonly GitMetadata[] } | null;
+  /**
+   * A digest of the agent folder the run started with (definition-digest.ts); `climpt resume`
+   * refuses a changed one (`RUN-RESUME-006`). Absent in journals from before it.
+   */
+  readonly definition?: DefinitionRecord;
   /** Worktree mode: the folder, its branch, the base branch it merges back into. */
   readonly worktree: {
     readonly path: string;
@@ -83,6 +89,8 @@ export interface RunResumeEvent extends EventBase {
   /** Model calls of the interrupted step that are served from the journal, not repeated. */
   readonly replayedModelCalls: number;
   readonly replayedToolResults: number;
+  /** The agent folder's digest at this resume: the next resume compares with it. */
+  readonly definition?: DefinitionRecord;
 }
 
 export interface StepStartEvent extends EventBase {

@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { resolveEntryStep } from "@climpt/registry-schema";
+import { digestDefinition } from "./definition-digest.ts";
 import { runJournalStore } from "./journal-store.ts";
 import { preRunChecks, reportWarnings } from "./pre-run-checks.ts";
 import {
@@ -107,6 +108,12 @@ export async function startRun(
     throw error;
   }
   const state = initialRunState(context.router.start(entry.value), context.registry);
+  // What the agent folder holds now (its journal folder left out, should it lie inside):
+  // resume refuses to run a definition that changed since (resume-checks.ts).
+  const definition = digestDefinition(
+    loaded.dir,
+    context.journalPath === null ? [] : [path.dirname(context.journalPath)],
+  );
   context.events.emit({
     type: "run_start",
     journalFormat: JOURNAL_FORMAT,
@@ -122,6 +129,7 @@ export async function startRun(
     modelOverride: context.modelOverride ?? null,
     iterationCap: context.router.iterationCap,
     git: context.git,
+    definition,
     worktree,
   });
   reportWarnings(context.events, warnings);

@@ -1,6 +1,12 @@
 import type { CommandRunner } from "@climpt/completion-chain";
 import { type GitLayout, runHostGit } from "@climpt/host-git";
 import { type AgentDefinition, type Problem, problem, type WorktreeFinish } from "@climpt/model";
+import {
+  definitionChanges,
+  definitionChangesProblem,
+  definitionFolders,
+  hostGitRead,
+} from "./definition-changes.ts";
 import type { WorktreeRunOptions } from "./run-options.ts";
 import type { WorktreeReport } from "./run-result.ts";
 import { git, type RunWorktree, removeRunWorktree, repositoryOf } from "./worktree.ts";
@@ -43,6 +49,13 @@ export interface WorktreeFinishInputs {
   readonly agentName: string;
   readonly runId: string;
   readonly signal?: AbortSignal;
+  /**
+   * agent.json `runner.boundaries.editAgents`: the run may change agent definitions. Otherwise
+   * a branch whose commits change `.agent/` (or `agentDir`) is not merged (`RUN-WORKTREE-007`).
+   */
+  readonly editAgents?: boolean;
+  /** The running agent's folder: checked with `.agent/` when it lies in the repository. */
+  readonly agentDir?: string;
 }
 
 export interface WorktreeFinishOutcome {
@@ -192,6 +205,29 @@ export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<Work
   };
   const kept = (found: Problem): WorktreeFinishOutcome => ({ report, problem: found });
 
+  if (merge && base !== null && inputs.editAgents !== true) {
+    // Before anything lands: commits that change agent definitions without the working tree
+    // (update-index, commit-tree) are kept for the user to review (definition-changes.ts).
+    const read = hostGitRead(repoDir, { ...process.env, ...inputs.env });
+    const top = (await read(["rev-parse", "--show-toplevel"])).trim();
+    const files = await definitionChanges({
+      read,
+      base,
+      head: worktree.branch,
+      folders: definitionFolders(top, inputs.agentDir),
+    });
+    if (files.length > 0) {
+      return kept(
+        definitionChangesProblem({
+          files,
+          branch: worktree.branch,
+          base,
+          repoDir,
+          worktreePath: worktree.path,
+        }),
+      );
+    }
+  }
   if (merge && base !== null) {
     const merged = await mergeBack(repo, worktree, base, options);
     if (!merged.ok) return kept(merged.problem);

@@ -47,6 +47,12 @@ export {
   type ToolPolicy,
   type ToolRefusal,
 } from "./policy.ts";
+export {
+  type ProtectedPath,
+  protectedPathOf,
+  type ResolvedProtectedPath,
+  resolveProtectedPaths,
+} from "./protected-paths.ts";
 export { type GhParse, type ParsedGh, parseGhArgv } from "./sandbox/gh-argv.ts";
 export { MAX_BODY_FILE_BYTES } from "./sandbox/gh-body-file.ts";
 export {

@@ -170,6 +170,17 @@ function sharedRuntimeTmp(root: string): string[] {
   return [...shared];
 }
 
+/**
+ * The protected paths (the run's journal folder, the agent definitions) that exist in the working
+ * directory now: read-only inside, and, since the runtime pins every directory between one of
+ * them and the working directory, neither they nor a folder holding them can be renamed or
+ * removed from inside. An absent one is left out, as for `/tmp/claude`: bubblewrap would put a
+ * placeholder for it on the host. (The runner makes the journal folder before the first step.)
+ */
+function protectedInside(root: string, paths: readonly string[]): string[] {
+  return paths.filter((entry) => isInside(root, entry) && existsSync(entry));
+}
+
 function expandHome(entry: string, home: string): string {
   return entry === "~" ? home : entry.startsWith("~/") ? path.join(home, entry.slice(2)) : entry;
 }
@@ -233,7 +244,11 @@ export function sandboxPolicy(
       layout.gitBroker,
       layout.tmp,
     ],
-    readOnly: [...git.readOnly, ...sharedRuntimeTmp(root.real)],
+    readOnly: [
+      ...git.readOnly,
+      ...sharedRuntimeTmp(root.real),
+      ...protectedInside(root.real, settings.protectedPaths),
+    ],
     hidden,
     readable: [...readable].filter((entry) => hidden.some((dir) => isInside(dir, entry))),
     networkAllow: settings.networkAllow,
