@@ -33,6 +33,14 @@ export {
   type ToolPolicy,
   type ToolRefusal,
 } from "./policy.ts";
+export {
+  type CommandLaunchOptions,
+  type CommandSandbox,
+  type CommandSandboxOptions,
+  commandLine,
+  createCommandSandbox,
+} from "./sandbox/command-sandbox.ts";
+export type { GhBrokerRecord } from "./sandbox/gh-broker.ts";
 export { decideGh, type GhDecision, type GhStepKind } from "./sandbox/gh-policy.ts";
 export {
   ALLOWED_PUSH_SHAPES,
@@ -53,6 +61,7 @@ export {
   resolveGitPushTarget,
 } from "./sandbox/git-push-target.ts";
 export { probeSandbox, resetSandboxProbe, type SandboxProbe } from "./sandbox/sandbox-host.ts";
+export type { SandboxedLaunch } from "./sandbox/sandboxed-shell.ts";
 export {
   DEFAULT_SANDBOX_SETTINGS,
   resolveSandboxSettings,

@@ -13,6 +13,7 @@ import { ghShimSource } from "./gh-shim.ts";
 import { type GitPushRecord, startGitPushBroker } from "./git-push-broker.ts";
 import { type GitPushSetting, NO_PUSH_TARGET } from "./git-push-target.ts";
 import { gitPushForwarderSource, gitShimSource } from "./git-shim.ts";
+import { passDeclaredEnv } from "./passed-env.ts";
 import { type SandboxLayout, sandboxEnvironment, sandboxPolicy } from "./sandbox-env.ts";
 import { wrapForSandbox } from "./sandbox-host.ts";
 import type { SandboxSettings } from "./settings.ts";
@@ -149,18 +150,52 @@ function withPrivateTmp(command: string, tmp: string): string {
   return `export TMPDIR=${quoted} TMP=${quoted} TEMP=${quoted}; ${command}`;
 }
 
+/** What one sandboxed command gets, before it runs (the caller runs it, see `SandboxedLaunch`). */
+export interface SandboxedLaunchOptions
+  extends Omit<SandboxedRunOptions, "timeoutMs" | "outputCapBytes"> {
+  /**
+   * Variables passed into the sandbox although they would be left out (secret names, declared
+   * secrets): what a validator or a program step declares in its `env`. Never the model's
+   * credentials, and never a variable the sandbox sets itself (`HOME`, `PATH`, …).
+   */
+  readonly passEnv?: readonly string[];
+}
+
 /**
- * Runs one Bash command in the OS sandbox: a fresh private HOME, TMPDIR and broker directories,
- * the gh and git push brokers listening, the command wrapped by the sandbox runtime and run in
- * its own process group. On timeout or abort the group is killed; bubblewrap going takes the
- * sandbox's whole PID namespace with it, `setsid` children included, so its pipes close.
- * Everything made for the command is removed afterwards.
+ * One command made ready for the sandbox: run `command` with `sh -c` in `cwd` with exactly `env`,
+ * in its own process group, then call `release` once. Killing the group ends bubblewrap, and with
+ * it the sandbox's whole PID namespace, `setsid` children included, so the caller's timeouts and
+ * output handling work as for any shell command.
  */
-export async function runSandboxed(
+export interface SandboxedLaunch {
+  readonly command: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  /** The gh calls the broker answered so far (complete once the command has ended). */
+  readonly gh: readonly GhBrokerRecord[];
+  /** The pushes the git push broker answered so far. */
+  readonly pushes: readonly GitPushRecord[];
+  /** Stops the brokers, releases the sandbox and removes the command's private folders. */
+  release(): Promise<void>;
+}
+
+/**
+ * Prepares one command for the OS sandbox: a fresh private HOME, TMPDIR and broker directories,
+ * the gh and git push brokers listening, the command wrapped by the sandbox runtime. Nothing runs
+ * until the caller runs the launch; whatever happens, the caller calls `release`.
+ */
+export async function launchSandboxed(
   command: string,
-  options: SandboxedRunOptions,
-): Promise<SandboxedRun> {
+  options: SandboxedLaunchOptions,
+): Promise<SandboxedLaunch> {
   const layout = await makeLayout(options.root.real, options.ghEnv, options.hostEnv.PATH);
+  // Undone in reverse order: the wrap, the gh broker, the push broker, then the folders.
+  const undo: Array<() => Promise<void> | void> = [
+    () => fs.rm(layout.dir, { recursive: true, force: true }).catch(() => undefined),
+  ];
+  const undoAll = async (): Promise<void> => {
+    for (const step of undo.splice(0).reverse()) await step();
+  };
   try {
     const pushBroker = await startGitPushBroker({
       dir: layout.gitBroker,
@@ -169,59 +204,71 @@ export async function runSandboxed(
       env: options.ghEnv,
       scrubber: options.scrubber,
     });
-    try {
-      const broker = await startGhBroker({
-        dir: layout.broker,
-        root: options.root,
-        stepKind: options.stepKind,
-        ghCommand: options.ghCommand,
-        env: options.ghEnv,
-        boundary: options.boundary,
-        // `cat > "$TMPDIR/body.md" && gh issue comment N --body-file "$TMPDIR/body.md"`.
-        readableDirs: [layout.tmp],
-      });
-      try {
-        const run = await runWrapped(command, layout, options);
-        return { ...run, gh: broker.records, pushes: pushBroker.records };
-      } finally {
-        await broker.close();
-      }
-    } finally {
-      await pushBroker.close();
-    }
-  } finally {
-    await fs.rm(layout.dir, { recursive: true, force: true }).catch(() => undefined);
+    undo.push(() => pushBroker.close());
+    const broker = await startGhBroker({
+      dir: layout.broker,
+      root: options.root,
+      stepKind: options.stepKind,
+      ghCommand: options.ghCommand,
+      env: options.ghEnv,
+      boundary: options.boundary,
+      // `cat > "$TMPDIR/body.md" && gh issue comment N --body-file "$TMPDIR/body.md"`.
+      readableDirs: [layout.tmp],
+    });
+    undo.push(() => broker.close());
+    const wrapped = await wrapForSandbox(
+      withPrivateTmp(command, layout.tmp),
+      sandboxPolicy(options.root, layout, options.settings, options.hostEnv),
+      {
+        commandId: randomUUID(),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      },
+    );
+    undo.push(() => wrapped.release());
+    const env = passDeclaredEnv(
+      sandboxEnvironment(options.hostEnv, layout, options.scrubber, options.declaredSecretNames),
+      options.hostEnv,
+      options.passEnv ?? [],
+    );
+    let released: Promise<void> | undefined;
+    return {
+      command: wrapped.command,
+      env,
+      cwd: options.root.real,
+      gh: broker.records,
+      pushes: pushBroker.records,
+      release() {
+        released ??= undoAll();
+        return released;
+      },
+    };
+  } catch (error) {
+    await undoAll();
+    throw error;
   }
 }
 
-/** The command wrapped by the sandbox runtime, run in its own process group. */
-async function runWrapped(
+/**
+ * Runs one Bash command in the OS sandbox (`launchSandboxed`, then `runShell` in its own process
+ * group). On timeout or abort the group is killed; bubblewrap going takes the sandbox's whole PID
+ * namespace with it, `setsid` children included, so its pipes close. Everything made for the
+ * command is removed afterwards.
+ */
+export async function runSandboxed(
   command: string,
-  layout: SandboxLayout,
   options: SandboxedRunOptions,
-): Promise<ShellRun> {
-  const wrapped = await wrapForSandbox(
-    withPrivateTmp(command, layout.tmp),
-    sandboxPolicy(options.root, layout, options.settings, options.hostEnv),
-    {
-      commandId: randomUUID(),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    },
-  );
+): Promise<SandboxedRun> {
+  const launch = await launchSandboxed(command, options);
   try {
-    return await runShell(wrapped.command, {
-      cwd: options.root.real,
-      env: sandboxEnvironment(
-        options.hostEnv,
-        layout,
-        options.scrubber,
-        options.declaredSecretNames,
-      ),
+    const run = await runShell(launch.command, {
+      cwd: launch.cwd,
+      env: launch.env,
       timeoutMs: options.timeoutMs,
       outputCapBytes: options.outputCapBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+    return { ...run, gh: launch.gh, pushes: launch.pushes };
   } finally {
-    wrapped.release();
+    await launch.release();
   }
 }

@@ -1,0 +1,130 @@
+/**
+ * The sandbox for commands the runner starts itself rather than the model: command validators and
+ * program (`runner.command`) steps (docs/design.md#tools-and-their-boundary). Both run what the
+ * model may have written (`node test/run.js` runs the model's tests), so both get exactly what a
+ * Bash call gets — the working directory writable, the rest of the file system read-only, the
+ * home directory hidden, a private HOME, no secrets, network only as the agent allows, and `gh`
+ * through the broker — plus the variables they declare by name.
+ *
+ * It prepares the command and leaves running it to the caller (`SandboxedLaunch`), so the
+ * validators keep their own output capture, timeouts and process-group kill unchanged.
+ */
+import { ClimptError, collectSecrets, createScrubber, type SecretScrubber } from "@climpt/model";
+import { type BoundaryRequest, BoundaryRequestLog } from "../boundary-request.ts";
+import { TOOL_CODES } from "../codes.ts";
+import { workingRoot } from "../confine-path.ts";
+import { SANDBOX_HINT } from "../tools/bash.ts";
+import type { GhBrokerRecord } from "./gh-broker.ts";
+import type { GhStepKind } from "./gh-policy.ts";
+import { NEVER_PASSED_ENV } from "./passed-env.ts";
+import { probeSandbox } from "./sandbox-host.ts";
+import { launchSandboxed, type SandboxedLaunch } from "./sandboxed-shell.ts";
+import { resolveSandboxSettings, type SandboxSettingsInput } from "./settings.ts";
+
+export interface CommandSandboxOptions {
+  /** The run's working directory: the command runs there and may write only there. */
+  readonly cwd: string;
+  /**
+   * Whose rights the command's `gh` calls get from the broker: `verification` for a validator
+   * (a check reads), `closure` for a program step (a closure step; a close it asks for is
+   * recorded for the boundary hook, see `boundaryRequests`).
+   */
+  readonly stepKind: GhStepKind;
+  /** agent.json `runner.boundaries.sandbox`; its mode is not read (the caller chose the sandbox). */
+  readonly sandbox?: SandboxSettingsInput;
+  /** Overrides of the caller's environment (`undefined` removes a variable), as for the toolbox. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The real gh the broker runs (a name on PATH or a path). Default `gh`. */
+  readonly ghCommand?: string;
+  /** The run's scrubber: a variable whose value it knows never enters the sandbox undeclared. */
+  readonly scrubber?: SecretScrubber;
+  /** Names the agent declares secret (agent.json `runner.boundaries.secrets`): kept out. */
+  readonly secrets?: { readonly env?: readonly string[] };
+}
+
+export interface CommandLaunchOptions {
+  /** Variables passed in although secret: the validator's or program step's `env` declaration. */
+  readonly passEnv?: readonly string[];
+  readonly signal?: AbortSignal;
+}
+
+/** Commands of one validator run or one program step execution, each in a fresh sandbox. */
+export interface CommandSandbox {
+  /**
+   * Prepares `command` (a shell command line) for the sandbox; the caller runs
+   * `sh -c launch.command` in `launch.cwd` with exactly `launch.env`, in its own process group,
+   * then calls `launch.release()` once. Throws a `ClimptError` `TOOL-SANDBOX-001` (with how to
+   * enable the sandbox) when it cannot start on this machine; nothing ran then.
+   */
+  launch(command: string, options?: CommandLaunchOptions): Promise<SandboxedLaunch>;
+  /** Close and label requests the commands' `gh` calls recorded (closure step kind only). */
+  boundaryRequests(): readonly BoundaryRequest[];
+  /** Every gh call the broker answered for the commands launched so far. */
+  ghCalls(): readonly GhBrokerRecord[];
+}
+
+/** The caller's environment with overrides applied (`undefined` removes a variable). */
+function callerEnv(overrides: CommandSandboxOptions["env"]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries({ ...process.env, ...overrides })) {
+    if (value !== undefined) env[key] = value;
+  }
+  return env;
+}
+
+export function createCommandSandbox(options: CommandSandboxOptions): CommandSandbox {
+  const settings = resolveSandboxSettings(options.sandbox);
+  const boundary = new BoundaryRequestLog();
+  const launched: SandboxedLaunch[] = [];
+  const declaredSecretNames = options.secrets?.env ?? [];
+  let hostEnv: Record<string, string> | undefined;
+  let scrubber: SecretScrubber | undefined = options.scrubber;
+  return {
+    async launch(command, launchOptions = {}) {
+      const probe = await probeSandbox();
+      if (!probe.ok) {
+        throw new ClimptError({
+          code: TOOL_CODES.sandboxUnavailable,
+          message: `the OS sandbox cannot start here: ${probe.reason}`,
+          hint: SANDBOX_HINT,
+        });
+      }
+      hostEnv ??= callerEnv(options.env);
+      scrubber ??= createScrubber(
+        collectSecrets({ env: hostEnv, secretEnvNames: declaredSecretNames }),
+      );
+      // The real gh outside: the caller's environment, credentials included, never the model's.
+      const ghEnv: Record<string, string> = {
+        ...hostEnv,
+        GIT_TERMINAL_PROMPT: "0",
+        GH_PROMPT_DISABLED: "1",
+      };
+      for (const name of NEVER_PASSED_ENV) delete ghEnv[name];
+      const launch = await launchSandboxed(command, {
+        root: workingRoot(options.cwd),
+        settings,
+        hostEnv,
+        ghEnv,
+        ghCommand: options.ghCommand ?? "gh",
+        scrubber,
+        declaredSecretNames,
+        stepKind: options.stepKind,
+        boundary,
+        passEnv: launchOptions.passEnv ?? [],
+        ...(launchOptions.signal === undefined ? {} : { signal: launchOptions.signal }),
+      });
+      launched.push(launch);
+      return launch;
+    },
+    boundaryRequests: () => boundary.requests(),
+    ghCalls: () => launched.flatMap((launch) => launch.gh),
+  };
+}
+
+/**
+ * An argument vector as one shell command line that runs it without a shell's help: `exec` and
+ * each word in single quotes, so nothing in an argument (`$(…)`, `;`, globs) is interpreted.
+ */
+export function commandLine(argv: readonly string[]): string {
+  return `exec ${argv.map((word) => `'${word.replaceAll("'", `'\\''`)}'`).join(" ")}`;
+}
