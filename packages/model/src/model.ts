@@ -191,6 +191,11 @@ export interface StepSubprocess {
   readonly timeoutMs: number;
   /** Every key `args` references, in order of first appearance, each once. */
   readonly contextKeys: readonly string[];
+  /**
+   * Environment variables the program gets although they are secret (names, as declared in
+   * `runner.env`). In the sandbox nothing secret is passed otherwise.
+   */
+  readonly env?: readonly string[];
 }
 
 export interface Step {
@@ -257,6 +262,11 @@ export interface ValidatorDefinition {
   readonly extractParams: Readonly<Record<string, string>>;
   /** Default 5 minutes when absent. */
   readonly timeoutMs?: number;
+  /**
+   * Environment variables the command gets although they are secret (names, as declared in
+   * `env`). In the sandbox nothing secret is passed otherwise.
+   */
+  readonly env?: readonly string[];
 }
 
 export interface FailurePattern {
