@@ -1,3 +1,5 @@
+// The type of `RunCompletionChainInput.launchValidator`, so a runner need not import the validators.
+export type { CommandLaunch, CommandLauncher, LaunchRequest } from "@climpt/validators";
 export {
   type BoundaryRequest,
   CLOSURE_ACTIONS,
