@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import {
@@ -27,6 +27,7 @@ async function runShape(
   agent: OriginalShapeAgent,
   replies: readonly FakeReply[],
   options: RunOptions = {},
+  sandbox?: "off",
 ) {
   const fake = await startFakeAnthropic();
   closers.push(() => fake.close());
@@ -36,7 +37,14 @@ async function runShape(
     pullRequests: { 3: { head: "feature" } },
   });
   const cwd = makeSampleRepo();
-  const loaded = await loadAgentDefinition(installOriginalShape(agent, cwd));
+  const dir = installOriginalShape(agent, cwd);
+  if (sandbox !== undefined) {
+    const file = path.join(dir, "agent.json");
+    const json = JSON.parse(readFileSync(file, "utf8"));
+    json.runner.boundaries.sandbox = sandbox;
+    writeFileSync(file, JSON.stringify(json));
+  }
+  const loaded = await loadAgentDefinition(dir);
   const events: RunEvent[] = [];
   const result = await new StepFlowRunner(loaded, {
     modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 0 }),
@@ -93,11 +101,30 @@ describe("original-shaped agents in the runner", () => {
     expect(gh.issue(5)).toMatchObject({ state: "OPEN", labels: ["kind:detail"] });
   });
 
-  it("runs a program closure step (merger): exit 0 completes, without a model call", async () => {
+  it("runs a program closure step (merger) in the sandbox: its gh pr merge goes to the broker as a closure step's", async () => {
     const verdictPath = verdictFile("approved");
-    const { result, events, fake, gh } = await runShape("merger", [], {
+    const { result, fake, gh } = await runShape("merger", [], {
       args: { prNumber: 3, verdictPath },
     });
+    expect(fake.messageRequests()).toHaveLength(0);
+    // A merge is a boundary action: the broker does not run it for a closure step's program (the
+    // boundary hook is where merging belongs, docs/design.md#the-boundary-hook), so the program
+    // reports the refusal and exits 1, and the pull request stays open.
+    expect(result.success).toBe(false);
+    expect(result.error?.code).toBe("RUN-PROGRAM-002");
+    expect(result.error?.message).toContain("refused by climpt's GitHub broker");
+    expect(result.error?.message).toContain("`gh pr merge` is not brokered. Closure steps may");
+    expect(gh.state().pullRequests["3"]?.state).toBe("OPEN");
+  });
+
+  it('runs a program closure step (merger) with the sandbox "off": exit 0 completes, without a model call', async () => {
+    const verdictPath = verdictFile("approved");
+    const { result, events, fake, gh } = await runShape(
+      "merger",
+      [],
+      { args: { prNumber: 3, verdictPath } },
+      "off",
+    );
     expect(result.error).toBeUndefined();
     expect(result.success).toBe(true);
     expect(fake.messageRequests()).toHaveLength(0);
