@@ -244,7 +244,7 @@ describe("GitHub tools of a closure step", () => {
       allowedTools: [...TOOL_NAMES],
     });
     const closure = step("closure.issue", "closure");
-    const toolbox = createToolbox({ cwd, agent, step: closure });
+    const toolbox = createToolbox({ cwd, agent, step: closure, params: { issue: 12 } });
     claude.fake().enqueue(
       reply.toolUse({
         name: "mcp__climpt__github_close_issue",

@@ -42,6 +42,11 @@ export const COMPLETION_CODES = {
   hookBadRequest: "AC-HOOK-002",
   /** A boundary command (`gh …` or the command hook) exited non-zero or could not start. */
   hookCommandFailed: "AC-HOOK-003",
+  /**
+   * A boundary request or the closure output named an issue, pull request or repository that is
+   * not the run's, and agent.json does not declare it (`integrations.github.targets`): not acted on.
+   */
+  hookNotRunsTarget: "AC-HOOK-004",
 } as const;
 
 export type CompletionCode = (typeof COMPLETION_CODES)[keyof typeof COMPLETION_CODES];

@@ -4,19 +4,23 @@ export {
   type BoundaryRequest,
   CLOSURE_ACTIONS,
   closesIssue,
+  type IssueBoundaryRequest,
   isClosureAction,
+  type MergeBoundaryRequest,
 } from "./boundary/boundary-request.ts";
 export {
   type GithubPlan,
   issueText,
   type PlanGithubActionsInput,
   type PlannedIssueAction,
+  type PlannedMerge,
   planGithubActions,
 } from "./boundary/plan-github-actions.ts";
 export {
   type BoundaryAction,
   type BoundaryHookResult,
   githubCommands,
+  mergeCommands,
   type RunBoundaryHookInput,
   runBoundaryHook,
 } from "./boundary/run-boundary-hook.ts";

@@ -11,6 +11,20 @@ export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context
 export { closestMatch, editDistance } from "./edit-distance.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
 export {
+  checkGithubTarget,
+  DEFAULT_GITHUB_TARGETS,
+  GITHUB_TARGET_RULES,
+  type GithubRunScope,
+  type GithubTarget,
+  type GithubTargetCheck,
+  type GithubTargetRule,
+  type GithubTargets,
+  githubRunScope,
+  normalizeRepository,
+  PULL_REQUEST_PARAMETERS,
+  positiveNumber,
+} from "./github-targets.ts";
+export {
   canonicalIntent,
   FLOW_STEP_KINDS,
   type FlowStepKind,
@@ -56,7 +70,6 @@ export {
   DEFAULT_RUN_ITERATION_CAP,
   DEFAULT_SUBPROCESS_TIMEOUT_MS,
   DEFAULT_VALIDATOR_TIMEOUT_MS,
-  type FailurePattern,
   type GithubIntegration,
   type HandoffField,
   type IterationBounds,
@@ -75,14 +88,9 @@ export {
   type StepPermissions,
   type StepSubprocess,
   type StructuredGate,
-  type SuccessCondition,
   type TargetTransition,
   type Transition,
   type Transitions,
-  type ValidationCondition,
-  type ValidationOnFailure,
-  type ValidationStep,
-  type ValidatorDefinition,
   type VerdictSpec,
   type WorktreeFinish,
 } from "./model.ts";
@@ -141,6 +149,14 @@ export {
   type UvPlaceholder,
   uvLookupNames,
 } from "./uv-names.ts";
+export type {
+  FailurePattern,
+  SuccessCondition,
+  ValidationCondition,
+  ValidationOnFailure,
+  ValidationStep,
+  ValidatorDefinition,
+} from "./validation-model.ts";
 export {
   canonicalVerdictType,
   DEFAULT_VERDICT_MAX_CHECKS,

@@ -54,6 +54,43 @@ export const boundaryHookSchema = v.union([
   }),
 ]);
 
+export const GITHUB_TARGET_RULE_VALUES = ["own", "any"] as const;
+
+/** `OWNER/REPO` as GitHub spells names: an owner of letters, digits and `-`, a name of those and `._`. */
+export const REPOSITORY_NAME_PATTERN =
+  /^[A-Za-z0-9][A-Za-z0-9-]{0,38}\/(?!\.{1,2}$)[A-Za-z0-9._-]{1,100}$/;
+
+/**
+ * `integrations.github.targets` (flat shape: `github.targets`): what the run's GitHub writes
+ * (close, labels, comments, merge) may touch besides its own issue and pull request.
+ */
+export const githubTargetsSchema = v.looseObject({
+  issues: v.optional(
+    v.pipe(
+      v.picklist(GITHUB_TARGET_RULE_VALUES),
+      v.description(
+        '"own" (default): only the run\'s issue (its --issue argument); "any": every issue of the allowed repositories (a triager).',
+      ),
+    ),
+  ),
+  pullRequests: v.optional(
+    v.pipe(
+      v.picklist(GITHUB_TARGET_RULE_VALUES),
+      v.description(
+        '"own" (default): only the run\'s pull request (its --pr-number / prNumber argument); "any": every pull request of the allowed repositories.',
+      ),
+    ),
+  ),
+  repositories: v.optional(
+    v.pipe(
+      v.array(v.pipe(v.string(), v.regex(REPOSITORY_NAME_PATTERN, "an OWNER/REPO name"))),
+      v.description(
+        'Repositories besides the run\'s own that writes may name with -R, as "owner/repo" (default: none). In them only "any" rules act.',
+      ),
+    ),
+  ),
+});
+
 export const githubSchema = v.looseObject({
   enabled: v.optional(v.boolean(), false),
   labels: v.optional(
@@ -76,6 +113,7 @@ export const githubSchema = v.looseObject({
     ),
     "close",
   ),
+  targets: v.optional(githubTargetsSchema),
 });
 
 /** What a successful worktree run does with its branch (CLI flags override each). */

@@ -8,8 +8,10 @@ import {
   type AgentDefinition,
   type AgentLimits,
   type CommandBoundaryHook,
+  DEFAULT_GITHUB_TARGETS,
   fail,
   type GithubIntegration,
+  type GithubTargets,
   isPlainObject,
   ok,
   type Problem,
@@ -39,6 +41,7 @@ import {
   type FieldValues,
   type Findings,
   newFindings,
+  type ReadOptions,
   readFields,
   readObject,
   report,
@@ -213,7 +216,10 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
     ...writtenPush(behavior.push, "$.behavior.push"),
     ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
-    ...defined("github", optionalObject(githubSchema.entries, root.github, "$.github", findings)),
+    ...defined(
+      "github",
+      optionalObject(githubSchema.entries, root.github, "$.github", findings, GITHUB_CODES),
+    ),
     ...defined(
       "worktree",
       optionalObject(worktreeSchema.entries, root.worktree, "$.worktree", findings),
@@ -281,6 +287,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
         integrations.github,
         "$.runner.integrations.github",
         findings,
+        GITHUB_CODES,
       ),
     ),
     ...defined(
@@ -324,12 +331,15 @@ function defined<K extends string, T>(key: K, value: T | undefined): { [P in K]?
   return (value === undefined ? {} : { [key]: value }) as { [P in K]?: T };
 }
 
+/** A wrong `targets` has its own code: it widens what the run may change on GitHub. */
+const GITHUB_CODES: ReadOptions = { codes: { targets: "AC-GITHUB-001" } };
+
 function optionalObject<E extends v.ObjectEntries>(
   entries: E,
   raw: unknown,
   at: string,
   findings: Findings,
-  options: { skip?: readonly string[] } = {},
+  options: ReadOptions = {},
 ): FieldValues<E> | undefined {
   if (raw === undefined) return undefined;
   return readObject(entries, raw, at, findings, options);
@@ -418,6 +428,19 @@ function normalizeGithub(
           }),
     },
     defaultClosureAction: github?.defaultClosureAction ?? "close",
+    ...(github?.targets === undefined ? {} : { targets: normalizeTargets(github.targets) }),
+  };
+}
+
+/** `targets` as written → the definition's: defaults filled, repositories in lower case, once. */
+function normalizeTargets(
+  targets: NonNullable<FieldValues<typeof githubSchema.entries>["targets"]>,
+): GithubTargets {
+  return {
+    issues: targets.issues ?? DEFAULT_GITHUB_TARGETS.issues,
+    pullRequests: targets.pullRequests ?? DEFAULT_GITHUB_TARGETS.pullRequests,
+    // GitHub compares names without case; the gh broker and the hook compare lower case.
+    repositories: [...new Set((targets.repositories ?? []).map((name) => name.toLowerCase()))],
   };
 }
 

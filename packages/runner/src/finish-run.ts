@@ -21,7 +21,7 @@ function boundaryCanAct(ctx: RunContext, boundary: PendingBoundary): boolean {
     closureOutput: boundary.closureOutput,
     boundaryRequests: boundary.boundaryRequests,
   });
-  return plan.actions.length > 0;
+  return plan.actions.length > 0 || plan.merges.length > 0;
 }
 
 /**

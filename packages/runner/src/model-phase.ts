@@ -155,6 +155,9 @@ export async function runModelPhase(
       step,
       ...(ctx.ghCommand === undefined ? {} : { ghCommand: ctx.ghCommand }),
       ...(ctx.env === undefined ? {} : { env: ctx.env }),
+      // The run's issue (`issue`) and pull request (`prNumber`/`pr`): the only ones its GitHub
+      // writes may touch unless agent.json declares more.
+      params: ctx.args,
       ...toolboxSandbox(ctx),
       gitPush: ctx.gitPush,
       // The run's one scrubber, and the variables the agent declares secret, which the

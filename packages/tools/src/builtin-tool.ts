@@ -1,6 +1,7 @@
 import type { JsonSchema, JsonValue, SecretScrubber, StepKind, ToolResult } from "@climpt/model";
 import type { BoundaryRequestLog } from "./boundary-request.ts";
 import type { WorkingRoot } from "./confine-path.ts";
+import type { GithubAccess } from "./github-access.ts";
 import type { GitPushSetting } from "./sandbox/git-push-target.ts";
 import type { SandboxSettings } from "./sandbox/settings.ts";
 import type { ToolName } from "./tool-names.ts";
@@ -21,6 +22,8 @@ export interface ToolContext {
   readonly hostEnv: Readonly<Record<string, string>>;
   readonly ghCommand: string;
   readonly boundary: BoundaryRequestLog;
+  /** What this run's GitHub writes may touch: its own issue and pull request, what it declares. */
+  readonly github: GithubAccess;
   readonly stepKind: StepKind;
   readonly sandbox: SandboxSettings;
   /** What `git push` inside the sandbox may push, or why nothing. */

@@ -27,6 +27,11 @@ export const TOOL_CODES = {
   bashAborted: "TOOL-BASH-002",
   /** `gh` could not be run or exited non-zero. */
   ghFailed: "TOOL-GH-001",
+  /**
+   * A GitHub tool asked to act on an issue, pull request or repository that is not the run's own
+   * and that agent.json does not declare (`integrations.github.targets`).
+   */
+  notRunsTarget: "TOOL-GH-002",
   /** The OS sandbox is required but cannot run here (missing programs, no user namespaces). */
   sandboxUnavailable: "TOOL-SANDBOX-001",
   /** Notice: the agent turned the sandbox off; model-issued commands run unsandboxed. */

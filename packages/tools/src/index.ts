@@ -13,7 +13,14 @@ export {
   isBoundaryCommand,
   MAX_COMMAND_CHARS,
 } from "./boundary-command.ts";
-export { type BoundaryRequest, describeBoundaryRequest } from "./boundary-request.ts";
+export {
+  type BoundaryRequest,
+  type CloseReason,
+  describeBoundaryRequest,
+  type IssueBoundaryRequest,
+  type MergeBoundaryRequest,
+  type MergeMethod,
+} from "./boundary-request.ts";
 export type { ToolboxNotice } from "./builtin-tool.ts";
 export { TOOL_CODES, type ToolCode } from "./codes.ts";
 export {
@@ -25,6 +32,13 @@ export {
   workingRoot,
 } from "./confine-path.ts";
 export type { ToolCallEvent, ToolEvent, ToolRefusedEvent, ToolResultEvent } from "./events.ts";
+export {
+  authorizeTarget,
+  createGithubAccess,
+  type GithubAccess,
+  type GithubAccessOptions,
+  NO_GITHUB_ACCESS,
+} from "./github-access.ts";
 export { PATTERN_DEADLINE_MS, patternFailure } from "./pattern-failure.ts";
 export {
   resolveToolPolicy,
@@ -40,8 +54,22 @@ export {
   commandLine,
   createCommandSandbox,
 } from "./sandbox/command-sandbox.ts";
+export { type GhParse, type ParsedGh, parseGhArgv } from "./sandbox/gh-argv.ts";
+export { MAX_BODY_FILE_BYTES } from "./sandbox/gh-body-file.ts";
 export type { GhBrokerRecord } from "./sandbox/gh-broker.ts";
-export { decideGh, type GhDecision, type GhStepKind } from "./sandbox/gh-policy.ts";
+export {
+  type GhJudgement,
+  type GhJudgeOptions,
+  type GhRequest,
+  judgeGhRequest,
+} from "./sandbox/gh-judge.ts";
+export {
+  decideGh,
+  type GhBodyInput,
+  type GhDecision,
+  type GhRecorded,
+  type GhStepKind,
+} from "./sandbox/gh-policy.ts";
 export {
   ALLOWED_PUSH_SHAPES,
   decideGitPushShape,

@@ -72,7 +72,7 @@ describe("createToolbox", () => {
 
   it("keeps boundary requests per toolbox: a new step execution starts empty", async () => {
     const dir = tempDir();
-    const first = toolboxFor(dir, { kind: "closure" });
+    const first = toolboxFor(dir, { kind: "closure", params: { issue: 1 } });
     await first.call("github_close_issue", { issue: 1 });
     expect(first.boundaryRequests()).toHaveLength(1);
     expect(toolboxFor(dir, { kind: "closure" }).boundaryRequests()).toEqual([]);

@@ -1,5 +1,6 @@
 import type {
   AgentDefinition,
+  JsonValue,
   Step,
   ToolCall,
   ToolDefinition,
@@ -12,6 +13,7 @@ import type { BuiltinTool, PreparedCall, ToolboxNotice, ToolContext } from "./bu
 import { TOOL_CODES } from "./codes.ts";
 import { workingRoot } from "./confine-path.ts";
 import type { ToolEvent } from "./events.ts";
+import { createGithubAccess, type GithubAccess } from "./github-access.ts";
 import { PATTERN_DEADLINE_MS } from "./pattern-failure.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
 import { type GitPushSetting, NO_PUSH_TARGET } from "./sandbox/git-push-target.ts";
@@ -79,6 +81,12 @@ export interface ToolboxOptions {
    * reason given to a command that pushes. Default: no pushes.
    */
   readonly gitPush?: GitPushSetting;
+  /**
+   * The run's arguments: `issue` is the run's own issue and `prNumber` (or `pr`) its own pull
+   * request, the only ones its GitHub writes may touch unless agent.json declares more
+   * (`integrations.github.targets`). Without them, no issue or pull request is the run's.
+   */
+  readonly params?: Readonly<Record<string, JsonValue | undefined>>;
 }
 
 /** The tools of one step: a ToolExecutor plus the boundary requests its closure tools recorded. */
@@ -106,6 +114,7 @@ const POLICY_LABELS: Readonly<Record<string, string>> = {
   [TOOL_CODES.boundaryCommand]: "boundary policy",
   [TOOL_CODES.pathOutside]: "working-directory policy",
   [TOOL_CODES.commandTooLong]: "command-size policy",
+  [TOOL_CODES.notRunsTarget]: "GitHub target policy",
 };
 
 /**
@@ -120,6 +129,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
   let hostEnv: Record<string, string> | undefined;
   let scrubber: SecretScrubber | undefined = options.scrubber;
   const noticed = new Set<string>();
+  let github: GithubAccess | undefined;
   const context: ToolContext = {
     root,
     outputCapBytes: options.outputCapBytes ?? DEFAULT_OUTPUT_CAP_BYTES,
@@ -148,6 +158,16 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     declaredSecretNames: options.secrets?.env ?? [],
     ghCommand: options.ghCommand ?? "gh",
     boundary,
+    get github() {
+      github ??= createGithubAccess({
+        agent: options.agent,
+        ...(options.params === undefined ? {} : { params: options.params }),
+        ghCommand: context.ghCommand,
+        env: () => context.env,
+        cwd: root.real,
+      });
+      return github;
+    },
     stepKind: options.step.kind,
     sandbox: resolveSandboxSettings(options.sandbox),
     gitPush: options.gitPush ?? NO_PUSH_TARGET,

@@ -1,11 +1,12 @@
 import type { ClosureAction, JsonValue } from "@climpt/model";
 
 /**
- * A boundary action the closure step asked for through a tool. Tools never act on GitHub themselves
- * (docs/design.md#the-boundary-hook): they record requests, and the boundary hook carries them out
- * after validated completion.
+ * An issue action the closure step asked for through a tool or `gh issue close`. Tools never act
+ * on GitHub themselves (docs/design.md#the-boundary-hook): they record requests, and the boundary
+ * hook carries them out after validated completion, on the run's own issue only unless agent.json
+ * declares more (`integrations.github.targets`).
  */
-export interface BoundaryRequest {
+export interface IssueBoundaryRequest {
   readonly action: ClosureAction;
   /** The issue; default the closure output's `issue.number`, else the `issue` parameter. */
   readonly issue?: number | string;
@@ -15,7 +16,28 @@ export interface BoundaryRequest {
   };
   /** The comment `gh issue close` posts. */
   readonly comment?: string;
+  /** `gh issue close --reason`. */
+  readonly reason?: "completed" | "not planned";
+  /** Lower-case `owner/repo` of a repository agent.json declares; absent: the run's own. */
+  readonly repository?: string;
 }
+
+/** A pull request merge a closure step asked for (`gh pr merge N --squash`), and labels after it. */
+export interface MergeBoundaryRequest {
+  readonly action: "merge";
+  readonly pullRequest: number | string;
+  readonly method: "merge" | "squash" | "rebase";
+  readonly deleteBranch?: boolean;
+  /** Label changes of the pull request, made after the merge succeeded. */
+  readonly labels?: {
+    readonly add?: readonly string[];
+    readonly remove?: readonly string[];
+  };
+  readonly repository?: string;
+}
+
+/** A boundary action the closure step asked for, deferred to the boundary hook. */
+export type BoundaryRequest = IssueBoundaryRequest | MergeBoundaryRequest;
 
 export const CLOSURE_ACTIONS: readonly ClosureAction[] = ["close", "label-only", "label-and-close"];
 

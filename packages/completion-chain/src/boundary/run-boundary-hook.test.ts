@@ -34,6 +34,9 @@ const POLLING: AgentDefinition["verdict"] = {
   config: {},
 };
 
+/** A declaration that the run may act on any issue (a triager's). */
+const ANY_ISSUE = { issues: "any", pullRequests: "own", repositories: [] } as const;
+
 const GITHUB: AgentDefinition["github"] = {
   enabled: true,
   labels: { completion: { add: ["done"], remove: ["in-progress"] } },
@@ -229,9 +232,9 @@ describe("GitHub actions", () => {
     ]);
   });
 
-  it("a boundary request overrides the action, adds labels and the comment, and may name another issue", async () => {
+  it("a boundary request overrides the action, adds labels and the comment, and may name another issue the agent declares", async () => {
     const { calls } = await hookWith(
-      { ...GITHUB, defaultClosureAction: "label-only" },
+      { ...GITHUB, defaultClosureAction: "label-only", targets: ANY_ISSUE },
       { closure_action: "label-only" },
       [
         { action: "close", comment: "Shipped in v2." },
@@ -245,14 +248,65 @@ describe("GitHub actions", () => {
     ]);
   });
 
-  it("the output's issue.number wins over the issue parameter", async () => {
+  it("the output's issue.number wins over the issue parameter when the agent declares any issue", async () => {
     const { calls } = await hookWith(
-      { ...GITHUB, defaultClosureAction: "close" },
+      { ...GITHUB, defaultClosureAction: "close", targets: ANY_ISSUE },
       { issue: { number: 44 } },
       [],
       {},
     );
     expect(calls[0]?.slice(0, 3)).toEqual(["issue", "close", "44"]);
+  });
+
+  it("acts only on the run's own issue: other issues and repositories are dropped as AC-HOOK-004", async () => {
+    // A closure step of a run for issue 1 recorded github_close_issue {issue: 7}, `gh issue
+    // close 8`, and `gh -R other/repo issue close 1`; its output named issue 9.
+    const { result, calls } = await hookWith(
+      { ...GITHUB, defaultClosureAction: "close" },
+      { issue: { number: 9 } },
+      [
+        { action: "close", issue: 7 },
+        { action: "close", issue: "8", comment: "closing" },
+        { action: "close", issue: 1, repository: "other/repo" },
+        { action: "merge", pullRequest: 3, method: "squash" },
+      ],
+      { issue: 1 },
+    );
+    expect(calls).toEqual([["issue", "close", "1"]]);
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((problem) => problem.code)).toEqual([
+      "AC-HOOK-004",
+      "AC-HOOK-004",
+      "AC-HOOK-004",
+      "AC-HOOK-004",
+      "AC-HOOK-004",
+    ]);
+    expect(result.problems[0]?.message).toBe(
+      "No GitHub action was taken for the closure output's issue.number: issue #9 is not the run's: this run's issue is #1.",
+    );
+    expect(result.problems[3]?.message).toContain(
+      "issue #1 of other/repo is not in the run's repository",
+    );
+    expect(result.problems[4]?.message).toContain(
+      "pull request #3 is not the run's: this run has no pull request of its own",
+    );
+    expect(result.problems[0]?.hint).toContain("runner.integrations.github.targets");
+  });
+
+  it("a declared repository is named with --repo", async () => {
+    const { calls } = await hookWith(
+      {
+        ...GITHUB,
+        defaultClosureAction: "close",
+        targets: { issues: "any", pullRequests: "own", repositories: ["o/other"] },
+      },
+      {},
+      [{ action: "close", issue: 3, repository: "o/other", reason: "not planned" }],
+    );
+    expect(calls).toEqual([
+      ["issue", "close", "7"],
+      ["issue", "close", "3", "--repo", "o/other", "--reason", "not planned"],
+    ]);
   });
 
   it("no issue known: reported as AC-HOOK-001, nothing run", async () => {
@@ -274,6 +328,69 @@ describe("GitHub actions", () => {
       closureOutput: { issue: { labels: { remove: ["done"] } } },
     });
     expect(plan.actions[0]).toMatchObject({ addLabels: ["done"], removeLabels: ["in-progress"] });
+  });
+});
+
+describe("merges a closure step recorded", () => {
+  // The merger of the original project: a count:iteration agent whose closure step runs
+  // merge-pr.ts, which asks for `gh pr merge <pr> --squash --delete-branch` and the labels.
+  const MERGER: AgentDefinition["verdict"] = {
+    type: "count:iteration",
+    declaredType: "count:iteration",
+    config: { maxIterations: 1 },
+  };
+  const request: BoundaryRequest = {
+    action: "merge",
+    pullRequest: 5,
+    method: "squash",
+    deleteBranch: true,
+    labels: { add: ["merge:done"], remove: ["merge:ready"] },
+  };
+
+  async function merge(behaviour: string, params: Record<string, JsonValue>) {
+    const gh = fakeGh(behaviour);
+    const result = await runBoundaryHook({
+      agent: agentDefinition({ verdict: MERGER, github: GITHUB }),
+      params,
+      closureOutput: { ok: true, decision: { kind: "merged" } },
+      boundaryRequests: [request],
+      commandRunner: runnerFor(gh),
+      cwd: tempDir(),
+      runId: newRunId(),
+    });
+    return { result, calls: gh.calls() };
+  }
+
+  it("merges the run's own pull request, then changes its labels, whatever the verdict", async () => {
+    const { result, calls } = await merge("exit 0", { prNumber: 5 });
+    expect(calls).toEqual([
+      ["pr", "merge", "5", "--squash", "--delete-branch"],
+      ["pr", "edit", "5", "--add-label", "merge:done", "--remove-label", "merge:ready"],
+    ]);
+    expect(result.ok).toBe(true);
+    expect(result.actions.map((action) => [action.kind, action.pullRequest])).toEqual([
+      ["merge", "5"],
+      ["label", "5"],
+    ]);
+  });
+
+  it("a failed merge is reported as AC-HOOK-003 and its labels are not changed", async () => {
+    const { result, calls } = await merge(
+      'if [ "$2" = merge ]; then echo "Pull request #5 is not mergeable" >&2; exit 1; fi',
+      { prNumber: 5 },
+    );
+    expect(calls).toEqual([["pr", "merge", "5", "--squash", "--delete-branch"]]);
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((problem) => problem.code)).toEqual(["AC-HOOK-003"]);
+    expect(result.problems[0]?.message).toBe(
+      "`gh pr merge` for pull request #5 exited 1: Pull request #5 is not mergeable",
+    );
+  });
+
+  it("another pull request than the run's is not merged", async () => {
+    const { result, calls } = await merge("exit 0", { prNumber: 6 });
+    expect(calls).toEqual([]);
+    expect(result.problems.map((problem) => problem.code)).toEqual(["AC-HOOK-004"]);
   });
 });
 

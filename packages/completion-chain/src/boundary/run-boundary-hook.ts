@@ -11,7 +11,12 @@ import {
 import { COMPLETION_CODES } from "../codes.ts";
 import { type CommandRunner, createExecaCommandRunner } from "../command-runner.ts";
 import { asRecord, type BoundaryRequest } from "./boundary-request.ts";
-import { issueText, type PlannedIssueAction, planGithubActions } from "./plan-github-actions.ts";
+import {
+  issueText,
+  type PlannedIssueAction,
+  type PlannedMerge,
+  planGithubActions,
+} from "./plan-github-actions.ts";
 
 export interface RunBoundaryHookInput {
   readonly agent: AgentDefinition;
@@ -28,11 +33,15 @@ export interface RunBoundaryHookInput {
 }
 
 export interface BoundaryAction {
-  /** `label`: `gh issue edit`; `close`: `gh issue close`; `command`: the generic command hook. */
-  readonly kind: "label" | "close" | "command";
+  /**
+   * `label`: `gh issue edit` / `gh pr edit`; `close`: `gh issue close`; `merge`: `gh pr merge`;
+   * `command`: the generic command hook.
+   */
+  readonly kind: "label" | "close" | "merge" | "command";
   /** The argv that ran, e.g. `["gh", "issue", "close", "12"]`. */
   readonly command: readonly string[];
   readonly issue?: string;
+  readonly pullRequest?: string;
   readonly exitCode: number;
   readonly stdout: string;
   readonly stderr: string;
@@ -82,7 +91,12 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
   const run = async (
     kind: BoundaryAction["kind"],
     argv: readonly string[],
-    extra: { issue?: string; env?: Record<string, string>; timeoutMs?: number },
+    extra: {
+      issue?: string;
+      pullRequest?: string;
+      env?: Record<string, string>;
+      timeoutMs?: number;
+    },
   ): Promise<BoundaryAction> => {
     const [program, ...args] = argv as [string, ...string[]];
     let action: BoundaryAction;
@@ -97,6 +111,7 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
         kind,
         command: argv,
         ...(extra.issue === undefined ? {} : { issue: extra.issue }),
+        ...(extra.pullRequest === undefined ? {} : { pullRequest: extra.pullRequest }),
         exitCode: outcome.exitCode,
         stdout: outcome.stdout,
         stderr: outcome.stderr,
@@ -109,6 +124,7 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
         kind,
         command: argv,
         ...(extra.issue === undefined ? {} : { issue: extra.issue }),
+        ...(extra.pullRequest === undefined ? {} : { pullRequest: extra.pullRequest }),
         exitCode: 1,
         stdout: "",
         stderr: error instanceof Error ? error.message : String(error),
@@ -120,6 +136,15 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
     return action;
   };
 
+  // Merges first, each followed by its label changes (skipped when the merge failed), then the
+  // issue actions: a run that merges its pull request and closes its issue does both in order.
+  for (const merge of plan.merges) {
+    for (const argv of mergeCommands(merge)) {
+      const kind = argv[2] === "merge" ? "merge" : "label";
+      const done = await run(kind, argv, { pullRequest: merge.pullRequest });
+      if (!done.ok) break;
+    }
+  }
   for (const planned of plan.actions) {
     for (const argv of githubCommands(planned)) {
       const kind = argv[2] === "close" ? "close" : "label";
@@ -173,8 +198,9 @@ export function githubCommands(planned: PlannedIssueAction): string[][] {
     ...planned.addLabels.flatMap((label) => ["--add-label", label]),
     ...planned.removeLabels.flatMap((label) => ["--remove-label", label]),
   ];
+  const repo = planned.repository === undefined ? [] : ["--repo", planned.repository];
   if (planned.action !== "close" && labels.length > 0) {
-    commands.push(["gh", "issue", "edit", planned.issue, ...labels]);
+    commands.push(["gh", "issue", "edit", planned.issue, ...repo, ...labels]);
   }
   if (planned.action !== "label-only") {
     commands.push([
@@ -182,9 +208,33 @@ export function githubCommands(planned: PlannedIssueAction): string[][] {
       "issue",
       "close",
       planned.issue,
+      ...repo,
       ...(planned.comment === undefined ? [] : ["--comment", planned.comment]),
+      ...(planned.reason === undefined ? [] : ["--reason", planned.reason]),
     ]);
   }
+  return commands;
+}
+
+/** The `gh` argv lists of one planned merge: the merge, then its label changes. */
+export function mergeCommands(merge: PlannedMerge): string[][] {
+  const repo = merge.repository === undefined ? [] : ["--repo", merge.repository];
+  const commands = [
+    [
+      "gh",
+      "pr",
+      "merge",
+      merge.pullRequest,
+      ...repo,
+      `--${merge.method}`,
+      ...(merge.deleteBranch ? ["--delete-branch"] : []),
+    ],
+  ];
+  const labels = [
+    ...merge.addLabels.flatMap((label) => ["--add-label", label]),
+    ...merge.removeLabels.flatMap((label) => ["--remove-label", label]),
+  ];
+  if (labels.length > 0) commands.push(["gh", "pr", "edit", merge.pullRequest, ...repo, ...labels]);
   return commands;
 }
 
@@ -193,16 +243,22 @@ function commandFailed(action: BoundaryAction): Problem {
     action.kind === "command"
       ? "The boundary command hook"
       : `\`${action.command.slice(0, 3).join(" ")}\``;
+  const about =
+    action.issue !== undefined
+      ? ` for issue #${action.issue}`
+      : action.pullRequest !== undefined
+        ? ` for pull request #${action.pullRequest}`
+        : "";
   const why = action.timedOut === true ? "timed out" : `exited ${action.exitCode}`;
   const output = `${action.stderr}\n${action.stdout}`.trim().slice(0, 500);
   return problem(
     COMPLETION_CODES.hookCommandFailed,
-    `${what}${action.issue === undefined ? "" : ` for issue #${action.issue}`} ${why}${output === "" ? "." : `: ${output}`}`,
+    `${what}${about} ${why}${output === "" ? "." : `: ${output}`}`,
     {
       hint:
         action.kind === "command"
           ? "Fix the command in agent.json (boundaryHook.command); it runs once, after validated completion."
-          : "Check that gh is installed and authenticated (gh auth status) and that the issue exists.",
+          : "Check that gh is installed and authenticated (gh auth status) and that the issue or pull request exists (and, for a merge, can be merged).",
     },
   );
 }

@@ -8,6 +8,7 @@ import {
   asRecord,
   type BoundaryRequest,
   closesIssue,
+  type IssueBoundaryRequest,
   isClosureAction,
 } from "../boundary/boundary-request.ts";
 import { issueText, planGithubActions } from "../boundary/plan-github-actions.ts";
@@ -200,7 +201,9 @@ export class ExternalStateVerdict implements VerdictStrategy {
         closureOutput: ctx.closureOutput,
         boundaryRequests: ctx.boundaryRequests,
       });
-      const planned = plan.actions.find((action) => action.issue === issue);
+      const planned = plan.actions.find(
+        (action) => action.issue === issue && action.repository === undefined,
+      );
       return planned === undefined
         ? undefined
         : {
@@ -256,9 +259,11 @@ function describeLabels(labels: {
 function lastRequestFor(
   requests: readonly BoundaryRequest[],
   issue: string,
-): BoundaryRequest | undefined {
-  let found: BoundaryRequest | undefined;
+): IssueBoundaryRequest | undefined {
+  let found: IssueBoundaryRequest | undefined;
   for (const request of requests) {
+    // Merges are about pull requests; a request in another repository is not about this issue.
+    if (request.action === "merge" || request.repository !== undefined) continue;
     if (request.issue === undefined || issueText(request.issue) === issue) found = request;
   }
   return found;

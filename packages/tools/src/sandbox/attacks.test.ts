@@ -187,7 +187,7 @@ describe("attack suite", () => {
       const gitConfig = readFileSync(path.join(work, ".git", "config"), "utf8");
       const hostGitconfig = readFileSync(path.join(home, ".gitconfig"), "utf8");
       const env = { ...credentialEnv(home, gh), SSH_AUTH_SOCK: path.join(base, "agent.sock") };
-      const box = toolboxFor(work, { kind, env });
+      const box = toolboxFor(work, { kind, env, params: { issue: 1 } });
       const layers: string[] = [];
       for (const attack of ATTACKS) {
         const command = attack.command
@@ -227,7 +227,7 @@ describe("attack suite", () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
     const home = credentialHome(dir);
-    const box = toolboxFor(dir, { env: credentialEnv(home, gh) });
+    const box = toolboxFor(dir, { env: credentialEnv(home, gh), params: { issue: 7 } });
     const result = await box.call("Bash", {
       command: "gh issue view 7 && printf 'Fixed; tests pass.' | gh issue comment 7 --body-file -",
     });
@@ -244,7 +244,11 @@ describe("attack suite", () => {
   it("in a closure step, labels run and a close is recorded for the boundary hook", async () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
-    const box = toolboxFor(dir, { kind: "closure", env: credentialEnv(credentialHome(dir), gh) });
+    const box = toolboxFor(dir, {
+      kind: "closure",
+      env: credentialEnv(credentialHome(dir), gh),
+      params: { issue: 7 },
+    });
     // The filter refuses a literal `gh issue close`; written so that it passes, the broker still
     // only records it.
     const close = Buffer.from("gh issue close 7 -c 'Fixed in abc'").toString("base64");

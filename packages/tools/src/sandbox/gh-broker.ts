@@ -1,10 +1,16 @@
 import { closeSync, constants, promises as fs, fstatSync, openSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { type BoundaryRequestLog, describeBoundaryRequest } from "../boundary-request.ts";
+import {
+  type BoundaryRequest,
+  type BoundaryRequestLog,
+  describeBoundaryRequest,
+} from "../boundary-request.ts";
 import { confinePath, type WorkingRoot } from "../confine-path.ts";
+import type { GithubAccess } from "../github-access.ts";
 import { loadExeca } from "../lazy-modules.ts";
-import { decideGh, type GhStepKind } from "./gh-policy.ts";
+import { type GhRequest, judgeGhRequest } from "./gh-judge.ts";
+import type { GhStepKind } from "./gh-policy.ts";
 
 const GH_TIMEOUT_MS = 60_000;
 const MAX_REQUEST_BYTES = 2 * 1024 * 1024;
@@ -24,8 +30,13 @@ export interface GhBrokerOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly boundary: BoundaryRequestLog;
   /**
-   * Folders besides the working directory whose files a request may name for gh to read
-   * (`--body-file`): the command's private TMPDIR. (Reading them is the gh policy's part.)
+   * What the run's writes may touch (its own issue and pull request, what agent.json declares).
+   * Default: nothing of its own, so every write is refused.
+   */
+  readonly github?: GithubAccess;
+  /**
+   * Folders besides the working directory whose files `--body-file FILE` may name: the
+   * command's private `$TMPDIR`. The broker reads the file itself (see `readBodyFile`).
    */
   readonly readableDirs?: readonly string[];
 }
@@ -119,12 +130,6 @@ export async function startGhBroker(options: GhBrokerOptions): Promise<GhBroker>
   };
 }
 
-interface GhRequest {
-  readonly argv: readonly string[];
-  readonly cwd: string;
-  readonly stdin: Buffer;
-}
-
 async function readRequest(file: string): Promise<GhRequest | undefined> {
   let handle: fs.FileHandle | undefined;
   try {
@@ -133,10 +138,15 @@ async function readRequest(file: string): Promise<GhRequest | undefined> {
     if (!stats.isFile() || stats.size > MAX_REQUEST_BYTES) return undefined;
     const parsed: unknown = JSON.parse(await handle.readFile("utf8"));
     if (typeof parsed !== "object" || parsed === null) return undefined;
-    const { argv, cwd, stdin } = parsed as Record<string, unknown>;
+    const { argv, cwd, stdin, stdinRead } = parsed as Record<string, unknown>;
     if (!Array.isArray(argv) || !argv.every((arg) => typeof arg === "string")) return undefined;
     if (typeof cwd !== "string" || typeof stdin !== "string") return undefined;
-    return { argv: argv as string[], cwd, stdin: Buffer.from(stdin, "base64") };
+    return {
+      argv: argv as string[],
+      cwd,
+      stdin: Buffer.from(stdin, "base64"),
+      stdinRead: stdinRead === true,
+    };
   } catch {
     return undefined;
   } finally {
@@ -152,37 +162,42 @@ function text(stdout: string, stderr: string, exitCode: number): Answer {
   };
 }
 
+type Outcome = { answer: Answer; outcome: GhBrokerRecord["outcome"] };
+
+function refused(reason: string): Outcome {
+  return {
+    answer: text("", `gh: refused by climpt's GitHub broker: ${reason}\n`, 1),
+    outcome: "refused",
+  };
+}
+
+function recorded(request: BoundaryRequest): Outcome {
+  return {
+    answer: text(
+      `Recorded for the boundary hook: ${describeBoundaryRequest(request)}. Nothing has changed on GitHub yet; the boundary hook does it once, after this closure step returns \`closing\` and validation passes.\n`,
+      "",
+      0,
+    ),
+    outcome: "recorded",
+  };
+}
+
 async function decideAndRun(
   request: GhRequest,
   options: GhBrokerOptions,
   signal: AbortSignal,
-): Promise<{ answer: Answer; outcome: GhBrokerRecord["outcome"] }> {
-  const decision = decideGh(request.argv, options.stepKind);
-  if (decision.kind === "refuse") {
-    return {
-      answer: text("", `gh: refused by climpt's GitHub broker: ${decision.reason}\n`, 1),
-      outcome: "refused",
-    };
-  }
-  if (decision.kind === "record-close") {
-    const recorded = options.boundary.close(decision.issue, [], [], decision.comment);
-    return {
-      answer: text(
-        `Recorded for the boundary hook: ${describeBoundaryRequest(recorded)}. Nothing has changed on GitHub yet; the boundary hook closes it once, after this closure step returns \`closing\` and validation passes.\n`,
-        "",
-        0,
-      ),
-      outcome: "recorded",
-    };
-  }
+): Promise<Outcome> {
+  const judged = await judgeGhRequest(request, options);
+  if (judged.kind === "refused") return refused(judged.reason);
+  if (judged.kind === "recorded") return recorded(judged.request);
   // The call runs where the command was, if that is inside the working directory.
   const where = confinePath(options.root, request.cwd);
   const { execa } = await loadExeca();
-  const result = await execa(options.ghCommand, [...request.argv], {
+  const result = await execa(options.ghCommand, [...judged.argv], {
     cwd: where.ok && where.exists ? where.real : options.root.real,
     env: options.env,
     extendEnv: false,
-    input: request.stdin,
+    input: judged.input,
     encoding: "buffer",
     reject: false,
     timeout: GH_TIMEOUT_MS,

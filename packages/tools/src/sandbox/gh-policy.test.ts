@@ -19,14 +19,46 @@ describe("decideGh", () => {
         "status",
         "api repos/o/r/issues/1",
         "api -X GET repos/o/r/pulls",
+        "api -XGET search/issues -f q=repo:o/r",
         "issue comment 12 --body done",
         "issue comment 12 --body-file -",
         "pr comment 3 -b ok",
         "issue close --help",
+        "issue view https://github.com/o/other/issues/3",
+        "repo view o/other",
+        "pr view 3 -R github.com/o/other",
+        "search issues repo:o/r is:open",
       ]) {
-        expect(decideGh(split(command), kind), `${kind}: gh ${command}`).toEqual({ kind: "run" });
+        expect(decideGh(split(command), kind).kind, `${kind}: gh ${command}`).toBe("run");
       }
     }
+  });
+
+  it("runs a normalized vector the broker built, not the model's", () => {
+    expect(decideGh(split("-R o/r issue view -c 12"), "work")).toEqual({
+      kind: "run",
+      argv: ["issue", "view", "12", "--repo", "o/r", "--comments"],
+    });
+    expect(decideGh(["search", "issues", "--limit=5", "--", "-label:bug"], "work")).toEqual({
+      kind: "run",
+      argv: ["search", "issues", "--limit", "5", "--", "-label:bug"],
+    });
+    expect(decideGh(split("issue view 1 -hc"), "work")).toEqual({
+      kind: "run",
+      argv: ["issue", "view", "--help"],
+    });
+    expect(decideGh(["issue", "comment", "#12", "-F-"], "work")).toEqual({
+      kind: "run",
+      argv: ["issue", "comment", "12", "--body-file", "-"],
+      target: { kind: "issue", number: 12 },
+      body: { from: "stdin" },
+    });
+    expect(decideGh(["issue", "comment", "12", "-Fnotes.md"], "work")).toEqual({
+      kind: "run",
+      argv: ["issue", "comment", "12", "--body-file", "-"],
+      target: { kind: "issue", number: 12 },
+      body: { from: "file", path: "notes.md" },
+    });
   });
 
   it("never brokers close, merge, release and api writes, auth, config, aliases or extensions", () => {
@@ -35,7 +67,6 @@ describe("decideGh", () => {
         "issue reopen 1",
         "issue delete 1",
         "issue transfer 1 o/other",
-        "pr merge 1 --squash",
         "pr close 1",
         "pr ready 1",
         "release create v1",
@@ -43,8 +74,11 @@ describe("decideGh", () => {
         "repo delete o/r --yes",
         "api -X POST repos/o/r/issues/1/comments",
         "api --method PATCH repos/o/r/issues/1",
+        "api -XPATCH repos/O/R/issues/2 -fstate=closed",
         "api repos/o/r/issues/1 -f state=closed",
         "api repos/o/r/issues/1 --input body.json",
+        "api repos/o/r/issues -F title=x -X GET",
+        "api repos/o/r/issues -H X-HTTP-Method-Override:PATCH",
         "api graphql -f query=mutation{x}",
         "api https://evil.example/x",
         "auth token",
@@ -57,36 +91,63 @@ describe("decideGh", () => {
         "pr checkout 3",
         "run download 5",
         "issue view 1 --web",
+        "issue view 1 -cw",
         "api --hostname evil.example user",
+        "issue ls",
+        "issue view 1 --unknown",
+        "issue view 1 -z",
+        "issue view 1 -test.v",
+        "issue view 1 ---json x",
+        "-R issue issue close 2",
+        "issue view 1 -R evil.example/o/r",
+        "issue view https://evil.example/o/r/issues/1",
+        "pr view http://github.com/o/r/pull/1",
+        "repo view evil.example/o/r",
+        "repo view git@evil.example:o/r",
+        "run view 5 --repo=https://evil.example/o/r",
       ]) {
         expect(decideGh(split(command), kind).kind, `${kind}: gh ${command}`).toBe("refuse");
       }
     }
   });
 
-  it("refuses file arguments the real gh would read outside the sandbox, and env-reading filters", () => {
-    expect(
-      decideGh(split("issue comment 1 --body-file /root/.config/gh/hosts.yml"), "work"),
-    ).toEqual({
+  it("refuses file arguments the real gh would read, and expressions that reach gh's environment", () => {
+    expect(decideGh(["api", "user", "-q$ENV.GH_TOKEN"], "work")).toEqual({
       kind: "refuse",
-      reason: expect.stringContaining("read a file outside the sandbox"),
+      reason: expect.stringContaining("could read gh's environment or files"),
     });
-    expect(decideGh(split("issue comment 1 -F notes.md"), "work").kind).toBe("refuse");
-    expect(decideGh(["issue", "list", "--json", "title", "--jq", "$ENV.GH_TOKEN"], "work")).toEqual(
-      {
-        kind: "refuse",
-        reason: expect.stringContaining("environment"),
-      },
-    );
-    expect(decideGh(["issue", "list", "--json", "title", "-q", "env"], "work").kind).toBe("refuse");
+    for (const expression of [
+      "$ENV.GH_TOKEN",
+      "$ ENV | .GH_TOKEN",
+      "env",
+      "Env.GH_TOKEN",
+      '"\\(env.GH_TOKEN)"',
+      "$__loc__",
+      "input",
+      'import "x" as y; .',
+      "{{ env }}",
+    ]) {
+      for (const argv of [
+        ["issue", "list", "--json", "title", "--jq", expression],
+        ["issue", "list", "--json", "title", `--jq=${expression}`],
+        ["issue", "list", "--json", "title", `-q${expression}`],
+        ["issue", "list", "--json", "title", "-t", expression],
+        ["api", "user", "--template", expression],
+      ]) {
+        expect(decideGh(argv, "work").kind, argv.join(" ")).toBe("refuse");
+      }
+    }
     expect(decideGh(["issue", "list", "--json", "title", "--jq", ".[].title"], "work").kind).toBe(
       "run",
     );
   });
 
-  it("edits labels and records a close only in closure steps", () => {
+  it("edits labels, records a close or a merge only in closure steps", () => {
     expect(decideGh(split("issue edit 4 --add-label done --remove-label wip"), "closure")).toEqual({
       kind: "run",
+      argv: ["issue", "edit", "4", "--add-label", "done", "--remove-label", "wip"],
+      target: { kind: "issue", number: 4 },
+      labels: { add: ["done"], remove: ["wip"] },
     });
     expect(decideGh(split("issue edit 4 --add-label done"), "work").kind).toBe("refuse");
     expect(decideGh(split("issue edit 4 --title new"), "closure").kind).toBe("refuse");
@@ -94,17 +155,48 @@ describe("decideGh", () => {
       "refuse",
     );
     expect(decideGh(["issue", "close", "#4", "--comment", "fixed in abc"], "closure")).toEqual({
-      kind: "record-close",
-      issue: 4,
-      comment: "fixed in abc",
+      kind: "record",
+      target: { kind: "issue", number: 4 },
+      request: { action: "close", issue: 4, comment: "fixed in abc" },
     });
-    expect(decideGh(split("issue close https://github.com/o/r/issues/9"), "closure")).toEqual({
-      kind: "record-close",
-      issue: 9,
+    expect(decideGh(["issue", "close", "4", "-r", "not planned"], "closure")).toEqual({
+      kind: "record",
+      target: { kind: "issue", number: 4 },
+      request: { action: "close", issue: 4, reason: "not planned" },
     });
-    expect(decideGh(split("issue close 4"), "work").kind).toBe("refuse");
-    expect(decideGh(split("issue close 4"), "verification").kind).toBe("refuse");
-    expect(decideGh(split("issue close abc"), "closure").kind).toBe("refuse");
+    expect(decideGh(split("issue close https://github.com/O/R/issues/9"), "closure")).toEqual({
+      kind: "record",
+      target: { kind: "issue", number: 9, repository: "o/r" },
+      request: { action: "close", issue: 9 },
+    });
+    expect(decideGh(split("-R other/repo issue close 2"), "closure")).toEqual({
+      kind: "record",
+      target: { kind: "issue", number: 2, repository: "other/repo" },
+      request: { action: "close", issue: 2 },
+    });
+    expect(decideGh(split("pr merge 5 --squash -d"), "closure")).toEqual({
+      kind: "record",
+      target: { kind: "pullRequest", number: 5 },
+      request: { action: "merge", pullRequest: 5, method: "squash", deleteBranch: true },
+    });
+    for (const command of ["issue close 4", "pr merge 5 --squash", "issue edit 4 --add-label x"]) {
+      expect(decideGh(split(command), "work").kind, command).toBe("refuse");
+      expect(decideGh(split(command), "verification").kind, command).toBe("refuse");
+    }
+    for (const command of [
+      "issue close abc",
+      "issue close 4 --reason duplicate",
+      "pr merge 5",
+      "pr merge 5 --squash --merge",
+      "pr merge 5 --squash --admin",
+      "pr merge 5 --squash --auto",
+      "pr merge feature-branch --squash",
+      "pr merge https://github.com/o/r/issues/5 --squash",
+      "pr merge https://github.com/o/r/pull/5 --squash -R o/other",
+      "issue close 4 -R evil.example/o/r",
+    ]) {
+      expect(decideGh(split(command), "closure").kind, command).toBe("refuse");
+    }
   });
 
   it("reads the subcommand past flags placed before it", () => {

@@ -5,7 +5,7 @@
  * broker answers. The sandbox blocks creating unix sockets, so the channel is FIFOs and files.
  *
  * Protocol, in the broker directory `$CLIMPT_GH_BROKER`:
- * 1. the shim writes `<id>.json` = `{ argv, cwd, stdin }` (stdin base64) and makes the FIFO
+ * 1. the shim writes `<id>.json` = `{ argv, cwd, stdin, stdinRead }` (stdin base64) and makes the FIFO
  *    `<id>.reply`, which it opens read-write (so opening never blocks and EOF never comes early);
  * 2. it writes `<id>\n` to the FIFO `ring` (one short write: atomic among concurrent shims);
  * 3. the broker answers one JSON line `{ stdout, stderr, exitCode }` (base64) on `<id>.reply`.
@@ -28,7 +28,10 @@ const dir = process.env.CLIMPT_GH_BROKER;
 if (!dir) fail("no broker in this environment (CLIMPT_GH_BROKER is unset).");
 const argv = process.argv.slice(2);
 let stdin = "";
-if (argv.some((arg) => arg === "-" || arg.endsWith("=-"))) {
+// Only when an argument can ask gh for stdin (\`-\`, \`--body-file=-\`, \`-F-\`): gh reads it only
+// then, and a gh in a \`while read\` loop must not eat the loop's input.
+const stdinRead = argv.some((arg) => arg === "-" || arg.endsWith("=-") || /^-[A-Za-z]+-$/.test(arg));
+if (stdinRead) {
   const buffer = fs.readFileSync(0);
   if (buffer.length > ${MAX_SHIM_STDIN_BYTES}) fail("stdin is larger than ${MAX_SHIM_STDIN_BYTES} bytes.");
   stdin = buffer.toString("base64");
@@ -37,7 +40,7 @@ const id = process.pid + "-" + Date.now() + "-" + Math.random().toString(36).sli
 const request = path.join(dir, id + ".json");
 const reply = path.join(dir, id + ".reply");
 try {
-  fs.writeFileSync(request, JSON.stringify({ argv, cwd: process.cwd(), stdin }), { flag: "wx", mode: 0o600 });
+  fs.writeFileSync(request, JSON.stringify({ argv, cwd: process.cwd(), stdin, stdinRead }), { flag: "wx", mode: 0o600 });
 } catch (error) { fail("cannot write the request: " + error.message); }
 if (spawnSync("mkfifo", ["-m", "600", reply]).status !== 0) fail("cannot create the reply FIFO.");
 const replyFd = fs.openSync(reply, fs.constants.O_RDWR | fs.constants.O_NONBLOCK);

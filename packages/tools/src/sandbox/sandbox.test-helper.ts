@@ -46,6 +46,8 @@ export function fakeGh(dir: string): FakeGh {
       'case "$1 $2" in',
       '  "issue view") echo "title: Fix the parser"; echo "state: OPEN";;',
       '  "issue comment") echo "https://github.com/o/r/issues/$3#issuecomment-1";;',
+      '  "repo view") echo "o/r";;',
+      '  "pr view") echo \'{"mergeable":"MERGEABLE","reviewDecision":"APPROVED","statusCheckRollup":[],"baseRefName":"main","headRefName":"feature"}\';;',
       "esac",
     ].join("\n"),
   );

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { SecretScrubber } from "@climpt/model";
 import type { BoundaryRequestLog } from "../boundary-request.ts";
 import type { WorkingRoot } from "../confine-path.ts";
+import type { GithubAccess } from "../github-access.ts";
 import { loadExeca } from "../lazy-modules.ts";
 import { runShell, type ShellRun } from "../run-shell.ts";
 import { type GhBrokerRecord, startGhBroker } from "./gh-broker.ts";
@@ -35,6 +36,8 @@ export interface SandboxedRunOptions {
    * Default: every push refused.
    */
   readonly gitPush?: GitPushSetting;
+  /** What the command's gh writes may touch; default: no issue or pull request of its own. */
+  readonly github?: GithubAccess;
   readonly timeoutMs: number;
   readonly outputCapBytes: number;
   readonly signal?: AbortSignal;
@@ -214,6 +217,7 @@ export async function launchSandboxed(
       boundary: options.boundary,
       // `cat > "$TMPDIR/body.md" && gh issue comment N --body-file "$TMPDIR/body.md"`.
       readableDirs: [layout.tmp],
+      ...(options.github === undefined ? {} : { github: options.github }),
     });
     undo.push(() => broker.close());
     const wrapped = await wrapForSandbox(

@@ -103,6 +103,7 @@ export const bashTool: BuiltinTool = {
             stepKind: context.stepKind,
             boundary: context.boundary,
             gitPush: context.gitPush,
+            github: context.github,
             ...shared,
           });
         }

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import type { JsonValue } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { GITHUB_TOOL_NAMES } from "../tool-names.ts";
 import { agentDefinition, toolboxFor, useTempDirs } from "../tools.test-helper.ts";
@@ -100,7 +101,7 @@ describe("GitHub tools", () => {
   it("github_comment runs gh issue comment at once, body on stdin", async () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
-    const box = toolboxFor(dir, { kind: "closure", env: gh.env });
+    const box = toolboxFor(dir, { kind: "closure", env: gh.env, params: { issue: 7 } });
     const result = await box.call("github_comment", {
       issue: 7,
       body: "Done: tests pass.\n`$(not run)`",
@@ -117,7 +118,7 @@ describe("GitHub tools", () => {
   it("github_close_issue records a boundary request and touches nothing", async () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
-    const box = toolboxFor(dir, { kind: "closure", env: gh.env });
+    const box = toolboxFor(dir, { kind: "closure", env: gh.env, params: { issue: 7 } });
     const result = await box.call("github_close_issue", {
       issue: 7,
       comment: "Fixed in this branch.",
@@ -144,7 +145,20 @@ describe("GitHub tools", () => {
   it("merges label and close requests per issue", async () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
-    const box = toolboxFor(dir, { kind: "closure", env: gh.env });
+    // An agent that declares it may act on any issue (a triager).
+    const box = toolboxFor(dir, {
+      kind: "closure",
+      env: gh.env,
+      agent: agentDefinition({
+        allowedTools: [...GITHUB_TOOL_NAMES],
+        github: {
+          enabled: true,
+          labels: {},
+          defaultClosureAction: "close",
+          targets: { issues: "any", pullRequests: "own", repositories: [] },
+        },
+      }),
+    });
     const labels = await box.call("github_edit_labels", {
       issue: 7,
       add: ["done", "x"],
@@ -182,16 +196,18 @@ describe("GitHub tools", () => {
   it("reports a failing or missing gh", async () => {
     const dir = tempDir();
     const gh = fakeGh(dir, 1);
-    const failing = await toolboxFor(dir, { kind: "closure", env: gh.env }).call("github_comment", {
-      issue: 9,
-      body: "x",
-    });
+    const failing = await toolboxFor(dir, {
+      kind: "closure",
+      env: gh.env,
+      params: { issue: 9 },
+    }).call("github_comment", { issue: 9, body: "x" });
     expect(failing).toEqual({
       content: "TOOL-GH-001: gh issue comment 9 exited with code 1:\nHTTP 404: Not Found",
       isError: true,
     });
     const missing = await toolboxFor(dir, {
       kind: "closure",
+      params: { issue: 9 },
       ghCommand: path.join(dir, "no-such-gh"),
     }).call("github_comment", { issue: 9, body: "x" });
     expect(missing.isError).toBe(true);
@@ -201,7 +217,7 @@ describe("GitHub tools", () => {
   it("Bash cannot close or merge even in a closure step; label edits go through the broker", async () => {
     const dir = tempDir();
     const gh = fakeGh(dir);
-    const box = toolboxFor(dir, { kind: "closure", env: gh.env });
+    const box = toolboxFor(dir, { kind: "closure", env: gh.env, params: { issue: 7 } });
     for (const command of [
       "gh issue close 7",
       "gh pr merge 7",
@@ -218,9 +234,36 @@ describe("GitHub tools", () => {
     );
     expect(gh.calls()).toEqual(["issue view 7", "issue edit 7 --add-label done"]);
     // A work step's Bash still refuses the same label edit.
-    const work = toolboxFor(dir, { kind: "work", env: gh.env });
+    const work = toolboxFor(dir, { kind: "work", env: gh.env, params: { issue: 7 } });
     expect(
       (await work.call("Bash", { command: "gh issue edit 7 --add-label done" })).content,
     ).toMatch(/^TOOL-POLICY-003/);
+  });
+
+  it("refuse another issue than the run's, before anything is recorded or posted", async () => {
+    const dir = tempDir();
+    const gh = fakeGh(dir);
+    const box = toolboxFor(dir, { kind: "closure", env: gh.env, params: { issue: 1 } });
+    const calls: [string, JsonValue][] = [
+      ["github_close_issue", { issue: 7 }],
+      ["github_edit_labels", { issue: 7, add: ["done"] }],
+      ["github_comment", { issue: 7, body: "x" }],
+    ];
+    for (const [name, input] of calls) {
+      const result = await box.call(name, input);
+      expect(result.isError, name).toBe(true);
+      expect(result.content, name).toMatch(
+        /^TOOL-GH-002 refused by the GitHub target policy: issue #7 is not the run's: this run's issue is #1\. /,
+      );
+      expect(result.content, name).toContain("runner.integrations.github.targets");
+    }
+    expect(box.events.filter((event) => event.type === "tool_refused")).toHaveLength(3);
+    expect(box.boundaryRequests()).toEqual([]);
+    expect(gh.calls()).toEqual([]);
+    // The run's own issue still works.
+    expect((await box.call("github_close_issue", { issue: 1 })).isError).toBe(false);
+    expect(box.boundaryRequests()).toEqual([
+      { action: "close", issue: 1, labels: { add: [], remove: [] } },
+    ]);
   });
 });

@@ -1,5 +1,12 @@
+import { checkGithubTarget } from "@climpt/model";
 import { describeBoundaryRequest } from "../boundary-request.ts";
-import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
+import {
+  type BuiltinTool,
+  failure,
+  type PreparedCall,
+  success,
+  type ToolContext,
+} from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
 import { loadExeca } from "../lazy-modules.ts";
 import { capHeadTail } from "../text-cap.ts";
@@ -16,6 +23,18 @@ const issueField = {
   minimum: 1,
   description: "The issue number.",
 } as const;
+
+/**
+ * The run may act only on its own issue unless agent.json declares more: a request for another
+ * issue is refused before anything is recorded or posted (TOOL-GH-002), so the model learns at
+ * once instead of the boundary hook dropping it later.
+ */
+function notRunsIssue(issue: number, context: ToolContext): PreparedCall | undefined {
+  const check = checkGithubTarget(context.github.scope, { kind: "issue", number: issue });
+  return check.ok
+    ? undefined
+    : { kind: "refused", code: TOOL_CODES.notRunsTarget, reason: `${check.reason} ${check.hint}` };
+}
 
 const commentInput = defineInput({
   issue: issueField,
@@ -36,6 +55,8 @@ export const githubCommentTool: BuiltinTool = {
     const parsed = commentInput.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
     const { issue, body } = parsed.value;
+    const refused = notRunsIssue(issue, context);
+    if (refused !== undefined) return refused;
     return {
       kind: "run",
       async run(signal) {
@@ -92,6 +113,8 @@ export const githubEditLabelsTool: BuiltinTool = {
     if (add.length === 0 && remove.length === 0) {
       return { kind: "invalid", problems: ["give at least one label in add or remove."] };
     }
+    const refused = notRunsIssue(issue, context);
+    if (refused !== undefined) return refused;
     return {
       kind: "run",
       async run() {
@@ -120,6 +143,8 @@ export const githubCloseIssueTool: BuiltinTool = {
     const parsed = closeInput.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
     const { issue, comment, add_labels: add = [], remove_labels: remove = [] } = parsed.value;
+    const refused = notRunsIssue(issue, context);
+    if (refused !== undefined) return refused;
     return {
       kind: "run",
       async run() {
