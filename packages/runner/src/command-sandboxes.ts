@@ -35,6 +35,9 @@ function commandSandbox(ctx: RunContext, stepKind: GhStepKind): CommandSandbox {
   const options: CommandSandboxOptions = {
     cwd: ctx.cwd,
     stepKind,
+    // The run's own issue and pull request (and what the agent declares): without them the
+    // broker refuses every write, and a program step's `gh pr merge <its PR>` is never recorded.
+    github: { agent: ctx.agent, params: ctx.args },
     ...(sandbox === undefined
       ? {}
       : {
@@ -56,7 +59,8 @@ function commandSandbox(ctx: RunContext, stepKind: GhStepKind): CommandSandbox {
 
 /**
  * Where this run's validators run: the sandbox, with a validator's gh calls answered as a
- * verification step's (it checks; it reads), and its declared `env` passed in. `undefined` when
+ * verification step's (it checks: it reads, and comments on the run's own issue or pull
+ * request), and its declared `env` passed in. `undefined` when
  * the agent turned the sandbox off: the validators' own host launcher.
  */
 export function validatorLauncher(ctx: RunContext): CommandLauncher | undefined {
@@ -73,7 +77,11 @@ export type ProgramRun =
   | {
       readonly ok: true;
       readonly outcome: CommandOutcome;
-      /** What the program's `gh` calls recorded for the boundary hook (a closure step's rights). */
+      /**
+       * What the program's `gh` calls recorded for the boundary hook (a closure step's rights):
+       * a close of the run's issue, a merge of its pull request, their labels. The completion
+       * phase hands them to the hook, which performs them after validated completion.
+       */
       readonly boundaryRequests: readonly BoundaryRequest[];
     }
   | { readonly ok: false; readonly error: Problem };

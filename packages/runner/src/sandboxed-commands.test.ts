@@ -102,6 +102,7 @@ function validatedAgent(
   const spec: TestAgentSpec = {
     name: "checked",
     entryStep: "initial.main",
+    parameters: { issue: { type: "number", description: "The issue", cli: "--issue" } },
     steps: {
       "initial.main": {
         intents: ["handoff"],
@@ -251,6 +252,48 @@ describe("validators run in the sandbox", () => {
     expect(plain).toContain("npm-reversed:\n");
     expect(journal).not.toContain(NPM_TOKEN);
     expect(canaries("declared")).toEqual([]);
+  });
+
+  it("a validator's gh has a verification step's rights: it comments on the run's own issue, nothing else", async () => {
+    const cwd = makeSampleRepo();
+    const gh = installSimpleFakeGh({ issues: { 5: {}, 6: {} } });
+    closers.push(async () => {
+      const { rmSync } = await import("node:fs");
+      rmSync(gh.bin, { recursive: true, force: true });
+    });
+    const attempt = (command: string): string =>
+      `if ${command} >/dev/null 2>&1; then echo "ran: ${command}"; else echo "refused: ${command}"; fi`;
+    const agent = validatedAgent({
+      report: {
+        type: "command",
+        command: [
+          "gh issue comment 5 --body checked",
+          "gh issue comment 6 --body checked",
+          "gh issue edit 5 --add-label done",
+          "gh issue close 5",
+        ]
+          .map(attempt)
+          .join("; "),
+        successWhen: "exitCode:0",
+        failurePattern: "failed",
+      },
+    });
+    const { result, events } = await run(
+      agent,
+      [intentReply("handoff"), intentReply("closing")],
+      cwd,
+      { ghCommand: gh.gh },
+      { issue: 5 },
+    );
+    expect(result.success, JSON.stringify(result.error)).toBe(true);
+    expect((validatorOutputs(events).report?.[0] ?? "").trim().split("\n")).toEqual([
+      "ran: gh issue comment 5 --body checked",
+      "refused: gh issue comment 6 --body checked",
+      "refused: gh issue edit 5 --add-label done",
+      "refused: gh issue close 5",
+    ]);
+    expect(gh.calls()).toEqual([["issue", "comment", "5", "--body", "checked"]]);
+    expect(gh.issue(5).state).toBe("OPEN");
   });
 
   it("reaches the network only as runner.boundaries.sandbox.network.allow allows", async () => {

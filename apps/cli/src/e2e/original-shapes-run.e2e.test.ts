@@ -153,20 +153,23 @@ describe("the original's seven agents through climpt run", () => {
     expect(run.gh.issue(21)).toMatchObject({ state: "OPEN", labels: ["kind:impl", "order:1"] });
   });
 
-  it("merger: the program runs in the sandbox, and its gh pr merge goes to the broker as a closure step's", async () => {
+  it("merger: the program merges the approved pull request, no model call: its sandboxed gh pr merge is recorded and the boundary hook merges the run's PR", async () => {
     const verdict = path.join(tempDir("verdict"), "verdict.json");
     folders.push(path.dirname(verdict));
     writeFileSync(verdict, JSON.stringify({ verdict: "approved" }));
     const run = await runShape("merger", [], ["--pr-number", "8", "--verdict-path", verdict], {
       pullRequests: { 8: { head: "feature" } },
     });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.result.success).toBe(true);
     expect(fake.messageRequests()).toHaveLength(0);
-    // Merging is a boundary action: the broker does not run it for a program step, so the
-    // program reports the refusal and exits 1, and the pull request stays open.
-    expect(run.code).toBe(1);
-    expect(run.result.error?.code).toBe("RUN-PROGRAM-002");
-    expect(run.result.error?.message).toContain("refused by climpt's GitHub broker");
-    expect(run.gh.state().pullRequests["8"]?.state).toBe("OPEN");
+    expect(run.result.boundary?.ok).toBe(true);
+    // One merge, by the hook on the host after validated completion; the program's own call
+    // was answered "Recorded" by the broker and never reached gh.
+    expect(run.gh.calls().filter((argv) => argv[0] === "pr" && argv[1] === "merge")).toEqual([
+      ["pr", "merge", "8", "--squash"],
+    ]);
+    expect(run.gh.state().pullRequests["8"]?.state).toBe("MERGED");
   });
 
   it("iterator: poll:state with label-only ends when the hook applied the completion labels", async () => {

@@ -9,7 +9,7 @@ import { promisify } from "node:util";
 import { ClimptError } from "@climpt/model";
 import { afterEach, describe, expect, it } from "vitest";
 import { WITHHELD_ENV_VARS } from "../toolbox.ts";
-import { useTempDirs } from "../tools.test-helper.ts";
+import { agentDefinition, useTempDirs } from "../tools.test-helper.ts";
 import {
   type CommandSandboxOptions,
   commandLine,
@@ -91,12 +91,13 @@ describe("createCommandSandbox", () => {
     mkdirSync(work);
     const gh = fakeGh(dir);
     const env = credentialEnv(credentialHome(dir), gh);
+    const github = { agent: agentDefinition(), params: { issue: 3 } };
     const edit = "gh issue edit 3 --add-label done && echo edited";
-    const check = await runLaunched({ cwd: work, stepKind: "verification", env }, edit);
+    const check = await runLaunched({ cwd: work, stepKind: "verification", env, github }, edit);
     expect(check.output).toContain("[failed 1]");
     expect(gh.calls()).toEqual([]);
 
-    const closure = createCommandSandbox({ cwd: work, stepKind: "closure", env });
+    const closure = createCommandSandbox({ cwd: work, stepKind: "closure", env, github });
     const launch = await closure.launch(`${edit}; gh issue close 3 --comment done`);
     try {
       const output = await sh(launch.command, launch.cwd, launch.env);
@@ -110,6 +111,64 @@ describe("createCommandSandbox", () => {
       { action: "close", issue: 3, labels: { add: [], remove: [] }, comment: "done" },
     ]);
     expect(closure.ghCalls().map((call) => call.outcome)).toEqual(["ran", "recorded"]);
+  });
+
+  it("gh writes touch only the run's own issue and pull request; without github, none", async () => {
+    const dir = tempDir();
+    const work = path.join(dir, "work");
+    mkdirSync(work);
+    const gh = fakeGh(dir);
+    const env = credentialEnv(credentialHome(dir), gh);
+    const writes = [
+      "gh pr merge 8 --squash",
+      "gh pr merge 9 --squash",
+      "gh issue close 7",
+      "gh issue comment 4 --body hi",
+    ]
+      .map(
+        (command) => `${command} >/dev/null 2>&1 && echo "ok ${command}" || echo "no ${command}"`,
+      )
+      .join("; ");
+    const own = createCommandSandbox({
+      cwd: work,
+      stepKind: "closure",
+      env,
+      github: { agent: agentDefinition(), params: { issue: 4, prNumber: 8 } },
+    });
+    const ownLaunch = await own.launch(writes);
+    try {
+      const output = await sh(ownLaunch.command, ownLaunch.cwd, ownLaunch.env);
+      expect(output.trim().split("\n")).toEqual([
+        "ok gh pr merge 8 --squash",
+        "no gh pr merge 9 --squash",
+        "no gh issue close 7",
+        "ok gh issue comment 4 --body hi",
+      ]);
+    } finally {
+      await ownLaunch.release();
+    }
+    expect(own.boundaryRequests()).toEqual([
+      {
+        action: "merge",
+        pullRequest: 8,
+        method: "squash",
+        deleteBranch: false,
+        labels: { add: [], remove: [] },
+      },
+    ]);
+    expect(gh.calls()).toEqual([["issue", "comment", "4", "--body", "hi"]]);
+
+    // No github option: the commands have no issue or pull request of their own.
+    const none = createCommandSandbox({ cwd: work, stepKind: "closure", env });
+    const noneLaunch = await none.launch(writes);
+    try {
+      const output = await sh(noneLaunch.command, noneLaunch.cwd, noneLaunch.env);
+      expect(output).not.toContain("ok ");
+    } finally {
+      await noneLaunch.release();
+    }
+    expect(none.boundaryRequests()).toEqual([]);
+    expect(gh.calls()).toHaveLength(1);
   });
 
   it("throws TOOL-SANDBOX-001, with how to enable it, where the sandbox cannot start; nothing runs", async () => {

@@ -12,7 +12,13 @@
 import { ClimptError, collectSecrets, createScrubber, type SecretScrubber } from "@climpt/model";
 import { type BoundaryRequest, BoundaryRequestLog } from "../boundary-request.ts";
 import { TOOL_CODES } from "../codes.ts";
-import { workingRoot } from "../confine-path.ts";
+import { type WorkingRoot, workingRoot } from "../confine-path.ts";
+import {
+  createGithubAccess,
+  type GithubAccess,
+  type GithubAccessOptions,
+  NO_GITHUB_ACCESS,
+} from "../github-access.ts";
 import { SANDBOX_HINT } from "../tools/bash.ts";
 import type { GhBrokerRecord } from "./gh-broker.ts";
 import type { GhStepKind } from "./gh-policy.ts";
@@ -30,6 +36,12 @@ export interface CommandSandboxOptions {
    * recorded for the boundary hook, see `boundaryRequests`).
    */
   readonly stepKind: GhStepKind;
+  /**
+   * Whose GitHub the commands' gh writes may touch: the agent (its declared `targets`, and
+   * whether the boundary hook acts on what a closure step records) and the run's arguments (its
+   * own issue and pull request). Default: none of its own, so every write is refused.
+   */
+  readonly github?: Pick<GithubAccessOptions, "agent" | "params">;
   /** agent.json `runner.boundaries.sandbox`; its mode is not read (the caller chose the sandbox). */
   readonly sandbox?: SandboxSettingsInput;
   /** Overrides of the caller's environment (`undefined` removes a variable), as for the toolbox. */
@@ -57,7 +69,10 @@ export interface CommandSandbox {
    * enable the sandbox) when it cannot start on this machine; nothing ran then.
    */
   launch(command: string, options?: CommandLaunchOptions): Promise<SandboxedLaunch>;
-  /** Close and label requests the commands' `gh` calls recorded (closure step kind only). */
+  /**
+   * Close, merge and label requests the commands' `gh` calls recorded (closure step kind only),
+   * for the boundary hook to perform after validated completion.
+   */
   boundaryRequests(): readonly BoundaryRequest[];
   /** Every gh call the broker answered for the commands launched so far. */
   ghCalls(): readonly GhBrokerRecord[];
@@ -78,7 +93,11 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
   const launched: SandboxedLaunch[] = [];
   const declaredSecretNames = options.secrets?.env ?? [];
   let hostEnv: Record<string, string> | undefined;
+  let ghEnv: Record<string, string> | undefined;
+  let github: GithubAccess | undefined;
   let scrubber: SecretScrubber | undefined = options.scrubber;
+  const ghCommand = options.ghCommand ?? "gh";
+  let root: WorkingRoot | undefined;
   return {
     async launch(command, launchOptions = {}) {
       const probe = await probeSandbox();
@@ -89,27 +108,39 @@ export function createCommandSandbox(options: CommandSandboxOptions): CommandSan
           hint: SANDBOX_HINT,
         });
       }
+      root ??= workingRoot(options.cwd);
+      const realRoot = root.real;
       hostEnv ??= callerEnv(options.env);
       scrubber ??= createScrubber(
         collectSecrets({ env: hostEnv, secretEnvNames: declaredSecretNames }),
       );
-      // The real gh outside: the caller's environment, credentials included, never the model's.
-      const ghEnv: Record<string, string> = {
-        ...hostEnv,
-        GIT_TERMINAL_PROMPT: "0",
-        GH_PROMPT_DISABLED: "1",
-      };
-      for (const name of NEVER_PASSED_ENV) delete ghEnv[name];
+      if (ghEnv === undefined) {
+        // The real gh outside: the caller's environment, credentials included, never the model's.
+        ghEnv = { ...hostEnv, GIT_TERMINAL_PROMPT: "0", GH_PROMPT_DISABLED: "1" };
+        for (const name of NEVER_PASSED_ENV) delete ghEnv[name];
+      }
+      const realGhEnv = ghEnv;
+      // One access per sandbox: the run's repository is asked of gh at most once.
+      github ??=
+        options.github === undefined
+          ? NO_GITHUB_ACCESS
+          : createGithubAccess({
+              ...options.github,
+              ghCommand,
+              env: () => realGhEnv,
+              cwd: realRoot,
+            });
       const launch = await launchSandboxed(command, {
-        root: workingRoot(options.cwd),
+        root,
         settings,
         hostEnv,
         ghEnv,
-        ghCommand: options.ghCommand ?? "gh",
+        ghCommand,
         scrubber,
         declaredSecretNames,
         stepKind: options.stepKind,
         boundary,
+        github,
         passEnv: launchOptions.passEnv ?? [],
         ...(launchOptions.signal === undefined ? {} : { signal: launchOptions.signal }),
       });
