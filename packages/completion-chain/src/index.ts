@@ -8,6 +8,7 @@ export {
   isClosureAction,
   type MergeBoundaryRequest,
 } from "./boundary/boundary-request.ts";
+export type { HookCommandLaunch, HookCommandLauncher } from "./boundary/command-hook.ts";
 export {
   type GithubPlan,
   issueText,

@@ -330,8 +330,14 @@ export interface GithubIntegration {
 
 /** A generic command boundary hook: runs once after validated completion. */
 export interface CommandBoundaryHook {
+  /** Shell command (`sh -c`), run in the working directory; in the OS sandbox unless it is off. */
   readonly command: string;
   readonly timeoutMs?: number;
+  /**
+   * Environment variables the command gets although they are secret (names, as declared in
+   * `env`), as for a validator: in the sandbox nothing secret is passed otherwise.
+   */
+  readonly env?: readonly string[];
 }
 
 export interface AgentLimits {

@@ -7,7 +7,6 @@
 import {
   type AgentDefinition,
   type AgentLimits,
-  type CommandBoundaryHook,
   DEFAULT_GITHUB_TARGETS,
   fail,
   type GithubIntegration,
@@ -26,7 +25,6 @@ import {
   limitsSchema,
   loggingSchema,
   promptsSchema,
-  type RawBoundaryHook,
   runnerBoundariesSchema,
   runnerFlowSchema,
   runnerVerdictSchema,
@@ -35,7 +33,6 @@ import {
 } from "./agent-file-schema.ts";
 import { readParameters } from "./agent-parameters.ts";
 import { toAgentRelativePath } from "./agent-relative-path.ts";
-import { durationToMs } from "./duration.ts";
 import { readExecutor } from "./executor-field.ts";
 import {
   type FieldValues,
@@ -47,6 +44,11 @@ import {
   report,
   reportNotObject,
 } from "./field-reader.ts";
+import {
+  normalizeBoundaryHook,
+  type WrittenBoundaryHook,
+  writtenBoundaryHook,
+} from "./normalize-boundary-hook.ts";
 import { normalizePush, type WrittenPush, writtenPush } from "./normalize-push.ts";
 import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
 import { normalizeSecrets, type WrittenSecrets, writtenSecrets } from "./normalize-secrets.ts";
@@ -146,9 +148,7 @@ export function draftAgent(
     allowedTools: sections.allowedTools ?? DEFAULT_ALLOWED_TOOLS,
     permissionMode: sections.permissionMode ?? "default",
     github: normalizeGithub(sections.github),
-    ...(sections.boundaryHook === undefined
-      ? {}
-      : { boundaryHook: normalizeHook(sections.boundaryHook) }),
+    ...normalizeBoundaryHook(sections.boundaryHook, findings),
     ...normalizeSandbox(sections.sandbox, findings),
     ...normalizePush(sections.push, findings),
     ...normalizeSecrets(sections.secrets, findings),
@@ -180,7 +180,7 @@ interface AgentSections {
   readonly executor?: StepExecutorName;
   readonly allowedTools?: readonly string[];
   readonly permissionMode?: AgentDefinition["permissionMode"];
-  readonly boundaryHook?: RawBoundaryHook;
+  readonly boundaryHook?: WrittenBoundaryHook;
   readonly sandbox?: WrittenSandbox;
   readonly push?: WrittenPush;
   readonly secrets?: WrittenSecrets;
@@ -195,7 +195,7 @@ interface AgentSections {
 function readFlat(root: Record<string, unknown>, findings: Findings): AgentSections {
   const behavior =
     readObject(flatBehaviorSchema.entries, root.behavior, "$.behavior", findings, {
-      skip: ["secrets"],
+      skip: ["secrets", "boundaryHook"],
     }) ?? {};
   const behaviorRaw: Record<string, unknown> = isPlainObject(root.behavior) ? root.behavior : {};
   const prompts = optionalObject(promptsSchema.entries, root.prompts, "$.prompts", findings) ?? {};
@@ -212,7 +212,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...defined("defaultModel", behavior.defaultModel),
     ...defined("allowedTools", behavior.allowedTools),
     ...defined("permissionMode", behavior.permissionMode),
-    ...defined("boundaryHook", behavior.boundaryHook),
+    ...writtenBoundaryHook(behaviorRaw.boundaryHook, "$.behavior"),
     ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
     ...writtenPush(behavior.push, "$.behavior.push"),
     ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
@@ -255,7 +255,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
       runner.boundaries,
       "$.runner.boundaries",
       findings,
-      { skip: ["secrets"] },
+      { skip: ["secrets", "boundaryHook"] },
     ) ?? {};
   const boundariesRaw: Record<string, unknown> = isPlainObject(runner.boundaries)
     ? runner.boundaries
@@ -276,7 +276,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...defined("executor", readExecutor(flowRaw.executor, "$.runner.flow.executor", findings)),
     ...defined("allowedTools", boundaries.allowedTools),
     ...defined("permissionMode", boundaries.permissionMode),
-    ...defined("boundaryHook", boundaries.boundaryHook),
+    ...writtenBoundaryHook(boundariesRaw.boundaryHook, "$.runner.boundaries"),
     ...writtenSandbox(boundaries.sandbox, "$.runner.boundaries.sandbox"),
     ...writtenPush(boundaries.push, "$.runner.boundaries.push"),
     ...writtenSecrets(boundariesRaw.secrets, "$.runner.boundaries.secrets"),
@@ -441,14 +441,6 @@ function normalizeTargets(
     pullRequests: targets.pullRequests ?? DEFAULT_GITHUB_TARGETS.pullRequests,
     // GitHub compares names without case; the gh broker and the hook compare lower case.
     repositories: [...new Set((targets.repositories ?? []).map((name) => name.toLowerCase()))],
-  };
-}
-
-function normalizeHook(hook: RawBoundaryHook): CommandBoundaryHook {
-  if (typeof hook === "string") return { command: hook };
-  return {
-    command: hook.command,
-    ...(hook.timeout === undefined ? {} : { timeoutMs: durationToMs(hook.timeout) }),
   };
 }
 

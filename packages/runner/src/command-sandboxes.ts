@@ -1,15 +1,17 @@
 /**
- * The commands the runner starts itself — command validators and program (`runner.command`)
- * steps — run in the OS sandbox Bash runs in (docs/design.md#tools-and-their-boundary): both run
- * what the model may have written (`node test/run.js` runs the model's tests), so neither gets
+ * The commands the runner starts itself — command validators, program (`runner.command`) steps
+ * and the agent's command boundary hook — run in the OS sandbox Bash runs in
+ * (docs/design.md#tools-and-their-boundary): each runs what the model may have written
+ * (`node test/run.js` runs the model's tests, `npm run deploy` its `package.json`), so none gets
  * the caller's credentials, files outside the working directory or the network. Each gets only
- * the secret variables it declares by name (`env`). With the agent's sandbox `"off"` both run on
+ * the secret variables it declares by name (`env`). With the agent's sandbox `"off"` they run on
  * the host as before (the run's `RUN-SANDBOX-002` notice says so).
  */
 import {
   type CommandLauncher,
   type CommandOutcome,
   createExecaCommandRunner,
+  type HookCommandLauncher,
 } from "@climpt/completion-chain";
 import type { AgentDefinition, Problem, StepSubprocess } from "@climpt/model";
 import { problem } from "@climpt/model";
@@ -71,6 +73,29 @@ export function validatorLauncher(ctx: RunContext): CommandLauncher | undefined 
       passEnv: request.declaredEnv,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
+}
+
+/**
+ * Where the agent's command boundary hook runs: a fresh sandbox with a closure step's gh rights
+ * (reads, comments, label edits run; a close or merge of the run's own issue or pull request is
+ * recorded, and the hook performs it once the command succeeded), and the hook's declared `env`.
+ * `undefined` when the agent turned the sandbox off: the hook's host runner.
+ */
+export function hookLauncher(ctx: RunContext): HookCommandLauncher | undefined {
+  if (!sandboxesCommands(ctx.agent)) return undefined;
+  return async (command, request) => {
+    const sandbox = commandSandbox(ctx, "closure");
+    const launch = await sandbox.launch(command, {
+      passEnv: request.declaredEnv,
+      ...(request.signal === undefined ? {} : { signal: request.signal }),
+    });
+    return {
+      command: launch.command,
+      env: launch.env,
+      release: () => launch.release(),
+      boundaryRequests: () => sandbox.boundaryRequests(),
+    };
+  };
 }
 
 export type ProgramRun =

@@ -3,8 +3,9 @@
  * the values of every secret-named variable of the environment the run's tools, validators and
  * hooks get (the API key, `GH_TOKEN`, `AWS_SECRET_ACCESS_KEY`, `*_TOKEN`, `*_KEY`, …) and of the
  * variables the agent declares secret (agent.json `runner.boundaries.secrets`), and of those a
- * validator or a program step declares it needs (`env` in steps_registry.json: they are passed
- * into its sandbox, so they are secrets whatever their name). One
+ * validator or a program step declares it needs (`env` in steps_registry.json) and of those the
+ * command boundary hook declares (`boundaryHook.env` in agent.json): they are passed into its
+ * sandbox, so they are secrets whatever their name. One
  * scrubber per run, applied at each sink once: the event stream (journal, listeners, `--jsonl`,
  * telemetry), the result, the model client's error text and log lines, and the cassette. Tool and
  * validator output is scrubbed where it is produced, before the model sees it.
@@ -20,7 +21,7 @@ import type { RunnerOptions } from "./run-options.ts";
 
 export function runScrubber(
   runner: Pick<RunnerOptions, "env">,
-  agent: Pick<AgentDefinition, "secretEnvNames">,
+  agent: Pick<AgentDefinition, "secretEnvNames" | "boundaryHook">,
   registry?: Pick<Registry, "validators" | "steps">,
 ): SecretScrubber {
   return createScrubber(
@@ -29,6 +30,7 @@ export function runScrubber(
       secretEnvNames: [
         ...(agent.secretEnvNames ?? []),
         ...(registry === undefined ? [] : commandEnvNames(registry)),
+        ...(agent.boundaryHook?.env ?? []),
       ],
     }),
   );

@@ -134,6 +134,43 @@ describe("runner.boundaries.sandbox", () => {
     expect(warning?.path).toBe("$.runner.boundaries.sandbox");
   });
 
+  it("required, nothing but the command boundary hook runs a command: refused up front too", async () => {
+    const { fake, client } = await fakeApi();
+    fake.enqueue(intentReply("handoff"), intentReply("closing"));
+    const dir = writeTestAgent({
+      name: "hooked",
+      entryStep: "initial.main",
+      steps: {
+        "initial.main": {
+          intents: ["handoff"],
+          transitions: { handoff: { target: "closure.done" } },
+        },
+        "closure.done": { intents: ["closing"], transitions: { closing: { target: null } } },
+      },
+      runner: {
+        boundaries: {
+          allowedTools: ["Read"],
+          permissionMode: "acceptEdits",
+          boundaryHook: "./scripts/release.sh",
+        },
+      },
+    });
+    const loaded = await loadAgentDefinition(dir);
+    process.env.PATH = pathWithoutBwrap();
+    resetSandboxProbe();
+    const refused = await new StepFlowRunner(loaded, { modelClient: client })
+      .run({ cwd: makeSampleRepo(), args: {} })
+      .then(
+        () => undefined,
+        (error: unknown) => error as { problems?: readonly Problem[] },
+      );
+    expect(fake.messageRequests()).toHaveLength(0);
+    const sandbox = refused?.problems?.find((problem) => problem.code === "RUN-SANDBOX-001");
+    expect(sandbox?.message).toMatch(
+      /^The boundary hook runs a command, which runs only inside the OS sandbox, and the sandbox cannot start here: /,
+    );
+  });
+
   it('"off" runs where the sandbox cannot start, and records its notice', async () => {
     const { fake, client } = await fakeApi();
     fake.enqueue(

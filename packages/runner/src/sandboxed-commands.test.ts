@@ -552,3 +552,141 @@ describe("program steps run in the sandbox", () => {
     expect(canaries("program-declared")).toEqual([]);
   });
 });
+
+/** An agent whose command boundary hook is `hook`; issue 5 is the run's (`--issue`). */
+function hookedAgent(hook: JsonValue): string {
+  return writeTestAgent({
+    name: "hooked",
+    entryStep: "initial.main",
+    parameters: {
+      issue: { type: "number", description: "The issue", required: true, cli: "--issue" },
+    },
+    steps: {
+      "initial.main": {
+        intents: ["handoff"],
+        transitions: { handoff: { target: "closure.done" } },
+      },
+      "closure.done": { intents: ["closing"], transitions: { closing: { target: null } } },
+    },
+    runner: {
+      boundaries: {
+        allowedTools: ["Read", "Write"],
+        permissionMode: "acceptEdits",
+        boundaryHook: hook,
+      },
+      integrations: { github: { enabled: true } },
+    },
+  });
+}
+
+/** The command hook's action in the run's `boundary_hook` event. */
+function hookAction(events: readonly RunEvent[]): { stdout: string; stderr: string; ok: boolean } {
+  const hook = events.find((event) => event.type === "boundary_hook");
+  const actions = (hook?.type === "boundary_hook" ? hook.actions : []) as Array<
+    Record<string, JsonValue>
+  >;
+  const command = actions.find((action) => action.kind === "command");
+  return {
+    stdout: String(command?.stdout ?? ""),
+    stderr: String(command?.stderr ?? ""),
+    ok: command?.ok === true,
+  };
+}
+
+describe("the command boundary hook runs in the sandbox", () => {
+  it("a hook script the model rewrote cannot see GH_TOKEN or leave canaries", async () => {
+    const cwd = makeSampleRepo();
+    writeFileSync(path.join(cwd, "release.js"), 'console.log("released");\n');
+    git(cwd, "add", "release.js");
+    git(cwd, "commit", "-qm", "release script");
+    const { result, journal, events } = await run(
+      hookedAgent("node release.js"),
+      [
+        // The work step rewrites the script the hook runs after validated completion.
+        reply.toolUse({
+          name: "Write",
+          input: { file_path: "release.js", content: snoopScript("hook", 0) },
+        }),
+        intentReply("handoff"),
+        intentReply("closing"),
+      ],
+      cwd,
+      {},
+      { issue: 5 },
+    );
+    expect(result.success, JSON.stringify(result.error)).toBe(true);
+    const hook = hookAction(events);
+    // It ran (the rewritten script), with no token to print.
+    expect(hook.stdout).toContain("gh-reversed:\n");
+    expect(hook.stdout).toContain("secret-names:\n");
+    for (const sink of [journal, JSON.stringify(result), hook.stdout]) {
+      expect(sink).not.toContain(reversed(GH_TOKEN));
+      expect(sink).not.toContain(GH_TOKEN);
+    }
+    expect(canaries("hook")).toEqual([]);
+    expect(hook.stdout).toMatch(/refused .*canary-hook EROFS/);
+  });
+
+  it("a hook that declares env: [NPM_TOKEN] sees that one secret and no other", async () => {
+    const cwd = makeSampleRepo();
+    writeFileSync(path.join(cwd, "deploy.js"), snoopScript("hook-declared", 0));
+    const { result, journal, events } = await run(
+      hookedAgent({ command: "node deploy.js", env: ["NPM_TOKEN"] }),
+      [intentReply("handoff"), intentReply("closing")],
+      cwd,
+      {},
+      { issue: 5 },
+    );
+    expect(result.success, JSON.stringify(result.error)).toBe(true);
+    const hook = hookAction(events);
+    expect(hook.stdout).toContain("secret-names:NPM_TOKEN\n");
+    expect(hook.stdout).toContain(`npm-reversed:${reversed(NPM_TOKEN)}`);
+    expect(hook.stdout).toContain("npm-plain:[REDACTED NPM_TOKEN]");
+    expect(hook.stdout).toContain("gh-reversed:\n");
+    expect(journal).not.toContain(NPM_TOKEN);
+    expect(canaries("hook-declared")).toEqual([]);
+  });
+
+  it("the hook's gh has a closure step's rights: labels and comments run, its close of the run's issue is performed after it succeeds, another issue is refused", async () => {
+    const cwd = makeSampleRepo();
+    const gh = installSimpleFakeGh({ issues: { 5: { labels: ["todo"] }, 6: {} } });
+    closers.push(async () => {
+      const { rmSync } = await import("node:fs");
+      rmSync(gh.bin, { recursive: true, force: true });
+    });
+    const hook = [
+      'node -e \'const r = require(process.env.CLIMPT_RESULT_JSON); console.log("run " + r.runId + " issue " + r.issue)\'',
+      "gh issue edit 5 --add-label released",
+      "gh issue comment 5 --body shipped",
+      "gh issue close 5",
+      '(gh issue close 6 2>&1 || echo "close 6 refused")',
+    ].join(" && ");
+    const { result, events } = await run(
+      hookedAgent(hook),
+      [intentReply("handoff"), intentReply("closing")],
+      cwd,
+      { ghCommand: gh.gh, env: { PATH: gh.path } },
+      { issue: 5 },
+    );
+    expect(result.success, JSON.stringify(result.error)).toBe(true);
+    const action = hookAction(events);
+    expect(action.ok, action.stderr).toBe(true);
+    expect(action.stdout).toContain(`run ${result.runId} issue 5`);
+    expect(action.stdout).toContain("Recorded for the boundary hook: close issue #5");
+    expect(action.stdout).toContain("close 6 refused");
+    expect(action.stdout).toContain("issue #6 is not the run's");
+    // The label edit and the comment ran through the broker; the close waited for the command
+    // to succeed, then the hook performed it on the host.
+    expect(gh.issue(5)).toMatchObject({ state: "CLOSED" });
+    expect(gh.issue(5).labels).toContain("released");
+    expect(gh.issue(6)).toMatchObject({ state: "OPEN" });
+    const hookEvent = events.find((event) => event.type === "boundary_hook");
+    const kinds =
+      hookEvent?.type === "boundary_hook"
+        ? (hookEvent.actions as Array<Record<string, JsonValue>>).map(
+            (entry) => `${entry.kind} ${(entry.command as string[]).slice(0, 4).join(" ")}`,
+          )
+        : [];
+    expect(kinds).toEqual([`command sh -c ${hook}`, "close gh issue close 5"]);
+  });
+});
