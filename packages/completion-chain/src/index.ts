@@ -1,3 +1,5 @@
+// The type of `RunCompletionChainInput.launchValidator`, so a runner need not import the validators.
+export type { CommandLaunch, CommandLauncher, LaunchRequest } from "@climpt/validators";
 export {
   type BoundaryRequest,
   CLOSURE_ACTIONS,
@@ -6,6 +8,7 @@ export {
   isClosureAction,
   type MergeBoundaryRequest,
 } from "./boundary/boundary-request.ts";
+export type { HookCommandLaunch, HookCommandLauncher } from "./boundary/command-hook.ts";
 export {
   type GithubPlan,
   issueText,

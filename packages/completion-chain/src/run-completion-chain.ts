@@ -7,6 +7,7 @@ import {
   problem,
 } from "@climpt/model";
 import { exceededMaxAttempts, findValidationStep } from "@climpt/router";
+import type { CommandLauncher } from "@climpt/validators";
 import type { BoundaryRequest } from "./boundary/boundary-request.ts";
 import type { ChainEvent } from "./chain-events.ts";
 import { COMPLETION_CODES } from "./codes.ts";
@@ -65,6 +66,11 @@ export interface RunCompletionChainInput {
    * the process environment.
    */
   readonly scrubber?: { scrub(text: string): string } | undefined;
+  /**
+   * Where the validators' commands run (`runValidator`'s `launch`). Default: `sh -c` on the host
+   * with the process's environment; the runner passes the OS sandbox.
+   */
+  readonly launchValidator?: CommandLauncher | undefined;
   /** Characters of each output stream a retry prompt carries; default 6000. */
   readonly promptOutputCapChars?: number | undefined;
 }
@@ -168,6 +174,7 @@ export async function runCompletionChain(
     signal: input.signal,
     timeoutMs: input.validatorTimeoutMs,
     ...(input.scrubber === undefined ? {} : { scrubber: input.scrubber }),
+    ...(input.launchValidator === undefined ? {} : { launch: input.launchValidator }),
     onResult: (result, index) => emit({ type: "validator-finished", index, result }),
   });
   const validation = ran.summary;

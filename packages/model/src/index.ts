@@ -70,7 +70,6 @@ export {
   DEFAULT_RUN_ITERATION_CAP,
   DEFAULT_SUBPROCESS_TIMEOUT_MS,
   DEFAULT_VALIDATOR_TIMEOUT_MS,
-  type FailurePattern,
   type GithubIntegration,
   type HandoffField,
   type IterationBounds,
@@ -89,14 +88,9 @@ export {
   type StepPermissions,
   type StepSubprocess,
   type StructuredGate,
-  type SuccessCondition,
   type TargetTransition,
   type Transition,
   type Transitions,
-  type ValidationCondition,
-  type ValidationOnFailure,
-  type ValidationStep,
-  type ValidatorDefinition,
   type VerdictSpec,
   type WorktreeFinish,
 } from "./model.ts";
@@ -155,6 +149,14 @@ export {
   type UvPlaceholder,
   uvLookupNames,
 } from "./uv-names.ts";
+export type {
+  FailurePattern,
+  SuccessCondition,
+  ValidationCondition,
+  ValidationOnFailure,
+  ValidationStep,
+  ValidatorDefinition,
+} from "./validation-model.ts";
 export {
   canonicalVerdictType,
   DEFAULT_VERDICT_MAX_CHECKS,

@@ -20,11 +20,11 @@ import type {
   PromptRef,
   RegistryDialect,
   Step,
-  SuccessCondition,
   Transition,
   Transitions,
   VerdictSpec,
 } from "./model.ts";
+import type { SuccessCondition } from "./validation-model.ts";
 import type { VerdictType } from "./verdict-types.ts";
 
 describe("intents", () => {

@@ -11,6 +11,7 @@ import type { GithubTargets } from "./github-targets.ts";
 import type { GateIntent, StepKind } from "./intents.ts";
 import type { JsonSchema, JsonValue } from "./json.ts";
 import type { Problem } from "./problem.ts";
+import type { FailurePattern, ValidationStep, ValidatorDefinition } from "./validation-model.ts";
 import type { VerdictType } from "./verdict-types.ts";
 
 /**
@@ -192,6 +193,11 @@ export interface StepSubprocess {
   readonly timeoutMs: number;
   /** Every key `args` references, in order of first appearance, each once. */
   readonly contextKeys: readonly string[];
+  /**
+   * Environment variables the program gets although they are secret (names, as declared in
+   * `runner.env`). In the sandbox nothing secret is passed otherwise.
+   */
+  readonly env?: readonly string[];
 }
 
 export interface Step {
@@ -233,66 +239,6 @@ export interface Step {
    * no transitions and no prompt file: `prompt` is kept as written but never resolved.
    */
   readonly subprocess?: StepSubprocess;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Validation and failure patterns
-
-export type SuccessCondition =
-  | { readonly kind: "empty" }
-  | { readonly kind: "exitCode"; readonly code: number }
-  | { readonly kind: "contains"; readonly text: string }
-  | { readonly kind: "matches"; readonly pattern: string };
-
-export interface ValidatorDefinition {
-  readonly id: string;
-  readonly type: "command";
-  readonly description?: string;
-  /** Shell command run with `sh -c` in the run's working directory; `${param}` placeholders. */
-  readonly command: string;
-  /** As written, e.g. `exitCode:0`. */
-  readonly successWhen: string;
-  readonly success: SuccessCondition;
-  readonly failurePattern: string;
-  /** Param name → extractor name (a name from `EXTRACTOR_NAMES`). */
-  readonly extractParams: Readonly<Record<string, string>>;
-  /** Default 5 minutes when absent. */
-  readonly timeoutMs?: number;
-}
-
-export interface FailurePattern {
-  readonly id: string;
-  readonly description: string;
-  readonly edition: string;
-  readonly adaptation?: string;
-  readonly params: readonly string[];
-  /**
-   * `built-in`: without a retry prompt file, the completion chain's built-in retry text is the
-   * intended prompt (the definition asks for it, so the prompt checks do not report it).
-   */
-  readonly fallback?: "built-in";
-}
-
-export interface ValidationCondition {
-  readonly validator: string;
-  readonly params?: Readonly<Record<string, JsonValue>>;
-}
-
-export interface ValidationOnFailure {
-  readonly action: "retry" | "abort" | "skip";
-  readonly maxAttempts?: number;
-}
-
-export interface ValidationStep {
-  /** The key in `validationSteps` (a closure step id, or a verdict type's closure id). */
-  readonly id: string;
-  readonly stepId: string;
-  readonly name?: string;
-  /** c2/c3 of the retry prompts (usually `retry` / the domain). */
-  readonly c2?: string;
-  readonly c3?: string;
-  readonly conditions: readonly ValidationCondition[];
-  readonly onFailure: ValidationOnFailure;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -384,8 +330,14 @@ export interface GithubIntegration {
 
 /** A generic command boundary hook: runs once after validated completion. */
 export interface CommandBoundaryHook {
+  /** Shell command (`sh -c`), run in the working directory; in the OS sandbox unless it is off. */
   readonly command: string;
   readonly timeoutMs?: number;
+  /**
+   * Environment variables the command gets although they are secret (names, as declared in
+   * `env`), as for a validator: in the sandbox nothing secret is passed otherwise.
+   */
+  readonly env?: readonly string[];
 }
 
 export interface AgentLimits {

@@ -1,5 +1,5 @@
-import type { SuccessCondition } from "./model.ts";
 import { fail, ok, type Problem, type Result } from "./problem.ts";
+import type { SuccessCondition } from "./validation-model.ts";
 
 /**
  * Parses a validator's `successWhen`: `empty`, `exitCode:N`, `contains:S`, `matches:RE`.

@@ -44,14 +44,33 @@ export const limitsSchema = v.looseObject({
   maxTurnsPerStep: v.optional(positiveInteger("Tool-loop turns allowed inside one step.")),
 });
 
-export const boundaryHookSchema = v.union([
-  text("Shell command run once after validated completion."),
-  v.looseObject({
-    command: v.pipe(v.string(), v.minLength(1), v.description("Shell command.")),
-    timeout: v.optional(
-      v.pipe(durationSchema, v.description('Milliseconds, or "30s" / "5m" (default 5 minutes).')),
+/** The object form of the command boundary hook (its `env` is read by normalize-boundary-hook.ts). */
+export const boundaryHookObjectSchema = v.looseObject({
+  command: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.description(
+      "Shell command, run with sh -c in the run's working directory, inside the OS sandbox unless the agent turns it off.",
     ),
-  }),
+  ),
+  timeout: v.optional(
+    v.pipe(durationSchema, v.description('Milliseconds, or "30s" / "5m" (default 5 minutes).')),
+  ),
+  env: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.description(
+        'Environment variables the command gets although they are secret, by name (e.g. ["DEPLOY_TOKEN"]). It runs in the OS sandbox, which passes no secret it was not given here.',
+      ),
+    ),
+  ),
+});
+
+export const boundaryHookSchema = v.union([
+  text(
+    "Shell command run once after validated completion, inside the OS sandbox unless the agent turns it off.",
+  ),
+  boundaryHookObjectSchema,
 ]);
 
 export const GITHUB_TARGET_RULE_VALUES = ["own", "any"] as const;

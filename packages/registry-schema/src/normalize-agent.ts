@@ -7,7 +7,6 @@
 import {
   type AgentDefinition,
   type AgentLimits,
-  type CommandBoundaryHook,
   DEFAULT_GITHUB_TARGETS,
   fail,
   type GithubIntegration,
@@ -27,7 +26,6 @@ import {
   limitsSchema,
   loggingSchema,
   promptsSchema,
-  type RawBoundaryHook,
   runnerBoundariesSchema,
   runnerFlowSchema,
   runnerVerdictSchema,
@@ -36,7 +34,6 @@ import {
 } from "./agent-file-schema.ts";
 import { readParameters } from "./agent-parameters.ts";
 import { toAgentRelativePath } from "./agent-relative-path.ts";
-import { durationToMs } from "./duration.ts";
 import { readExecutor } from "./executor-field.ts";
 import {
   type FieldValues,
@@ -48,6 +45,11 @@ import {
   report,
   reportNotObject,
 } from "./field-reader.ts";
+import {
+  normalizeBoundaryHook,
+  type WrittenBoundaryHook,
+  writtenBoundaryHook,
+} from "./normalize-boundary-hook.ts";
 import { normalizePush, type WrittenPush, writtenPush } from "./normalize-push.ts";
 import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
 import { normalizeSecrets, type WrittenSecrets, writtenSecrets } from "./normalize-secrets.ts";
@@ -147,9 +149,7 @@ export function draftAgent(
     allowedTools: sections.allowedTools ?? DEFAULT_ALLOWED_TOOLS,
     permissionMode: sections.permissionMode ?? "default",
     github: normalizeGithub(sections.github),
-    ...(sections.boundaryHook === undefined
-      ? {}
-      : { boundaryHook: normalizeHook(sections.boundaryHook) }),
+    ...normalizeBoundaryHook(sections.boundaryHook, findings),
     ...normalizeSandbox(sections.sandbox, findings),
     ...normalizePush(sections.push, findings),
     ...(sections.editAgents === true ? { editAgents: true } : {}),
@@ -182,7 +182,7 @@ interface AgentSections {
   readonly executor?: StepExecutorName;
   readonly allowedTools?: readonly string[];
   readonly permissionMode?: AgentDefinition["permissionMode"];
-  readonly boundaryHook?: RawBoundaryHook;
+  readonly boundaryHook?: WrittenBoundaryHook;
   readonly sandbox?: WrittenSandbox;
   readonly push?: WrittenPush;
   readonly editAgents?: boolean;
@@ -198,7 +198,7 @@ interface AgentSections {
 function readFlat(root: Record<string, unknown>, findings: Findings): AgentSections {
   const behavior =
     readObject(flatBehaviorSchema.entries, root.behavior, "$.behavior", findings, {
-      skip: ["secrets"],
+      skip: ["secrets", "boundaryHook"],
       codes: EDIT_AGENTS_CODES,
     }) ?? {};
   const behaviorRaw: Record<string, unknown> = isPlainObject(root.behavior) ? root.behavior : {};
@@ -216,7 +216,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...defined("defaultModel", behavior.defaultModel),
     ...defined("allowedTools", behavior.allowedTools),
     ...defined("permissionMode", behavior.permissionMode),
-    ...defined("boundaryHook", behavior.boundaryHook),
+    ...writtenBoundaryHook(behaviorRaw.boundaryHook, "$.behavior"),
     ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
     ...writtenPush(behavior.push, "$.behavior.push"),
     ...defined("editAgents", behavior.editAgents),
@@ -260,7 +260,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
       runner.boundaries,
       "$.runner.boundaries",
       findings,
-      { skip: ["secrets"], codes: EDIT_AGENTS_CODES },
+      { skip: ["secrets", "boundaryHook"], codes: EDIT_AGENTS_CODES },
     ) ?? {};
   const boundariesRaw: Record<string, unknown> = isPlainObject(runner.boundaries)
     ? runner.boundaries
@@ -281,7 +281,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...defined("executor", readExecutor(flowRaw.executor, "$.runner.flow.executor", findings)),
     ...defined("allowedTools", boundaries.allowedTools),
     ...defined("permissionMode", boundaries.permissionMode),
-    ...defined("boundaryHook", boundaries.boundaryHook),
+    ...writtenBoundaryHook(boundariesRaw.boundaryHook, "$.runner.boundaries"),
     ...writtenSandbox(boundaries.sandbox, "$.runner.boundaries.sandbox"),
     ...writtenPush(boundaries.push, "$.runner.boundaries.push"),
     ...defined("editAgents", boundaries.editAgents),
@@ -447,14 +447,6 @@ function normalizeTargets(
     pullRequests: targets.pullRequests ?? DEFAULT_GITHUB_TARGETS.pullRequests,
     // GitHub compares names without case; the gh broker and the hook compare lower case.
     repositories: [...new Set((targets.repositories ?? []).map((name) => name.toLowerCase()))],
-  };
-}
-
-function normalizeHook(hook: RawBoundaryHook): CommandBoundaryHook {
-  if (typeof hook === "string") return { command: hook };
-  return {
-    command: hook.command,
-    ...(hook.timeout === undefined ? {} : { timeoutMs: durationToMs(hook.timeout) }),
   };
 }
 

@@ -272,6 +272,61 @@ describe("gate dialect", () => {
     });
   });
 
+  it("reads the secret variables a validator and a program step declare by name (env)", () => {
+    const registry = normalized({
+      entryStep: "closure.a",
+      steps: {
+        "closure.a": gateStep("closure.a", {
+          runner: { command: "node", args: ["merge.js"], env: ["GH_MERGE_TOKEN"] },
+        }),
+      },
+      validators: {
+        publish: {
+          command: "npm publish --dry-run",
+          successWhen: "exitCode:0",
+          failurePattern: "f",
+          env: ["NPM_TOKEN", "REGISTRY_URL", "NPM_TOKEN"],
+        },
+        plain: { command: "true", successWhen: "exitCode:0", failurePattern: "f" },
+      },
+      failurePatterns: { f: { edition: "failed" } },
+    });
+    expect(registry.validators.publish?.env).toEqual(["NPM_TOKEN", "REGISTRY_URL"]);
+    expect(registry.validators.plain).not.toHaveProperty("env");
+    expect(registry.steps["closure.a"]?.subprocess?.env).toEqual(["GH_MERGE_TOKEN"]);
+  });
+
+  it("refuses an env that is not a list of variable names, without repeating the value (SR-VALID-011)", () => {
+    const token = "sk-live-0123456789abcdefABCDEF0123456789";
+    const found = problems({
+      entryStep: "closure.a",
+      steps: {
+        "closure.a": gateStep("closure.a", { runner: { command: "node", env: token } }),
+      },
+      validators: {
+        publish: {
+          command: "npm publish --dry-run",
+          successWhen: "exitCode:0",
+          failurePattern: "f",
+          env: ["NPM_TOKEN", token, 7, "ANTHROPIC_API_KEY"],
+        },
+      },
+      failurePatterns: { f: { edition: "failed" } },
+    }).filter((problem) => problem.code === "SR-VALID-011");
+    expect(found.map((problem) => problem.path)).toEqual([
+      '$.steps["closure.a"].runner.env',
+      "$.validators.publish.env[1]",
+      "$.validators.publish.env[2]",
+      "$.validators.publish.env[3]",
+    ]);
+    for (const problem of found) {
+      expect(problem.file).toBe("steps_registry.json");
+      expect(problem.hint).not.toBe("");
+      expect(JSON.stringify(problem)).not.toContain(token);
+    }
+    expect(found[3]?.message).toContain("the model's own credential");
+  });
+
   it("reads validators, failure patterns and validation steps", () => {
     const registry = normalized({
       entryStep: "closure.a",

@@ -3,6 +3,7 @@
  * file is reported at once: each field is read on its own (a bad field is reported and
  * defaulted), then the whole registry is checked (registry-checks.ts).
  */
+
 import {
   DEFAULT_PATH_TEMPLATE,
   DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
@@ -25,6 +26,7 @@ import {
   type ValidatorDefinition,
 } from "@climpt/model";
 import { toAgentRelativePath } from "./agent-relative-path.ts";
+import { readDeclaredEnv } from "./declared-env.ts";
 import { durationToMs } from "./duration.ts";
 import {
   describeValue,
@@ -273,7 +275,7 @@ function readValidators(raw: unknown, findings: Findings): Record<string, Valida
   for (const [id, value] of entriesOf(raw, "$.validators", findings)) {
     const at = jsonPath("$.validators", id);
     const fields = readObject(validatorSchema.entries, value, at, findings, {
-      skip: ["extractParams"],
+      skip: ["extractParams", "env"],
     });
     if (fields === undefined || !isPlainObject(value)) continue;
     const successWhen = fields.successWhen ?? "";
@@ -295,6 +297,7 @@ function readValidators(raw: unknown, findings: Findings): Record<string, Valida
       failurePattern: fields.failurePattern ?? "",
       extractParams,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...readDeclaredEnv(value.env, `${at}.env`, `Validator "${id}"`, findings),
     });
   }
   return validators;

@@ -19,6 +19,7 @@ import {
   type StructuredGate,
   type Transition,
 } from "@climpt/model";
+import { readDeclaredEnv } from "./declared-env.ts";
 import { durationToMs } from "./duration.ts";
 import {
   describeValue,
@@ -108,8 +109,8 @@ function readSubprocess(
   kind: StepKind,
   findings: Findings,
 ): StepSubprocess | undefined {
-  const fields = readObject(subprocessRunnerSchema.entries, raw, at, findings);
-  if (fields?.command === undefined) return undefined;
+  const fields = readObject(subprocessRunnerSchema.entries, raw, at, findings, { skip: ["env"] });
+  if (fields?.command === undefined || !isPlainObject(raw)) return undefined;
   if (kind !== "closure") {
     report(
       findings,
@@ -136,6 +137,7 @@ function readSubprocess(
     timeoutMs:
       fields.timeout === undefined ? DEFAULT_SUBPROCESS_TIMEOUT_MS : durationToMs(fields.timeout),
     contextKeys: contextKeysOf(args),
+    ...readDeclaredEnv(raw.env, `${at}.env`, `Step "${stepId}"'s runner`, findings),
   };
 }
 

@@ -135,7 +135,7 @@ export const transitionsSchema = v.pipe(
  */
 export const subprocessRunnerSchema = v.looseObject({
   command: nonEmpty(
-    "Program to run (found on PATH or relative to the working directory); no shell.",
+    "Program to run (found on PATH or relative to the working directory); no shell. It runs inside the OS sandbox unless the agent turns it off.",
   ),
   args: v.optional(
     v.pipe(
@@ -146,6 +146,14 @@ export const subprocessRunnerSchema = v.looseObject({
   ),
   timeout: v.optional(
     v.pipe(durationSchema, v.description('Milliseconds, or "30s" / "5m" (default 30 seconds).')),
+  ),
+  env: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.description(
+        'Environment variables the program gets although they are secret, by name (e.g. ["NPM_TOKEN"]). It runs in the OS sandbox, which passes no secret it was not given here.',
+      ),
+    ),
   ),
 });
 
@@ -233,7 +241,9 @@ export const checkStepSchema = v.looseObject({
 export const validatorSchema = v.looseObject({
   type: v.optional(v.literal("command"), "command"),
   description: v.optional(text("What the validator checks.")),
-  command: nonEmpty("Shell command, run with sh -c in the run's working directory."),
+  command: nonEmpty(
+    "Shell command, run with sh -c in the run's working directory, inside the OS sandbox unless the agent turns it off.",
+  ),
   successWhen: v.pipe(
     v.string(),
     v.description('"empty", "exitCode:N", "contains:TEXT" or "matches:REGEX".'),
@@ -250,6 +260,14 @@ export const validatorSchema = v.looseObject({
     v.pipe(durationSchema, v.description('Milliseconds, or "30s" / "5m" (default 5 minutes).')),
   ),
   timeoutMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1))),
+  env: v.optional(
+    v.pipe(
+      v.array(v.string()),
+      v.description(
+        'Environment variables the command gets although they are secret, by name (e.g. ["NPM_TOKEN"]). It runs in the OS sandbox, which passes no secret it was not given here.',
+      ),
+    ),
+  ),
 });
 
 export const failurePatternSchema = v.looseObject({

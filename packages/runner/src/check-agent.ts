@@ -17,6 +17,7 @@ import {
 import { inspectAgent, resolveEntryStep } from "@climpt/registry-schema";
 import { checkEnvironment } from "./environment-checks.ts";
 import { checkPrompts } from "./prompt-checks.ts";
+import { checkSandbox } from "./sandbox-check.ts";
 import { verdictTypes } from "./uv-supply.ts";
 
 /** Verdicts that, once spent, move the flow to the first closure step (enterClosure). */
@@ -37,6 +38,12 @@ export interface CheckAgentOptions {
    * warnings, since validating runs nothing.
    */
   readonly purpose?: "validate" | "run" | undefined;
+  /**
+   * Also check the agent's OS sandbox setting on this machine (`checkSandbox`): RUN-SANDBOX-001
+   * when it is required, Bash, a validator or a program step would run in it, and it cannot start
+   * (a warning for `validate`, which runs nothing); RUN-SANDBOX-002 when it is off.
+   */
+  readonly sandbox?: boolean | undefined;
 }
 
 /** What the checks found about one agent definition. */
@@ -128,6 +135,13 @@ export async function checkLoadedAgent(
         cwd: options.cwd,
         severity: options.purpose === "run" ? "error" : "warning",
       }),
+    );
+  }
+  if (options.sandbox === true) {
+    problems.push(
+      ...(await checkSandbox(loaded, {
+        severity: options.purpose === "run" ? "error" : "warning",
+      })),
     );
   }
   const findings = flowFindings(loaded, graph, prompts.flowPrompts, problems).map((finding) =>

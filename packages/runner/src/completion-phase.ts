@@ -1,6 +1,7 @@
 import { type ChainEvent, runCompletionChain } from "@climpt/completion-chain";
 import type { JsonValue } from "@climpt/model";
 import type { ClosingDecision, CompleteDecision } from "@climpt/router";
+import { validatorLauncher } from "./command-sandboxes.ts";
 import type { FinishedStep } from "./follow-decision.ts";
 import { runtimeVariables } from "./model-phase.ts";
 import type { RunContext } from "./run-context.ts";
@@ -86,6 +87,8 @@ export async function completionPhase(
     boundaryRequests,
     signal: ctx.signal,
     scrubber: ctx.events.scrubber,
+    // The validators run in the OS sandbox unless the agent turned it off (command-sandboxes.ts).
+    launchValidator: validatorLauncher(ctx),
     onEvent: (event) => journalValidator(ctx, step.id, iteration, event),
   });
   // Stopped while validators or the verdict ran: their outcome says nothing about the work.

@@ -1,5 +1,6 @@
 import { planGithubActions, runBoundaryHook } from "@climpt/completion-chain";
 import { ClimptError, formatCode, type JsonValue, problem } from "@climpt/model";
+import { hookLauncher } from "./command-sandboxes.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunError, RunResult, WorktreeReport } from "./run-result.ts";
 import type { RunState } from "./run-state.ts";
@@ -45,6 +46,8 @@ export async function runBoundary(
     closureOutput: boundary.closureOutput,
     boundaryRequests: boundary.boundaryRequests,
     commandRunner: ctx.commandRunner,
+    // The command hook runs in the OS sandbox unless the agent turned it off (command-sandboxes.ts).
+    launchCommand: hookLauncher(ctx),
     cwd: ctx.cwd,
     runId: ctx.runId,
     signal: ctx.signal,

@@ -12,8 +12,11 @@ export interface FinishedStep {
   readonly interpreted: InterpretedStep;
   /** The final reply's text (a closure step's text goes to the verdict). */
   readonly text: string;
-  /** The step's tools (none for a program step): the boundary actions they recorded go to the verdict and the hook. */
-  readonly toolbox: Toolbox | undefined;
+  /**
+   * The boundary actions the step recorded (its tools', or a program step's gh calls'), for the
+   * verdict and the hook: the step's toolbox, or for a program step its sandbox's record.
+   */
+  readonly toolbox: Pick<Toolbox, "boundaryRequests"> | undefined;
   /**
    * The closure step carries no intent (no gate, or a program): the verdict alone decides, it is
    * not told the step said `closing`.

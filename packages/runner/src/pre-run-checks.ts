@@ -7,8 +7,9 @@ import { checkSandbox } from "./sandbox-check.ts";
 /**
  * The checks `climpt validate` makes (one function, `checkLoadedAgent`), made again for this run
  * before anything is paid for: every prompt it can send with the arguments it was given, flow
- * analysis, what it needs from its working folder, and — when climpt's own tools run the steps
- * (`sandbox`) — whether the OS sandbox the agent requires can start here. Any error stops the run before its first
+ * analysis, what it needs from its working folder, and whether the OS sandbox the agent requires
+ * can start here (for Bash when climpt's own tools run the steps, `sandbox`; for validators and
+ * program steps always). Any error stops the run before its first
  * model call, with every problem at once (errors first); the warnings are returned, for the run
  * to report once it has started.
  */
@@ -23,7 +24,8 @@ export async function preRunChecks(
 ): Promise<readonly Problem[]> {
   const { sandbox = true, ...rest } = options;
   const checks = await checkLoadedAgent(loaded, { ...rest, purpose: "run" });
-  const sandboxProblems = sandbox ? await checkSandbox(loaded, { severity: "error" }) : [];
+  // Validators and program steps run in the sandbox whichever executor runs the steps.
+  const sandboxProblems = await checkSandbox(loaded, { severity: "error", toolbox: sandbox });
   const all = [...checks.problems, ...sandboxProblems, ...checks.findings];
   const errors = all.filter((problem) => problem.severity !== "warning");
   const warnings = all.filter((problem) => problem.severity === "warning");

@@ -5,6 +5,7 @@ import {
   type StepSubprocess,
   substituteContextRefs,
 } from "@climpt/model";
+import { runProgram } from "./command-sandboxes.ts";
 import { followDecision } from "./follow-decision.ts";
 import type { RunContext } from "./run-context.ts";
 import { problemError } from "./run-errors.ts";
@@ -18,7 +19,8 @@ const OUTPUT_CHARS = 4000;
 /**
  * A closure step that runs a program instead of the model (docs/design.md#the-completion-chain):
  * its `${context.*}` arguments are the run's arguments, the program runs without a shell in the
- * working directory (bounded by its timeout and the run's signal), its stdout is the step's
+ * working directory, in the OS sandbox unless the agent turned it off (command-sandboxes.ts),
+ * bounded by its timeout and the run's signal; its stdout is the step's
  * output, and exit 0 is the step's `closing` (the completion chain decides, as after a model's
  * closing). Any other exit runs the step again as the next iteration; when the run cap leaves no
  * iteration for that, the run ends with `RUN-PROGRAM-002`, naming the exit and the output.
@@ -58,12 +60,9 @@ export async function programStep(
     );
   }
   const started = Date.now();
-  const outcome = await ctx.commandRunner(program.command, args.value, {
-    cwd: ctx.cwd,
-    timeoutMs: program.timeoutMs,
-    signal: ctx.signal,
-    ...(ctx.env === undefined ? {} : { env: ctx.env }),
-  });
+  const ran = await runProgram(ctx, step.id, program, args.value);
+  if (!ran.ok) return endAtStep(state, unanswered(step, iteration), ran.error, ctx.usage.totals);
+  const { outcome, boundaryRequests } = ran;
   const stdout = outcome.stdout.slice(0, OUTPUT_CHARS);
   const stderr = outcome.stderr.slice(0, OUTPUT_CHARS);
   ctx.events.emit({
@@ -91,7 +90,8 @@ export async function programStep(
     return followDecision(ctx, state, closed.value, {
       interpreted,
       text: outcome.stdout,
-      toolbox: undefined,
+      // What the program's gh calls recorded, for the verdict and the boundary hook.
+      toolbox: { boundaryRequests: () => boundaryRequests },
     });
   }
   const why =

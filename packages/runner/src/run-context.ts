@@ -162,7 +162,7 @@ export async function buildRunContext(
   const promptSource = createAgentPromptSource(loaded.dir, registry);
   const system = await resolveSystemPrompt(loaded.dir, agent.systemPromptPath);
   if (!system.ok) throw new AgentDefinitionError(system.issues);
-  const scrubber = runScrubber(runnerOptions, agent);
+  const scrubber = runScrubber(runnerOptions, agent, registry);
   const executor =
     runnerOptions.stepExecutor ??
     createMessagesStepExecutor(runModelClient(runnerOptions, runOptions, scrubber));

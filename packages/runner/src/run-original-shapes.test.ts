@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import {
@@ -27,6 +27,8 @@ async function runShape(
   agent: OriginalShapeAgent,
   replies: readonly FakeReply[],
   options: RunOptions = {},
+  /** Changes the installed agent folder before it is loaded. */
+  prepare?: (dir: string) => void,
 ) {
   const fake = await startFakeAnthropic();
   closers.push(() => fake.close());
@@ -36,7 +38,9 @@ async function runShape(
     pullRequests: { 3: { head: "feature" } },
   });
   const cwd = makeSampleRepo();
-  const loaded = await loadAgentDefinition(installOriginalShape(agent, cwd));
+  const dir = installOriginalShape(agent, cwd);
+  prepare?.(dir);
+  const loaded = await loadAgentDefinition(dir);
   const events: RunEvent[] = [];
   const result = await new StepFlowRunner(loaded, {
     modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 0 }),
@@ -47,6 +51,19 @@ async function runShape(
   }).run({ cwd, ...options });
   return { result, events, fake, gh };
 }
+
+/** Rewrites one JSON file of an installed agent folder. */
+function editJson<T>(dir: string, name: string, edit: (json: T) => void): void {
+  const file = path.join(dir, name);
+  const json = JSON.parse(readFileSync(file, "utf8")) as T;
+  edit(json);
+  writeFileSync(file, JSON.stringify(json));
+}
+
+const sandboxOff = (dir: string): void =>
+  editJson<{ runner: { boundaries: { sandbox?: string } } }>(dir, "agent.json", (json) => {
+    json.runner.boundaries.sandbox = "off";
+  });
 
 describe("original-shaped agents in the runner", () => {
   it("a closure step without a gate (triager) completes through count:iteration", async () => {
@@ -93,11 +110,68 @@ describe("original-shaped agents in the runner", () => {
     expect(gh.issue(5)).toMatchObject({ state: "OPEN", labels: ["kind:detail"] });
   });
 
-  it("runs a program closure step (merger): exit 0 completes, without a model call", async () => {
+  it("runs a program closure step (merger) in the sandbox: its gh pr merge of the run's PR is recorded, and the boundary hook merges it", async () => {
     const verdictPath = verdictFile("approved");
     const { result, events, fake, gh } = await runShape("merger", [], {
       args: { prNumber: 3, verdictPath },
     });
+    expect(result.error).toBeUndefined();
+    expect(result.success).toBe(true);
+    expect(fake.messageRequests()).toHaveLength(0);
+    // The program's `gh pr merge 3 --squash` reached the broker, which recorded it for the hook
+    // (a merge is a boundary action) and answered "Recorded"; the program then exited 0.
+    const program = events.find((event) => event.type === "program");
+    expect(program?.type === "program" && program.exitCode).toBe(0);
+    expect(program?.type === "program" && program.stdout).toContain('"merged":true');
+    // The hook performed it once, after validated completion, on the run's own pull request.
+    const hook = events.find((event) => event.type === "boundary_hook");
+    expect(hook?.type === "boundary_hook" && hook.ok).toBe(true);
+    expect(hook?.type === "boundary_hook" && hook.actions).toMatchObject([
+      {
+        kind: "merge",
+        command: ["gh", "pr", "merge", "3", "--squash"],
+        pullRequest: "3",
+        ok: true,
+      },
+    ]);
+    expect(gh.calls().filter((argv) => argv[0] === "pr" && argv[1] === "merge")).toEqual([
+      ["pr", "merge", "3", "--squash"],
+    ]);
+    expect(gh.state().pullRequests["3"]?.state).toBe("MERGED");
+  });
+
+  it("a program closure step's merge of another pull request is refused in the sandbox and never reaches GitHub", async () => {
+    const verdictPath = verdictFile("approved");
+    // The run is for PR 4; its program, edited to take PR 3, asks to merge PR 3.
+    const { result, gh } = await runShape(
+      "merger",
+      [],
+      { args: { prNumber: 4, verdictPath } },
+      (dir) =>
+        editJson<{ steps: { merge: { runner: { args: string[] } } } }>(
+          dir,
+          "steps_registry.json",
+          (json) => {
+            json.steps.merge.runner.args[2] = "3";
+          },
+        ),
+    );
+    expect(result.success).toBe(false);
+    expect(result.error?.code).toBe("RUN-PROGRAM-002");
+    expect(result.error?.message).toContain("refused by climpt's GitHub broker");
+    expect(result.error?.message).toContain("pull request #3 is not the run's");
+    expect(gh.calls().filter((argv) => argv[1] === "merge")).toEqual([]);
+    expect(gh.state().pullRequests["3"]?.state).toBe("OPEN");
+  });
+
+  it('runs a program closure step (merger) with the sandbox "off": exit 0 completes, without a model call', async () => {
+    const verdictPath = verdictFile("approved");
+    const { result, events, fake, gh } = await runShape(
+      "merger",
+      [],
+      { args: { prNumber: 3, verdictPath } },
+      sandboxOff,
+    );
     expect(result.error).toBeUndefined();
     expect(result.success).toBe(true);
     expect(fake.messageRequests()).toHaveLength(0);

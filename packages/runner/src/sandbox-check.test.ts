@@ -13,7 +13,8 @@ import { reply, startFakeAnthropic } from "@climpt/testing";
 import { resetSandboxProbe, SANDBOX_HINT } from "@climpt/tools";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
-import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
+import { FLAG_VALIDATION, intentReply, writeTestAgent } from "./agents.test-helper.ts";
+import { checkAgent } from "./check-agent.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";
@@ -91,6 +92,83 @@ describe("runner.boundaries.sandbox", () => {
     expect(sandbox?.message).toContain('"initial.main", "closure.done" can run Bash');
     expect(sandbox?.path).toBe("$.runner.boundaries.sandbox");
     expect(sandbox?.hint).toBe(SANDBOX_HINT);
+  });
+
+  it("required, no step has Bash, but a validator runs a command: refused up front too, and climpt validate says the same", async () => {
+    const { fake, client } = await fakeApi();
+    fake.enqueue(intentReply("handoff"), intentReply("closing"));
+    const dir = writeTestAgent({
+      name: "checked",
+      entryStep: "initial.main",
+      steps: {
+        "initial.main": {
+          intents: ["handoff"],
+          transitions: { handoff: { target: "closure.done" } },
+        },
+        "closure.done": { intents: ["closing"], transitions: { closing: { target: null } } },
+      },
+      runner: { boundaries: { allowedTools: ["Read"], permissionMode: "acceptEdits" } },
+      ...FLAG_VALIDATION,
+    });
+    const loaded = await loadAgentDefinition(dir);
+    process.env.PATH = pathWithoutBwrap();
+    resetSandboxProbe();
+    const cwd = makeSampleRepo();
+    const refused = await new StepFlowRunner(loaded, { modelClient: client })
+      .run({ cwd, args: {} })
+      .then(
+        () => undefined,
+        (error: unknown) => error as { problems?: readonly Problem[] },
+      );
+    expect(fake.messageRequests()).toHaveLength(0);
+    const sandbox = refused?.problems?.find((problem) => problem.code === "RUN-SANDBOX-001");
+    expect(sandbox, JSON.stringify(refused)).toBeDefined();
+    expect(sandbox?.message).toContain('Validator(s) "flag" run commands');
+    expect(sandbox?.message).toContain("bubblewrap (bwrap) not installed");
+    expect(sandbox?.severity).toBe("error");
+    // The same problem from the checks `climpt validate` makes, as a warning: it runs nothing.
+    const validated = await checkAgent(dir, { cwd, sandbox: true });
+    const warning = validated.problems.find((problem) => problem.code === "RUN-SANDBOX-001");
+    expect(warning?.message).toBe(sandbox?.message);
+    expect(warning?.severity).toBe("warning");
+    expect(warning?.path).toBe("$.runner.boundaries.sandbox");
+  });
+
+  it("required, nothing but the command boundary hook runs a command: refused up front too", async () => {
+    const { fake, client } = await fakeApi();
+    fake.enqueue(intentReply("handoff"), intentReply("closing"));
+    const dir = writeTestAgent({
+      name: "hooked",
+      entryStep: "initial.main",
+      steps: {
+        "initial.main": {
+          intents: ["handoff"],
+          transitions: { handoff: { target: "closure.done" } },
+        },
+        "closure.done": { intents: ["closing"], transitions: { closing: { target: null } } },
+      },
+      runner: {
+        boundaries: {
+          allowedTools: ["Read"],
+          permissionMode: "acceptEdits",
+          boundaryHook: "./scripts/release.sh",
+        },
+      },
+    });
+    const loaded = await loadAgentDefinition(dir);
+    process.env.PATH = pathWithoutBwrap();
+    resetSandboxProbe();
+    const refused = await new StepFlowRunner(loaded, { modelClient: client })
+      .run({ cwd: makeSampleRepo(), args: {} })
+      .then(
+        () => undefined,
+        (error: unknown) => error as { problems?: readonly Problem[] },
+      );
+    expect(fake.messageRequests()).toHaveLength(0);
+    const sandbox = refused?.problems?.find((problem) => problem.code === "RUN-SANDBOX-001");
+    expect(sandbox?.message).toMatch(
+      /^The boundary hook runs a command, which runs only inside the OS sandbox, and the sandbox cannot start here: /,
+    );
   });
 
   it('"off" runs where the sandbox cannot start, and records its notice', async () => {

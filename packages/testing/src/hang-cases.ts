@@ -115,11 +115,12 @@ export const HANG_CASES: readonly HangCase[] = [
   {
     id: "validator-matches",
     name: "a closure validator whose matches: check backtracks",
-    editRegistry: (registry, scratch) => {
-      const marker = path.join(scratch, "validator-started");
+    editRegistry: (registry) => {
+      // The marker goes into the working directory (its tmp/ is ignored by git): the validator
+      // runs in the OS sandbox, which writes nowhere else.
       registry.validators.backtracks = {
         type: "command",
-        command: `touch '${marker}'; printf '${BACKTRACKING_LINE}'`,
+        command: `mkdir -p tmp && touch tmp/validator-started; printf '${BACKTRACKING_LINE}'`,
         successWhen: "matches:^(a+)+$",
         failurePattern: "git-dirty",
       };
@@ -128,7 +129,7 @@ export const HANG_CASES: readonly HangCase[] = [
       closure.validationConditions = [{ validator: "backtracks" }];
     },
     replies: () => [plan, handoff, closing],
-    started: ({ scratch }) => existsSync(path.join(scratch, "validator-started")),
+    started: ({ cwd }) => existsSync(path.join(cwd, "tmp", "validator-started")),
   },
 ];
 

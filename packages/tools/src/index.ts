@@ -53,8 +53,16 @@ export {
   type ResolvedProtectedPath,
   resolveProtectedPaths,
 } from "./protected-paths.ts";
+export {
+  type CommandLaunchOptions,
+  type CommandSandbox,
+  type CommandSandboxOptions,
+  commandLine,
+  createCommandSandbox,
+} from "./sandbox/command-sandbox.ts";
 export { type GhParse, type ParsedGh, parseGhArgv } from "./sandbox/gh-argv.ts";
 export { MAX_BODY_FILE_BYTES } from "./sandbox/gh-body-file.ts";
+export type { GhBrokerRecord } from "./sandbox/gh-broker.ts";
 export {
   type GhJudgement,
   type GhJudgeOptions,
@@ -87,6 +95,7 @@ export {
   resolveGitPushTarget,
 } from "./sandbox/git-push-target.ts";
 export { probeSandbox, resetSandboxProbe, type SandboxProbe } from "./sandbox/sandbox-host.ts";
+export type { SandboxedLaunch } from "./sandbox/sandboxed-shell.ts";
 export {
   DEFAULT_SANDBOX_SETTINGS,
   resolveSandboxSettings,

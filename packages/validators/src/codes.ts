@@ -27,6 +27,8 @@ export const VALIDATOR_CODES = {
   extractorFailed: "SR-VALID-109",
   /** `successWhen` `matches:RE` ran past its deadline on the output (catastrophic backtracking). */
   patternTimeout: "SR-VALID-110",
+  /** The command could not be prepared where it runs (the OS sandbox cannot start). Not recoverable. */
+  launchFailed: "SR-VALID-111",
 } as const;
 
 export type ValidatorCode = (typeof VALIDATOR_CODES)[keyof typeof VALIDATOR_CODES];

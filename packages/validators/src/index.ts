@@ -1,5 +1,11 @@
 export { stripAnsi } from "./ansi.ts";
 export { VALIDATOR_CODES, type ValidatorCode } from "./codes.ts";
+export {
+  type CommandLaunch,
+  type CommandLauncher,
+  hostLauncher,
+  type LaunchRequest,
+} from "./command-launcher.ts";
 export { type Extraction, type ExtractionProblem, extractParams } from "./extract-params.ts";
 export { parseBranchName, parseRemoteStatus, type RemoteStatus } from "./extractors/branch.ts";
 export { capDiff, DEFAULT_DIFF_CAP_CHARS, generateDiff, looksLikeDiff } from "./extractors/diff.ts";

@@ -11,10 +11,17 @@ import {
   type ValidatorDefinition,
 } from "@climpt/model";
 import { VALIDATOR_CODES } from "./codes.ts";
+import {
+  type CommandLaunch,
+  type CommandLauncher,
+  hostEnvironment,
+  hostLauncher,
+} from "./command-launcher.ts";
 import { type ExtractionProblem, extractParams } from "./extract-params.ts";
 import { loadExeca } from "./lazy-execa.ts";
 import { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from "./output-capture.ts";
 import { renderCommand } from "./render-command.ts";
+import { runInGroup } from "./run-in-group.ts";
 import { evaluateSuccessBounded } from "./success.ts";
 
 export interface RunValidatorOptions {
@@ -24,8 +31,16 @@ export interface RunValidatorOptions {
   readonly params?: Readonly<Record<string, JsonValue | undefined>>;
   /** For validators that declare no `timeoutMs` of their own; else the 5-minute default. */
   readonly timeoutMs?: number;
-  /** Added to the inherited environment (see README: model credentials are not inherited). */
+  /**
+   * Added to the inherited environment of the default host launcher and of the extractors (see
+   * README: model credentials are not inherited). A `launch` builds its own environment.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Where the command runs (see `CommandLauncher`). Default: `sh -c` on the host with the
+   * inherited environment. The runner passes the OS sandbox.
+   */
+  readonly launch?: CommandLauncher;
   /** Stops the command (its whole process group) when aborted. */
   readonly signal?: AbortSignal;
   /** Bytes kept per stream (stdout, stderr); default 1 MiB. */
@@ -71,45 +86,6 @@ export interface ValidatorResult {
 }
 
 const DEFAULT_KILL_GRACE_MS = 2000;
-
-// Credentials of the model client have no business in a validator's environment, and a command
-// that prints its environment would put them into a retry prompt. A caller can still pass them.
-const WITHHELD_ENV = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
-
-// Process groups still running, killed if this process exits first: a validator's children are
-// in their own group (detached), so nothing else would stop them.
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-function trackGroup(pid: number): void {
-  liveGroups.add(pid);
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.once("exit", () => {
-      for (const group of liveGroups) killGroup(group, "SIGKILL");
-    });
-  }
-}
-
-function environment(extra: RunValidatorOptions["env"]): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (value !== undefined && !WITHHELD_ENV.includes(key)) env[key] = value;
-  }
-  for (const [key, value] of Object.entries(extra ?? {})) {
-    if (value === undefined) delete env[key];
-    else env[key] = value;
-  }
-  return env;
-}
 
 async function directoryProblem(cwd: string): Promise<string | undefined> {
   try {
@@ -197,79 +173,50 @@ export async function runValidator(
   const stdout = new CappedOutput(cap);
   const stderr = new CappedOutput(cap);
 
-  const subprocess = execa("sh", ["-c", command], {
-    cwd: options.cwd,
-    env: environment(options.env),
-    extendEnv: false,
-    stdin: "ignore",
-    buffer: false,
-    reject: false,
-    // Its own process group, so a timeout can stop the shell and everything it started.
-    detached: true,
-    cleanup: false,
-  });
-  const pid = subprocess.pid;
-  let timedOut = false;
-  let aborted = false;
-  const timers: NodeJS.Timeout[] = [];
-  // A process that left the group (setsid) can keep the pipes open after everything else is
-  // gone; past the grace period the output is taken as complete and the pipes are closed.
-  const stopWaitingForOutput = (): void => {
-    const deadline = setTimeout(() => {
-      subprocess.stdout?.destroy();
-      subprocess.stderr?.destroy();
-    }, graceMs);
-    deadline.unref();
-    timers.push(deadline);
-  };
-  const stopGroup = (): void => {
-    if (pid === undefined) return;
-    killGroup(pid, "SIGTERM");
-    const force = setTimeout(() => {
-      killGroup(pid, "SIGKILL");
-      stopWaitingForOutput();
-    }, graceMs);
-    force.unref();
-    timers.push(force);
-  };
-  if (pid !== undefined) {
-    trackGroup(pid);
-    // Once the shell is gone, whatever it left running in its group (`cmd &`) is stopped too:
-    // a validator checks, it does not launch daemons, and a leftover would hold the pipes open.
-    subprocess.once("exit", () => {
-      killGroup(pid, "SIGKILL");
-      stopWaitingForOutput();
+  let launch: CommandLaunch;
+  try {
+    launch = await (options.launch ?? hostLauncher(options.env))(command, {
+      cwd: options.cwd,
+      declaredEnv: def.env ?? [],
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+  } catch (error) {
+    return notRun(
+      command,
+      problem(
+        VALIDATOR_CODES.launchFailed,
+        `Validator "${def.id}" cannot run: ${(error as Error).message}`,
+        {
+          hint:
+            (error as { hint?: unknown }).hint === undefined
+              ? "Check what the message names; retrying the agent cannot fix it."
+              : String((error as { hint?: unknown }).hint),
+        },
+      ),
+    );
   }
-  const timer = setTimeout(() => {
-    timedOut = true;
-    stopGroup();
-  }, timeoutMs);
-  timers.push(timer);
-  const onAbort = (): void => {
-    aborted = true;
-    stopGroup();
-  };
-  options.signal?.addEventListener("abort", onAbort, { once: true });
 
-  const [result] = await Promise.all([
-    subprocess,
-    stdout.attach(subprocess.stdout),
-    stderr.attach(subprocess.stderr),
-  ]);
-  for (const pending of timers) clearTimeout(pending);
-  options.signal?.removeEventListener("abort", onAbort);
-  if (pid !== undefined) {
-    killGroup(pid, "SIGKILL");
-    liveGroups.delete(pid);
-  }
+  const { result, timedOut, aborted } = await runInGroup(execa, launch, {
+    cwd: options.cwd,
+    timeoutMs,
+    graceMs,
+    stdout,
+    stderr,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
 
   const exitCode = typeof result.exitCode === "number" ? result.exitCode : null;
   const signal = typeof result.signal === "string" ? result.signal : undefined;
   // A check's output goes into retry prompts, journals and recordings: no secret may be in it.
   const scrubber =
     options.scrubber ??
-    createScrubber(collectSecrets({ env: { ...process.env, ...(options.env ?? {}) } }));
+    createScrubber(
+      collectSecrets({
+        env: { ...process.env, ...(options.env ?? {}) },
+        // What the validator declares it needs is a secret whatever its name.
+        secretEnvNames: def.env ?? [],
+      }),
+    );
   const stdoutText = scrubber.scrub(stdout.text());
   const stderrText = scrubber.scrub(stderr.text());
   const outputs = {
@@ -342,7 +289,7 @@ export async function runValidator(
     exitCode,
     cwd: options.cwd,
     command,
-    env: environment(options.env),
+    env: hostEnvironment(options.env),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
 

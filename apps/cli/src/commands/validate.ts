@@ -25,7 +25,7 @@ export const validateCommand: Command = {
   flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
     "<agent> is a name under <cwd>/.agent/ (or --agent-dir), or a path to an agent folder.",
-    "Checks agent.json, steps_registry.json, the output schemas, the system prompt, every step, check and retry prompt (files and {uv-…} placeholders), the static flow analysis (reachability, completion, cycles, intents and transitions, handoff), and what the run needs from the working folder (--cwd). `climpt run` makes the same checks before its first model call.",
+    "Checks agent.json, steps_registry.json, the output schemas, the system prompt, every step, check and retry prompt (files and {uv-…} placeholders), the static flow analysis (reachability, completion, cycles, intents and transitions, handoff), what the run needs from the working folder (--cwd), and whether the OS sandbox its Bash, validators and program steps run in can start on this machine. `climpt run` makes the same checks before its first model call.",
     'Exit 2 when there is any error, 0 with warnings only. --json prints {"ok", "agent", "problems", "findings"}.',
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -38,9 +38,9 @@ export const validateCommand: Command = {
     if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
 
     // The same checks `climpt run` makes before its first model call; the working folder's
-    // problems are warnings here, since validating runs nothing.
+    // problems and a sandbox that cannot start here are warnings, since validating runs nothing.
     const { checkAgent } = await runnerModule();
-    const check = await checkAgent(dir.value, { cwd: location.cwd });
+    const check = await checkAgent(dir.value, { cwd: location.cwd, sandbox: true });
     const all = [...check.problems, ...check.findings];
     const okay = !hasErrors(all);
     const name = check.loaded?.agent.name;

@@ -153,7 +153,7 @@ describe("the original's seven agents through climpt run", () => {
     expect(run.gh.issue(21)).toMatchObject({ state: "OPEN", labels: ["kind:impl", "order:1"] });
   });
 
-  it("merger: the program merges the approved pull request, no model call", async () => {
+  it("merger: the program merges the approved pull request, no model call: its sandboxed gh pr merge is recorded and the boundary hook merges the run's PR", async () => {
     const verdict = path.join(tempDir("verdict"), "verdict.json");
     folders.push(path.dirname(verdict));
     writeFileSync(verdict, JSON.stringify({ verdict: "approved" }));
@@ -163,6 +163,12 @@ describe("the original's seven agents through climpt run", () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.result.success).toBe(true);
     expect(fake.messageRequests()).toHaveLength(0);
+    expect(run.result.boundary?.ok).toBe(true);
+    // One merge, by the hook on the host after validated completion; the program's own call
+    // was answered "Recorded" by the broker and never reached gh.
+    expect(run.gh.calls().filter((argv) => argv[0] === "pr" && argv[1] === "merge")).toEqual([
+      ["pr", "merge", "8", "--squash"],
+    ]);
     expect(run.gh.state().pullRequests["8"]?.state).toBe("MERGED");
   });
 

@@ -24,6 +24,11 @@ export interface PlanGithubActionsInput {
   readonly params: Readonly<Record<string, JsonValue | undefined>>;
   readonly closureOutput: JsonValue;
   readonly boundaryRequests?: readonly BoundaryRequest[] | undefined;
+  /**
+   * Plan the boundary requests alone, without the config's and the closure output's actions:
+   * what the command hook's own `gh` calls recorded, planned after those actions already ran.
+   */
+  readonly requestsOnly?: boolean | undefined;
 }
 
 /** What the hook will do to one issue. */
@@ -103,7 +108,7 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
   const outputIssue = asRecord(output?.issue);
   // The run's own issue: `--issue`, else poll:state's config.issue (githubRunScope).
   let defaultIssue = scope.issue === undefined ? undefined : String(scope.issue);
-  const named = issueText(outputIssue?.number);
+  const named = input.requestsOnly === true ? undefined : issueText(outputIssue?.number);
   if (named !== undefined) {
     const refused = notTheRuns(
       scope,
@@ -113,7 +118,7 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
     if (refused === undefined) defaultIssue = named;
     else problems.push(refused);
   }
-  const actsOnIssue = agent.verdict.type === "poll:state";
+  const actsOnIssue = agent.verdict.type === "poll:state" && input.requestsOnly !== true;
 
   const drafts = new Map<string, Draft>();
   const draftFor = (issue: string, repository: string | undefined): Draft => {

@@ -1,7 +1,8 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgentPromptSource } from "@climpt/c3l-resolver";
 import type { AgentDefinition, JsonValue } from "@climpt/model";
+import type { LaunchRequest } from "@climpt/validators";
 import { afterAll, describe, expect, it } from "vitest";
 import { createExecaCommandRunner } from "../command-runner.ts";
 import {
@@ -19,6 +20,7 @@ import {
 import { runCompletionChain } from "../run-completion-chain.ts";
 import { createVerdictStrategy } from "../verdict/create-verdict-strategy.ts";
 import type { BoundaryRequest } from "./boundary-request.ts";
+import type { HookCommandLauncher } from "./command-hook.ts";
 import { planGithubActions } from "./plan-github-actions.ts";
 import { type BoundaryHookResult, runBoundaryHook } from "./run-boundary-hook.ts";
 
@@ -494,6 +496,121 @@ describe("the generic command hook", () => {
     expect(result.ok).toBe(false);
     expect(result.actions[0]?.timedOut).toBe(true);
     expect(result.problems[0]?.message).toContain("timed out");
+  });
+});
+
+describe("the command hook through a launcher (the runner's OS sandbox)", () => {
+  /** A launcher that runs the command as it is, with `env` as its whole environment. */
+  function launcherOf(
+    env: Record<string, string>,
+    recorded: readonly BoundaryRequest[] = [],
+  ): { launch: HookCommandLauncher; requests: LaunchRequest[]; released: () => number } {
+    const requests: LaunchRequest[] = [];
+    let released = 0;
+    return {
+      requests,
+      released: () => released,
+      launch: async (command, request) => {
+        requests.push(request);
+        return {
+          command,
+          env,
+          release: async () => {
+            released++;
+          },
+          boundaryRequests: () => recorded,
+        };
+      },
+    };
+  }
+
+  it("runs the launch with exactly its environment plus the hook's variables, passing the declared env, released once", async () => {
+    const cwd = tempDir();
+    process.env.CLIMPT_TEST_HOST_ONLY = "host-value";
+    try {
+      const launcher = launcherOf({ PATH: process.env.PATH ?? "", MARK: "sandboxed" });
+      const runId = newRunId();
+      // \${VAR-unset}: "unset" unless the variable is in the environment.
+      const command = `printf "%s|%s|%s" "\${CLIMPT_TEST_HOST_ONLY-unset}" "$MARK" "$CLIMPT_RUN_ID"`;
+      const result = await runBoundaryHook({
+        agent: agentDefinition({
+          boundaryHook: {
+            command,
+            env: ["DEPLOY_TOKEN"],
+          },
+        }),
+        params: {},
+        closureOutput: {},
+        cwd,
+        runId,
+        launchCommand: launcher.launch,
+      });
+      expect(result.ok).toBe(true);
+      expect(result.actions[0]?.stdout).toBe(`unset|sandboxed|${runId}`);
+      expect(result.actions[0]?.command).toEqual(["sh", "-c", command]);
+      expect(launcher.requests).toMatchObject([{ cwd, declaredEnv: ["DEPLOY_TOKEN"] }]);
+      expect(launcher.released()).toBe(1);
+    } finally {
+      delete process.env.CLIMPT_TEST_HOST_ONLY;
+    }
+  });
+
+  it("performs what the command's gh recorded once it exits 0, on the run's own issue only", async () => {
+    const recorded: BoundaryRequest[] = [
+      { action: "close", issue: 5, comment: "released" },
+      { action: "close", issue: 9 },
+    ];
+    const gh = fakeGh();
+    const launcher = launcherOf({ PATH: process.env.PATH ?? "" }, recorded);
+    const result = await runBoundaryHook({
+      agent: agentDefinition({ github: GITHUB, boundaryHook: { command: "true" } }),
+      params: { issue: 5 },
+      closureOutput: {},
+      commandRunner: runnerFor(gh),
+      cwd: tempDir(),
+      runId: newRunId(),
+      launchCommand: launcher.launch,
+    });
+    expect(gh.calls()).toEqual([["issue", "close", "5", "--comment", "released"]]);
+    expect(result.actions.map((action) => action.kind)).toEqual(["command", "close"]);
+    expect(result.problems.map((problem) => problem.code)).toEqual(["AC-HOOK-004"]);
+  });
+
+  it("a command that fails: what it recorded is not performed", async () => {
+    const gh = fakeGh();
+    const launcher = launcherOf({ PATH: process.env.PATH ?? "" }, [{ action: "close", issue: 5 }]);
+    const result = await runBoundaryHook({
+      agent: agentDefinition({ github: GITHUB, boundaryHook: { command: "exit 4" } }),
+      params: { issue: 5 },
+      closureOutput: {},
+      commandRunner: runnerFor(gh),
+      cwd: tempDir(),
+      runId: newRunId(),
+      launchCommand: launcher.launch,
+    });
+    expect(gh.calls()).toEqual([]);
+    expect(result.ok).toBe(false);
+    expect(result.problems.map((problem) => problem.code)).toEqual(["AC-HOOK-003"]);
+  });
+
+  it("a launcher that cannot start the sandbox: AC-HOOK-003 with why, nothing ran", async () => {
+    const cwd = tempDir();
+    const result = await runBoundaryHook({
+      agent: agentDefinition({ boundaryHook: { command: "touch ran" } }),
+      params: {},
+      closureOutput: {},
+      cwd,
+      runId: newRunId(),
+      launchCommand: async () => {
+        throw new Error("the OS sandbox cannot start here: bubblewrap (bwrap) not installed");
+      },
+    });
+    expect(result.ok).toBe(false);
+    expect(result.problems[0]?.code).toBe("AC-HOOK-003");
+    expect(result.problems[0]?.message).toContain(
+      "it runs inside the OS sandbox, and the OS sandbox cannot start here: bubblewrap (bwrap) not installed",
+    );
+    expect(existsSync(join(cwd, "ran"))).toBe(false);
   });
 });
 

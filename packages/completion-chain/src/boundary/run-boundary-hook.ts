@@ -9,9 +9,15 @@ import {
   problem,
 } from "@climpt/model";
 import { COMPLETION_CODES } from "../codes.ts";
-import { type CommandRunner, createExecaCommandRunner } from "../command-runner.ts";
-import { asRecord, type BoundaryRequest } from "./boundary-request.ts";
 import {
+  type CommandOutcome,
+  type CommandRunner,
+  createExecaCommandRunner,
+} from "../command-runner.ts";
+import { asRecord, type BoundaryRequest } from "./boundary-request.ts";
+import { type HookCommandLauncher, runCommandHook } from "./command-hook.ts";
+import {
+  type GithubPlan,
   issueText,
   type PlannedIssueAction,
   type PlannedMerge,
@@ -23,8 +29,13 @@ export interface RunBoundaryHookInput {
   readonly params: Readonly<Record<string, JsonValue | undefined>>;
   readonly closureOutput: JsonValue;
   readonly boundaryRequests?: readonly BoundaryRequest[] | undefined;
-  /** Runs `gh` and the command hook; default on execa. */
+  /** Runs `gh` (and the command hook when there is no `launchCommand`); default on execa. */
   readonly commandRunner?: CommandRunner | undefined;
+  /**
+   * Where the command hook runs: the runner passes the OS sandbox (a closure step's `gh` rights,
+   * the hook's declared `env`). Default: `sh -c` on the host, for an agent with the sandbox off.
+   */
+  readonly launchCommand?: HookCommandLauncher | undefined;
   /** The run's working directory: `gh` and the command hook run here. */
   readonly cwd: string;
   /** The hook acts at most once per run id. */
@@ -66,7 +77,9 @@ const hookRuns = new Map<string, Promise<BoundaryHookResult>>();
 /**
  * The boundary hook (docs/design.md#the-boundary-hook): the only place side effects happen, after
  * the completion chain returned `done`. Runs the planned GitHub actions through `gh` (see
- * `planGithubActions`), then the agent's generic command hook. Acts at most once per `runId`:
+ * `planGithubActions`), then the agent's generic command hook (command-hook.ts: in the OS sandbox
+ * when the caller passes `launchCommand`), then what that command's `gh` calls recorded (its
+ * closes and merges, on the run's own issue and pull request). Acts at most once per `runId`:
  * a second call returns the first call's result without acting. A failure is reported with its
  * output (`ok: false`), never thrown or swallowed.
  */
@@ -88,71 +101,71 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
   });
   const problems: Problem[] = [...plan.problems];
   const actions: BoundaryAction[] = [];
-  const run = async (
+  const record = async (
     kind: BoundaryAction["kind"],
     argv: readonly string[],
-    extra: {
-      issue?: string;
-      pullRequest?: string;
-      env?: Record<string, string>;
-      timeoutMs?: number;
-    },
+    about: { issue?: string; pullRequest?: string },
+    execute: () => Promise<CommandOutcome>,
   ): Promise<BoundaryAction> => {
-    const [program, ...args] = argv as [string, ...string[]];
-    let action: BoundaryAction;
+    let outcome: CommandOutcome;
     try {
-      const outcome = await runner(program, args, {
-        cwd: input.cwd,
-        ...(extra.env === undefined ? {} : { env: extra.env }),
-        ...(input.signal === undefined ? {} : { signal: input.signal }),
-        ...(extra.timeoutMs === undefined ? {} : { timeoutMs: extra.timeoutMs }),
-      });
-      action = {
-        kind,
-        command: argv,
-        ...(extra.issue === undefined ? {} : { issue: extra.issue }),
-        ...(extra.pullRequest === undefined ? {} : { pullRequest: extra.pullRequest }),
-        exitCode: outcome.exitCode,
-        stdout: outcome.stdout,
-        stderr: outcome.stderr,
-        ok: outcome.exitCode === 0 && outcome.timedOut !== true,
-        ...(outcome.timedOut === true ? { timedOut: true } : {}),
-      };
+      outcome = await execute();
     } catch (error) {
       // A CommandRunner that throws is reported like a command that could not start.
-      action = {
-        kind,
-        command: argv,
-        ...(extra.issue === undefined ? {} : { issue: extra.issue }),
-        ...(extra.pullRequest === undefined ? {} : { pullRequest: extra.pullRequest }),
+      outcome = {
         exitCode: 1,
         stdout: "",
         stderr: error instanceof Error ? error.message : String(error),
-        ok: false,
       };
     }
+    const action: BoundaryAction = {
+      kind,
+      command: argv,
+      ...(about.issue === undefined ? {} : { issue: about.issue }),
+      ...(about.pullRequest === undefined ? {} : { pullRequest: about.pullRequest }),
+      exitCode: outcome.exitCode,
+      stdout: outcome.stdout,
+      stderr: outcome.stderr,
+      ok: outcome.exitCode === 0 && outcome.timedOut !== true,
+      ...(outcome.timedOut === true ? { timedOut: true } : {}),
+    };
     actions.push(action);
     if (!action.ok) problems.push(commandFailed(action));
     return action;
   };
-
+  const gh = (
+    kind: BoundaryAction["kind"],
+    argv: readonly string[],
+    about: { issue?: string; pullRequest?: string },
+  ): Promise<BoundaryAction> => {
+    const [program, ...args] = argv as [string, ...string[]];
+    return record(kind, argv, about, () =>
+      runner(program, args, {
+        cwd: input.cwd,
+        ...(input.signal === undefined ? {} : { signal: input.signal }),
+      }),
+    );
+  };
   // Merges first, each followed by its label changes (skipped when the merge failed), then the
   // issue actions: a run that merges its pull request and closes its issue does both in order.
-  for (const merge of plan.merges) {
-    for (const argv of mergeCommands(merge)) {
-      const kind = argv[2] === "merge" ? "merge" : "label";
-      const done = await run(kind, argv, { pullRequest: merge.pullRequest });
-      if (!done.ok) break;
+  const perform = async (planned: GithubPlan): Promise<void> => {
+    for (const merge of planned.merges) {
+      for (const argv of mergeCommands(merge)) {
+        const kind = argv[2] === "merge" ? "merge" : "label";
+        const done = await gh(kind, argv, { pullRequest: merge.pullRequest });
+        if (!done.ok) break;
+      }
     }
-  }
-  for (const planned of plan.actions) {
-    for (const argv of githubCommands(planned)) {
-      const kind = argv[2] === "close" ? "close" : "label";
-      const done = await run(kind, argv, { issue: planned.issue });
-      // Do not close an issue whose labels could not be set: the two are one action.
-      if (!done.ok) break;
+    for (const issueAction of planned.actions) {
+      for (const argv of githubCommands(issueAction)) {
+        const kind = argv[2] === "close" ? "close" : "label";
+        const done = await gh(kind, argv, { issue: issueAction.issue });
+        // Do not close an issue whose labels could not be set: the two are one action.
+        if (!done.ok) break;
+      }
     }
-  }
+  };
+  await perform(plan);
 
   const hook = input.agent.boundaryHook;
   if (hook !== undefined) {
@@ -174,15 +187,37 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
         githubActions: actions,
       };
       await writeFile(resultFile, `${JSON.stringify(payload, null, 2)}\n`, "utf8");
-      await run("command", ["sh", "-c", hook.command], {
-        env: {
-          CLIMPT_RUN_ID: input.runId,
-          CLIMPT_AGENT: input.agent.name,
-          CLIMPT_ISSUE: issue,
-          CLIMPT_RESULT_JSON: resultFile,
-        },
-        timeoutMs: hook.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
+      let recorded: readonly BoundaryRequest[] = [];
+      const ran = await record("command", ["sh", "-c", hook.command], {}, async () => {
+        const hookRun = await runCommandHook(hook, {
+          cwd: input.cwd,
+          env: {
+            CLIMPT_RUN_ID: input.runId,
+            CLIMPT_AGENT: input.agent.name,
+            CLIMPT_ISSUE: issue,
+            CLIMPT_RESULT_JSON: resultFile,
+          },
+          timeoutMs: hook.timeoutMs ?? DEFAULT_VALIDATOR_TIMEOUT_MS,
+          signal: input.signal,
+          runner,
+          launch: input.launchCommand,
+        });
+        recorded = hookRun.boundaryRequests;
+        return hookRun.outcome;
       });
+      // What the command's own `gh` asked to close or merge (recorded by the broker, as a
+      // closure step's is), performed once it succeeded: the run's own issue and PR only.
+      if (ran.ok && recorded.length > 0) {
+        const own = planGithubActions({
+          agent: input.agent,
+          params: input.params,
+          closureOutput: input.closureOutput,
+          boundaryRequests: recorded,
+          requestsOnly: true,
+        });
+        problems.push(...own.problems);
+        await perform(own);
+      }
     } finally {
       await rm(folder, { recursive: true, force: true });
     }

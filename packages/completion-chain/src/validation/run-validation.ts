@@ -6,7 +6,7 @@ import {
   type ValidatorDefinition,
 } from "@climpt/model";
 import type { FoundValidationStep } from "@climpt/router";
-import { runValidator, type ValidatorResult } from "@climpt/validators";
+import { type CommandLauncher, runValidator, type ValidatorResult } from "@climpt/validators";
 import { COMPLETION_CODES } from "../codes.ts";
 import type { ValidationSummary } from "./validation-summary.ts";
 
@@ -22,6 +22,8 @@ export interface RunValidationInput {
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Replaces the validators' own scrubber of their output (see `runValidator`). */
   readonly scrubber?: { scrub(text: string): string } | undefined;
+  /** Where each command runs (`runValidator`'s `launch`); default `sh -c` on the host. */
+  readonly launch?: CommandLauncher | undefined;
   readonly onResult?: ((result: ValidatorResult, index: number) => void) | undefined;
 }
 
@@ -81,6 +83,7 @@ export async function runValidation(input: RunValidationInput): Promise<RunValid
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
       ...(input.env === undefined ? {} : { env: input.env }),
       ...(input.scrubber === undefined ? {} : { scrubber: input.scrubber }),
+      ...(input.launch === undefined ? {} : { launch: input.launch }),
     });
     results.push(result);
     input.onResult?.(result, index);

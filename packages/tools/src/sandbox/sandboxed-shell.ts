@@ -22,12 +22,8 @@ import {
 } from "./git-settle.ts";
 import { gitPushForwarderSource, gitShimSource } from "./git-shim.ts";
 import { type GitStaging, STAGED_COMMAND_VARIABLE, stagingCommand } from "./git-staging.ts";
-import {
-  type SandboxGit,
-  type SandboxLayout,
-  sandboxEnvironment,
-  sandboxPolicy,
-} from "./sandbox-env.ts";
+import { passDeclaredEnv } from "./passed-env.ts";
+import { type SandboxLayout, sandboxEnvironment, sandboxPolicy } from "./sandbox-env.ts";
 import { bwrapPath, gitGuardPaths, gitIdentity, repositoryOf, stageGit } from "./sandbox-git.ts";
 import { wrapForSandbox } from "./sandbox-host.ts";
 import type { SandboxSettings } from "./settings.ts";
@@ -142,19 +138,60 @@ function withPrivateTmp(command: string, tmp: string): string {
   return `export TMPDIR=${quoted} TMP=${quoted} TEMP=${quoted}; ${command}`;
 }
 
+/** What one sandboxed command gets, before it runs (the caller runs it, see `SandboxedLaunch`). */
+export interface SandboxedLaunchOptions
+  extends Omit<SandboxedRunOptions, "timeoutMs" | "outputCapBytes"> {
+  /**
+   * Variables passed into the sandbox although they would be left out (secret names, declared
+   * secrets): what a validator or a program step declares in its `env`. Never the model's
+   * credentials, and never a variable the sandbox sets itself (`HOME`, `PATH`, …).
+   */
+  readonly passEnv?: readonly string[];
+}
+
 /**
- * Runs one Bash command in the OS sandbox: a fresh private HOME, TMPDIR and broker directories,
- * the gh and git push brokers listening, the command wrapped by the sandbox runtime and run in
- * its own process group. On timeout or abort the group is killed; bubblewrap going takes the
- * sandbox's whole PID namespace with it, `setsid` children included, so its pipes close.
- * Everything made for the command is removed afterwards.
+ * One command made ready for the sandbox: run `command` with `sh -c` in `cwd` with exactly `env`,
+ * in its own process group, then call `release` once. Killing the group ends bubblewrap, and with
+ * it the sandbox's whole PID namespace, `setsid` children included, so the caller's timeouts and
+ * output handling work as for any shell command.
  */
-export async function runSandboxed(
+export interface SandboxedLaunch {
+  readonly command: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly cwd: string;
+  /** The gh calls the broker answered so far (complete once the command has ended). */
+  readonly gh: readonly GhBrokerRecord[];
+  /** The pushes the git push broker answered so far. */
+  readonly pushes: readonly GitPushRecord[];
+  /**
+   * Once the command has ended: takes back what its git did in the repository (git-settle.ts)
+   * before anything else acts on it; undefined outside a repository. `release` does it too when
+   * it was not asked for.
+   */
+  settleGit(): Promise<SandboxedRun["git"]>;
+  /** Settles git (once), stops the brokers, releases the sandbox, removes the private folders. */
+  release(): Promise<void>;
+}
+
+/**
+ * Prepares one command for the OS sandbox: a fresh private HOME, TMPDIR and broker directories,
+ * the staging git directory in a repository, the gh and git push brokers listening, the command
+ * wrapped by the sandbox runtime. Nothing runs until the caller runs the launch; whatever
+ * happens, the caller calls `release`.
+ */
+export async function launchSandboxed(
   command: string,
-  options: SandboxedRunOptions,
-): Promise<SandboxedRun> {
+  options: SandboxedLaunchOptions,
+): Promise<SandboxedLaunch> {
   const repo = repositoryOf(options.root.real);
   const layout = await makeLayout(repo, options.ghEnv, options.hostEnv.PATH);
+  // Undone in reverse order: the wrap, the gh broker, the push broker, then the folders.
+  const undo: Array<() => Promise<void> | void> = [
+    () => fs.rm(layout.dir, { recursive: true, force: true }).catch(() => undefined),
+  ];
+  const undoAll = async (): Promise<void> => {
+    for (const step of undo.splice(0).reverse()) await step();
+  };
   try {
     const staging = repo === null ? null : stageGit(repo, layout.dir);
     const sandboxGit = { staging, guard: repo === null ? gitGuardPaths(options.root.real) : [] };
@@ -165,76 +202,97 @@ export async function runSandboxed(
       env: options.ghEnv,
       scrubber: options.scrubber,
     });
-    try {
-      const broker = await startGhBroker({
-        dir: layout.broker,
-        root: options.root,
-        stepKind: options.stepKind,
-        ghCommand: options.ghCommand,
-        env: options.ghEnv,
-        boundary: options.boundary,
-        // `cat > "$TMPDIR/body.md" && gh issue comment N --body-file "$TMPDIR/body.md"`.
-        readableDirs: [layout.tmp],
-        ...(options.github === undefined ? {} : { github: options.github }),
-      });
-      try {
-        const run = await runWrapped(command, layout, options, sandboxGit);
-        const done = { ...run, gh: broker.records, pushes: pushBroker.records };
-        if (staging === null) return done;
-        // Before anything else acts on the repository: what the command's git did is taken
-        // back (or reported as not kept) now, whether the command succeeded or not.
-        const settlement = await settleGitAfterCommand(staging, { env: options.ghEnv });
-        return { ...done, git: { settlement, notes: describeSettlement(staging, settlement) } };
-      } finally {
-        await broker.close();
-      }
-    } finally {
-      await pushBroker.close();
-    }
-  } finally {
-    await fs.rm(layout.dir, { recursive: true, force: true }).catch(() => undefined);
+    undo.push(() => pushBroker.close());
+    const broker = await startGhBroker({
+      dir: layout.broker,
+      root: options.root,
+      stepKind: options.stepKind,
+      ghCommand: options.ghCommand,
+      env: options.ghEnv,
+      boundary: options.boundary,
+      // `cat > "$TMPDIR/body.md" && gh issue comment N --body-file "$TMPDIR/body.md"`.
+      readableDirs: [layout.tmp],
+      ...(options.github === undefined ? {} : { github: options.github }),
+    });
+    undo.push(() => broker.close());
+    // In a repository the runtime runs the nested bubblewrap that shows the staging git
+    // directory (git-staging.ts); the command reaches it through the environment, never quoted
+    // twice.
+    const own = withPrivateTmp(command, layout.tmp);
+    const wrapped = await wrapForSandbox(
+      staging === null ? own : stagingCommand(staging, bwrapPath(options.hostEnv.PATH)),
+      sandboxPolicy(options.root, layout, options.settings, options.hostEnv, sandboxGit),
+      {
+        commandId: randomUUID(),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      },
+    );
+    undo.push(() => wrapped.release());
+    const env = {
+      ...passDeclaredEnv(
+        sandboxEnvironment(options.hostEnv, layout, options.scrubber, options.declaredSecretNames),
+        options.hostEnv,
+        options.passEnv ?? [],
+      ),
+      ...(staging === null ? {} : { [STAGED_COMMAND_VARIABLE]: own }),
+    };
+    let settled: Promise<SandboxedRun["git"]> | undefined;
+    const settleGit = (): Promise<SandboxedRun["git"]> => {
+      settled ??=
+        staging === null
+          ? Promise.resolve(undefined)
+          : // Whether the command succeeded or not: what its git did is taken back (or reported
+            // as not kept) before anything else acts on the repository.
+            settleGitAfterCommand(staging, { env: options.ghEnv }).then((settlement) => ({
+              settlement,
+              notes: describeSettlement(staging, settlement),
+            }));
+      return settled;
+    };
+    let released: Promise<void> | undefined;
+    return {
+      command: wrapped.command,
+      env,
+      cwd: options.root.real,
+      gh: broker.records,
+      pushes: pushBroker.records,
+      settleGit,
+      release() {
+        released ??= settleGit()
+          .catch(() => undefined)
+          .then(undoAll);
+        return released;
+      },
+    };
+  } catch (error) {
+    await undoAll();
+    throw error;
   }
 }
 
 /**
- * The command wrapped by the sandbox runtime, run in its own process group. In a repository the
- * runtime runs the nested bubblewrap that shows the staging git directory (git-staging.ts), and
- * the command reaches it through the environment, never quoted twice.
+ * Runs one Bash command in the OS sandbox (`launchSandboxed`, then `runShell` in its own process
+ * group, then the settling of its git). On timeout or abort the group is killed; bubblewrap going
+ * takes the sandbox's whole PID namespace with it, `setsid` children included, so its pipes
+ * close. Everything made for the command is removed afterwards.
  */
-async function runWrapped(
+export async function runSandboxed(
   command: string,
-  layout: SandboxLayout,
   options: SandboxedRunOptions,
-  sandboxGit: SandboxGit,
-): Promise<ShellRun> {
-  const { staging } = sandboxGit;
-  const own = withPrivateTmp(command, layout.tmp);
-  const wrapped = await wrapForSandbox(
-    staging === null ? own : stagingCommand(staging, bwrapPath(options.hostEnv.PATH)),
-    sandboxPolicy(options.root, layout, options.settings, options.hostEnv, sandboxGit),
-    {
-      commandId: randomUUID(),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    },
-  );
+): Promise<SandboxedRun> {
+  const launch = await launchSandboxed(command, options);
   try {
-    return await runShell(wrapped.command, {
-      cwd: options.root.real,
-      env: {
-        ...sandboxEnvironment(
-          options.hostEnv,
-          layout,
-          options.scrubber,
-          options.declaredSecretNames,
-        ),
-        ...(staging === null ? {} : { [STAGED_COMMAND_VARIABLE]: own }),
-      },
+    const run = await runShell(launch.command, {
+      cwd: launch.cwd,
+      env: launch.env,
       timeoutMs: options.timeoutMs,
       outputCapBytes: options.outputCapBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
+    const git = await launch.settleGit();
+    return { ...run, gh: launch.gh, pushes: launch.pushes, ...(git === undefined ? {} : { git }) };
   } finally {
-    wrapped.release();
+    await launch.release();
   }
 }
 
