@@ -91,5 +91,5 @@ export async function authorizeTarget(
   if (!check.ok || repository === undefined || declared || repository !== own) {
     return { check, target };
   }
-  return { check, target: { kind: target.kind, number: target.number } };
+  return { check, target: { kind: target.kind, number: target.number, write: target.write } };
 }

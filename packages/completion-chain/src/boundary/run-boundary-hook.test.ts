@@ -309,6 +309,32 @@ describe("GitHub actions", () => {
     ]);
   });
 
+  it("a run without an issue or pull request of its own labels any issue of its repository, and closes none", async () => {
+    const requests: BoundaryRequest[] = [
+      { action: "label-only", issue: 15, labels: { add: ["kind:impl"], remove: [] } },
+      { action: "close", issue: 16 },
+      { action: "label-only", issue: 17, labels: { add: ["x"] }, repository: "other/repo" },
+    ];
+    const triager = await hookWith({ ...GITHUB, labels: {} }, {}, requests, {});
+    expect(triager.calls).toEqual([["issue", "edit", "15", "--add-label", "kind:impl"]]);
+    expect(triager.result.problems.map((problem) => [problem.code, problem.message])).toEqual([
+      [
+        "AC-HOOK-004",
+        expect.stringContaining(
+          "issue #16 is not the run's: this run has no issue of its own (no --issue argument). A run without an issue or pull request of its own may comment on and label any issue of its repository, but closing one needs an issue of its own or a declaration.",
+        ),
+      ],
+      [
+        "AC-HOOK-004",
+        expect.stringContaining("issue #17 of other/repo is not in the run's repository"),
+      ],
+    ]);
+    // A run with an issue of its own labels no other (its own is closed, the default action).
+    const owned = await hookWith({ ...GITHUB, labels: {} }, {}, requests.slice(0, 1), { issue: 1 });
+    expect(owned.calls).toEqual([["issue", "close", "1"]]);
+    expect(owned.result.problems.map((problem) => problem.code)).toEqual(["AC-HOOK-004"]);
+  });
+
   it("no issue known: reported as AC-HOOK-001, nothing run", async () => {
     const { result, calls } = await hookWith(GITHUB, {}, [], {});
     expect(calls).toEqual([]);

@@ -204,16 +204,16 @@ describe("judgeGhRequest", () => {
     ).toMatchObject({ kind: "run", input: Buffer.from("piped") });
   });
 
-  it("without an access, nothing is the run's: every write is refused", async () => {
+  it("without an access, nothing is the run's: a close is refused (comments and labels: as a run without an issue)", async () => {
     const { work } = setup();
     const judged = await judgeGhRequest(
       {
-        argv: ["issue", "comment", "1", "-b", "x"],
+        argv: ["issue", "close", "1"],
         cwd: work,
         stdin: Buffer.alloc(0),
         stdinRead: false,
       },
-      { stepKind: "work", root: workingRoot(work), boundary: new BoundaryRequestLog() },
+      { stepKind: "closure", root: workingRoot(work), boundary: new BoundaryRequestLog() },
     );
     expect(judged).toMatchObject({
       kind: "refused",

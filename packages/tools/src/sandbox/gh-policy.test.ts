@@ -50,13 +50,13 @@ describe("decideGh", () => {
     expect(decideGh(["issue", "comment", "#12", "-F-"], "work")).toEqual({
       kind: "run",
       argv: ["issue", "comment", "12", "--body-file", "-"],
-      target: { kind: "issue", number: 12 },
+      target: { kind: "issue", number: 12, write: "comment" },
       body: { from: "stdin" },
     });
     expect(decideGh(["issue", "comment", "12", "-Fnotes.md"], "work")).toEqual({
       kind: "run",
       argv: ["issue", "comment", "12", "--body-file", "-"],
-      target: { kind: "issue", number: 12 },
+      target: { kind: "issue", number: 12, write: "comment" },
       body: { from: "file", path: "notes.md" },
     });
   });
@@ -146,7 +146,7 @@ describe("decideGh", () => {
     expect(decideGh(split("issue edit 4 --add-label done --remove-label wip"), "closure")).toEqual({
       kind: "run",
       argv: ["issue", "edit", "4", "--add-label", "done", "--remove-label", "wip"],
-      target: { kind: "issue", number: 4 },
+      target: { kind: "issue", number: 4, write: "label" },
       labels: { add: ["done"], remove: ["wip"] },
     });
     expect(decideGh(split("issue edit 4 --add-label done"), "work").kind).toBe("refuse");
@@ -156,27 +156,27 @@ describe("decideGh", () => {
     );
     expect(decideGh(["issue", "close", "#4", "--comment", "fixed in abc"], "closure")).toEqual({
       kind: "record",
-      target: { kind: "issue", number: 4 },
+      target: { kind: "issue", number: 4, write: "close" },
       request: { action: "close", issue: 4, comment: "fixed in abc" },
     });
     expect(decideGh(["issue", "close", "4", "-r", "not planned"], "closure")).toEqual({
       kind: "record",
-      target: { kind: "issue", number: 4 },
+      target: { kind: "issue", number: 4, write: "close" },
       request: { action: "close", issue: 4, reason: "not planned" },
     });
     expect(decideGh(split("issue close https://github.com/O/R/issues/9"), "closure")).toEqual({
       kind: "record",
-      target: { kind: "issue", number: 9, repository: "o/r" },
+      target: { kind: "issue", number: 9, write: "close", repository: "o/r" },
       request: { action: "close", issue: 9 },
     });
     expect(decideGh(split("-R other/repo issue close 2"), "closure")).toEqual({
       kind: "record",
-      target: { kind: "issue", number: 2, repository: "other/repo" },
+      target: { kind: "issue", number: 2, write: "close", repository: "other/repo" },
       request: { action: "close", issue: 2 },
     });
     expect(decideGh(split("pr merge 5 --squash -d"), "closure")).toEqual({
       kind: "record",
-      target: { kind: "pullRequest", number: 5 },
+      target: { kind: "pullRequest", number: 5, write: "merge" },
       request: { action: "merge", pullRequest: 5, method: "squash", deleteBranch: true },
     });
     for (const command of ["issue close 4", "pr merge 5 --squash", "issue edit 4 --add-label x"]) {

@@ -6,7 +6,7 @@
  * decided); writes name their target (issue or pull request, and repository) for the ownership
  * check (`checkGithubTarget`), which the broker applies. Pure.
  */
-import { type GithubTarget, normalizeRepository } from "@climpt/model";
+import { type GithubTarget, type GithubWrite, normalizeRepository } from "@climpt/model";
 import type { CloseReason, MergeMethod } from "../boundary-request.ts";
 import { type ParsedGh, parseGhArgv } from "./gh-argv.ts";
 import { GH_ROOT, type GhCommand } from "./gh-commands.ts";
@@ -227,7 +227,12 @@ type TargetRead =
  * ones is refused). A branch name (which gh also takes for a pull request) is refused: ownership
  * is decided by number.
  */
-function targetOf(parsed: ParsedGh, kind: GithubTarget["kind"], what: string): TargetRead {
+function targetOf(
+  parsed: ParsedGh,
+  kind: GithubTarget["kind"],
+  write: GithubWrite,
+  what: string,
+): TargetRead {
   const arg = parsed.args[0];
   const noun = kind === "issue" ? "issue" : "pull request";
   if (arg === undefined) {
@@ -267,7 +272,7 @@ function targetOf(parsed: ParsedGh, kind: GithubTarget["kind"], what: string): T
   }
   return {
     ok: true,
-    target: { kind, number, ...(repository === undefined ? {} : { repository }) },
+    target: { kind, number, write, ...(repository === undefined ? {} : { repository }) },
   };
 }
 
@@ -287,7 +292,7 @@ function decideComment(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
   const what = `${group} comment`;
   const problem = onlyFlags(parsed, ["body", "body-file", "repo"], what);
   if (problem !== undefined) return refuse(problem);
-  const read = targetOf(parsed, group === "issue" ? "issue" : "pullRequest", what);
+  const read = targetOf(parsed, group === "issue" ? "issue" : "pullRequest", "comment", what);
   if (!read.ok) return refuse(read.reason);
   const body = last(parsed, "body");
   const file = last(parsed, "body-file");
@@ -323,7 +328,7 @@ function decideLabelEdit(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
   if (add.length + remove.length === 0) {
     return refuse(`\`gh ${what}\` needs --add-label or --remove-label.`);
   }
-  const read = targetOf(parsed, group === "issue" ? "issue" : "pullRequest", what);
+  const read = targetOf(parsed, group === "issue" ? "issue" : "pullRequest", "label", what);
   if (!read.ok) return refuse(read.reason);
   const flags: [string, readonly string[]][] = [
     ...repoFlags(read.target).map(([n, v]) => [n, [v]] as [string, string[]]),
@@ -342,7 +347,7 @@ function decideLabelEdit(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
 function decideClose(parsed: ParsedGh): GhDecision {
   const problem = onlyFlags(parsed, ["comment", "reason", "repo"], "issue close");
   if (problem !== undefined) return refuse(problem);
-  const read = targetOf(parsed, "issue", "issue close");
+  const read = targetOf(parsed, "issue", "close", "issue close");
   if (!read.ok) return refuse(read.reason);
   const reason = last(parsed, "reason");
   if (reason !== undefined && reason !== "completed" && reason !== "not planned") {
@@ -372,7 +377,7 @@ function decideMerge(parsed: ParsedGh): GhDecision {
   if (methods.length !== 1) {
     return refuse("`gh pr merge` needs exactly one of --merge, --squash and --rebase.");
   }
-  const read = targetOf(parsed, "pullRequest", "pr merge");
+  const read = targetOf(parsed, "pullRequest", "merge", "pr merge");
   if (!read.ok) return refuse(read.reason);
   return {
     kind: "record",

@@ -266,4 +266,49 @@ describe("GitHub tools", () => {
       { action: "close", issue: 1, labels: { add: [], remove: [] } },
     ]);
   });
+
+  it("a run without an issue of its own (the triager) labels and comments on any issue, never closes one", async () => {
+    const dir = tempDir();
+    const gh = fakeGh(dir);
+    const triager = toolboxFor(dir, { kind: "closure", env: gh.env, params: {} });
+    expect(
+      (
+        await triager.call("Bash", {
+          command: "gh issue edit 15 --add-label kind:consider,order:1",
+        })
+      ).content,
+    ).toBe("(no output)\n[exit code 0]");
+    expect(
+      (await triager.call("github_edit_labels", { issue: 16, add: ["kind:impl"] })).isError,
+    ).toBe(false);
+    expect((await triager.call("github_comment", { issue: 16, body: "Triaged." })).isError).toBe(
+      false,
+    );
+    const close = await triager.call("github_close_issue", { issue: 15 });
+    expect(close.content).toMatch(
+      /^TOOL-GH-002 refused by the GitHub target policy: issue #15 is not the run's: this run has no issue of its own \(no --issue argument\)\. A run without an issue or pull request of its own may comment on and label any issue of its repository, but closing one needs an issue of its own or a declaration\./,
+    );
+    const hidden = Buffer.from("gh issue close 15").toString("base64");
+    expect(
+      (await triager.call("Bash", { command: `echo ${hidden} | base64 -d | sh` })).content,
+    ).toContain("refused by climpt's GitHub broker: issue #15 is not the run's");
+    expect(gh.calls()).toEqual([
+      "issue edit 15 --add-label kind:consider,order:1",
+      "issue comment 16 --body-file -",
+    ]);
+    expect(triager.boundaryRequests()).toEqual([
+      { action: "label-only", issue: 16, labels: { add: ["kind:impl"], remove: [] } },
+    ]);
+    // A run with an issue of its own still labels only that one.
+    const owned = toolboxFor(dir, { kind: "closure", env: gh.env, params: { issue: 1 } });
+    expect(
+      (await owned.call("Bash", { command: "gh issue edit 15 --add-label kind:consider" })).content,
+    ).toContain(
+      "refused by climpt's GitHub broker: issue #15 is not the run's: this run's issue is #1.",
+    );
+    expect((await owned.call("github_edit_labels", { issue: 15, add: ["x"] })).content).toMatch(
+      /^TOOL-GH-002/,
+    );
+    expect(gh.calls()).toHaveLength(2);
+  });
 });

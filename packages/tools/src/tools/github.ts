@@ -1,4 +1,4 @@
-import { checkGithubTarget } from "@climpt/model";
+import { checkGithubTarget, type GithubWrite } from "@climpt/model";
 import { describeBoundaryRequest } from "../boundary-request.ts";
 import {
   type BuiltinTool,
@@ -29,8 +29,12 @@ const issueField = {
  * issue is refused before anything is recorded or posted (TOOL-GH-002), so the model learns at
  * once instead of the boundary hook dropping it later.
  */
-function notRunsIssue(issue: number, context: ToolContext): PreparedCall | undefined {
-  const check = checkGithubTarget(context.github.scope, { kind: "issue", number: issue });
+function notRunsIssue(
+  issue: number,
+  write: GithubWrite,
+  context: ToolContext,
+): PreparedCall | undefined {
+  const check = checkGithubTarget(context.github.scope, { kind: "issue", number: issue, write });
   return check.ok
     ? undefined
     : { kind: "refused", code: TOOL_CODES.notRunsTarget, reason: `${check.reason} ${check.hint}` };
@@ -55,7 +59,7 @@ export const githubCommentTool: BuiltinTool = {
     const parsed = commentInput.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
     const { issue, body } = parsed.value;
-    const refused = notRunsIssue(issue, context);
+    const refused = notRunsIssue(issue, "comment", context);
     if (refused !== undefined) return refused;
     return {
       kind: "run",
@@ -113,7 +117,7 @@ export const githubEditLabelsTool: BuiltinTool = {
     if (add.length === 0 && remove.length === 0) {
       return { kind: "invalid", problems: ["give at least one label in add or remove."] };
     }
-    const refused = notRunsIssue(issue, context);
+    const refused = notRunsIssue(issue, "label", context);
     if (refused !== undefined) return refused;
     return {
       kind: "run",
@@ -143,7 +147,7 @@ export const githubCloseIssueTool: BuiltinTool = {
     const parsed = closeInput.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
     const { issue, comment, add_labels: add = [], remove_labels: remove = [] } = parsed.value;
-    const refused = notRunsIssue(issue, context);
+    const refused = notRunsIssue(issue, "close", context);
     if (refused !== undefined) return refused;
     return {
       kind: "run",
