@@ -1,8 +1,8 @@
 /**
  * Which issues, pull requests and repositories a run's GitHub writes may touch
  * (docs/design.md#the-boundary-hook). A run works on one issue (its `issue` argument) or one pull
- * request (its `prNumber` / `pr` argument) in one repository (the one `gh` picks in the working
- * directory); closing, labelling, commenting and merging anything else needs the agent's
+ * request (its `prNumber` / `pr` argument) in one repository (the run's, fixed by the host before
+ * the model acts); closing, labelling, commenting and merging anything else needs the agent's
  * declaration in agent.json (`runner.integrations.github.targets`, flat shape `github.targets`).
  * A run with neither an issue nor a pull request of its own (a triager, which labels the issues
  * it finds) may label and comment on any issue of its own repository; closing and merging still

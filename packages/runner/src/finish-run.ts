@@ -46,6 +46,8 @@ export async function runBoundary(
     boundaryRequests: boundary.boundaryRequests,
     commandRunner: ctx.commandRunner,
     cwd: ctx.cwd,
+    // The run's repository, as for every gh call of the run; unknown: gh picks in ctx.cwd.
+    repository: ctx.githubRepository?.known === true ? ctx.githubRepository.name : undefined,
     runId: ctx.runId,
     signal: ctx.signal,
   });

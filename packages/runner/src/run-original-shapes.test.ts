@@ -89,7 +89,8 @@ describe("original-shaped agents in the runner", () => {
       /f_default_label-only\.md$/,
     );
     // count:iteration is not poll:state: the original's hook leaves GitHub alone.
-    expect(gh.calls()).toEqual([]);
+    // Only the run's question for its repository, before the first step: nothing changed.
+    expect(gh.calls()).toEqual([["repo", "view", "--json", "nameWithOwner"]]);
     expect(gh.issue(5)).toMatchObject({ state: "OPEN", labels: ["kind:detail"] });
   });
 

@@ -47,6 +47,12 @@ export {
   type ToolPolicy,
   type ToolRefusal,
 } from "./policy.ts";
+export {
+  hostGhEnv,
+  type ResolveRunRepositoryOptions,
+  type RunRepository,
+  resolveRunRepository,
+} from "./run-repository.ts";
 export { type GhParse, type ParsedGh, parseGhArgv } from "./sandbox/gh-argv.ts";
 export { MAX_BODY_FILE_BYTES } from "./sandbox/gh-body-file.ts";
 export {
@@ -62,6 +68,7 @@ export {
   type GhRecorded,
   type GhStepKind,
 } from "./sandbox/gh-policy.ts";
+export type { GhRepositoryUse } from "./sandbox/gh-repository.ts";
 export {
   ALLOWED_PUSH_SHAPES,
   decideGitPushShape,

@@ -164,6 +164,7 @@ describe("GitHub actions", () => {
     closureOutput: JsonValue,
     boundaryRequests: BoundaryRequest[] = [],
     params: Record<string, JsonValue> = { issue: 7 },
+    repository?: string,
   ) {
     const gh = fakeGh();
     const result = await runBoundaryHook({
@@ -174,6 +175,7 @@ describe("GitHub actions", () => {
       commandRunner: runnerFor(gh),
       cwd: tempDir(),
       runId: newRunId(),
+      repository,
     });
     return { result, calls: gh.calls() };
   }
@@ -309,14 +311,51 @@ describe("GitHub actions", () => {
     ]);
   });
 
+  it("names the run's repository with --repo on every action that names none", async () => {
+    const { calls } = await hookWith(
+      {
+        ...GITHUB,
+        defaultClosureAction: "label-and-close",
+        targets: { issues: "any", pullRequests: "own", repositories: ["o/other"] },
+      },
+      {},
+      [
+        { action: "merge", pullRequest: 5, method: "squash", labels: { add: ["merged"] } },
+        { action: "close", issue: 3, repository: "o/other" },
+      ],
+      { issue: 7, prNumber: 5 },
+      "o/r",
+    );
+    expect(calls).toEqual([
+      ["pr", "merge", "5", "--repo", "o/r", "--squash"],
+      ["pr", "edit", "5", "--repo", "o/r", "--add-label", "merged"],
+      [
+        "issue",
+        "edit",
+        "7",
+        "--repo",
+        "o/r",
+        "--add-label",
+        "done",
+        "--remove-label",
+        "in-progress",
+      ],
+      ["issue", "close", "7", "--repo", "o/r"],
+      // A repository the action names stays the one it names.
+      ["issue", "close", "3", "--repo", "o/other"],
+    ]);
+  });
+
   it("a run without an issue or pull request of its own labels any issue of its repository, and closes none", async () => {
     const requests: BoundaryRequest[] = [
       { action: "label-only", issue: 15, labels: { add: ["kind:impl"], remove: [] } },
       { action: "close", issue: 16 },
       { action: "label-only", issue: 17, labels: { add: ["x"] }, repository: "other/repo" },
     ];
-    const triager = await hookWith({ ...GITHUB, labels: {} }, {}, requests, {});
-    expect(triager.calls).toEqual([["issue", "edit", "15", "--add-label", "kind:impl"]]);
+    const triager = await hookWith({ ...GITHUB, labels: {} }, {}, requests, {}, "o/r");
+    expect(triager.calls).toEqual([
+      ["issue", "edit", "15", "--repo", "o/r", "--add-label", "kind:impl"],
+    ]);
     expect(triager.result.problems.map((problem) => [problem.code, problem.message])).toEqual([
       [
         "AC-HOOK-004",

@@ -27,6 +27,12 @@ export interface RunBoundaryHookInput {
   readonly commandRunner?: CommandRunner | undefined;
   /** The run's working directory: `gh` and the command hook run here. */
   readonly cwd: string;
+  /**
+   * The run's repository (lower-case `owner/repo`, fixed before the run's first step): an action
+   * that names no repository acts there (`--repo`), not where gh would look in `cwd`. Absent: gh
+   * picks in `cwd`.
+   */
+  readonly repository?: string | undefined;
   /** The hook acts at most once per run id. */
   readonly runId: string;
   readonly signal?: AbortSignal | undefined;
@@ -139,14 +145,14 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
   // Merges first, each followed by its label changes (skipped when the merge failed), then the
   // issue actions: a run that merges its pull request and closes its issue does both in order.
   for (const merge of plan.merges) {
-    for (const argv of mergeCommands(merge)) {
+    for (const argv of mergeCommands(merge, input.repository)) {
       const kind = argv[2] === "merge" ? "merge" : "label";
       const done = await run(kind, argv, { pullRequest: merge.pullRequest });
       if (!done.ok) break;
     }
   }
   for (const planned of plan.actions) {
-    for (const argv of githubCommands(planned)) {
+    for (const argv of githubCommands(planned, input.repository)) {
       const kind = argv[2] === "close" ? "close" : "label";
       const done = await run(kind, argv, { issue: planned.issue });
       // Do not close an issue whose labels could not be set: the two are one action.
@@ -191,14 +197,18 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
   return { ran: true, ok: problems.length === 0, actions, problems };
 }
 
-/** The `gh` argv lists one planned issue action turns into, in order. */
-export function githubCommands(planned: PlannedIssueAction): string[][] {
+/**
+ * The `gh` argv lists one planned issue action turns into, in order; `--repo` is the action's
+ * repository, else the run's when given.
+ */
+export function githubCommands(planned: PlannedIssueAction, runRepository?: string): string[][] {
   const commands: string[][] = [];
   const labels = [
     ...planned.addLabels.flatMap((label) => ["--add-label", label]),
     ...planned.removeLabels.flatMap((label) => ["--remove-label", label]),
   ];
-  const repo = planned.repository === undefined ? [] : ["--repo", planned.repository];
+  const repository = planned.repository ?? runRepository;
+  const repo = repository === undefined ? [] : ["--repo", repository];
   if (planned.action !== "close" && labels.length > 0) {
     commands.push(["gh", "issue", "edit", planned.issue, ...repo, ...labels]);
   }
@@ -217,8 +227,9 @@ export function githubCommands(planned: PlannedIssueAction): string[][] {
 }
 
 /** The `gh` argv lists of one planned merge: the merge, then its label changes. */
-export function mergeCommands(merge: PlannedMerge): string[][] {
-  const repo = merge.repository === undefined ? [] : ["--repo", merge.repository];
+export function mergeCommands(merge: PlannedMerge, runRepository?: string): string[][] {
+  const repository = merge.repository ?? runRepository;
+  const repo = repository === undefined ? [] : ["--repo", repository];
   const commands = [
     [
       "gh",

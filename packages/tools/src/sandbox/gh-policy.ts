@@ -11,6 +11,7 @@ import type { CloseReason, MergeMethod } from "../boundary-request.ts";
 import { type ParsedGh, parseGhArgv } from "./gh-argv.ts";
 import { GH_ROOT, type GhCommand } from "./gh-commands.ts";
 import { refusedExpressionWord } from "./gh-expression.ts";
+import { apiRepositoryUse, type GhRepositoryUse, readRepositoryUse } from "./gh-repository.ts";
 
 export type GhStepKind = "work" | "verification" | "closure" | "section";
 
@@ -24,6 +25,8 @@ export type GhDecision =
   | {
       readonly kind: "run";
       readonly argv: readonly string[];
+      /** Where it acts: the repository it names, or the run's, which the broker gives it. */
+      readonly repository: GhRepositoryUse;
       /** A write: what it acts on (the broker checks it belongs to the run). */
       readonly target?: GithubTarget;
       /** `--body-file -` in `argv`: the body to pass on stdin. */
@@ -210,7 +213,10 @@ function decideApi(parsed: ParsedGh): GhDecision {
       );
     }
   }
-  return { kind: "run", argv: normalized(parsed.path, parsed.args, parsed.flags) };
+  const argv = normalized(parsed.path, parsed.args, parsed.flags);
+  // The endpoint is the first word after `api`, or the last one after `--` when it starts with -.
+  const at = endpoint.startsWith("-") ? argv.length - 1 : 1;
+  return { kind: "run", argv, repository: apiRepositoryUse(endpoint, at) };
 }
 
 const NUMBER = /^#?([1-9]\d{0,15})$/;
@@ -276,6 +282,13 @@ function targetOf(
   };
 }
 
+/** Where a write acts: the repository its target names, else the run's (`GH_REPO`). */
+function writeRepository(target: GithubTarget): GhRepositoryUse {
+  return target.repository === undefined
+    ? { kind: "run", via: "env" }
+    : { kind: "named", repository: target.repository };
+}
+
 /** Only these flags, or the reason another one is not brokered. */
 function onlyFlags(parsed: ParsedGh, allowed: readonly string[], what: string): string | undefined {
   const extra = [...parsed.flags.keys()].filter((name) => !allowed.includes(name));
@@ -305,12 +318,14 @@ function decideComment(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
     return {
       kind: "run",
       argv: normalized(path, [], [...flags.map(([n, v]) => [n, [v]] as const), ["body", [body]]]),
+      repository: writeRepository(read.target),
       target: read.target,
     };
   }
   return {
     kind: "run",
     argv: normalized(path, [], [...flags.map(([n, v]) => [n, [v]] as const), ["body-file", ["-"]]]),
+    repository: writeRepository(read.target),
     target: read.target,
     body: file === "-" ? { from: "stdin" } : { from: "file", path: file as string },
   };
@@ -338,6 +353,7 @@ function decideLabelEdit(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
   return {
     kind: "run",
     argv: normalized([group, "edit", String(read.target.number)], [], flags),
+    repository: writeRepository(read.target),
     target: read.target,
     labels: { add, remove },
   };
@@ -404,12 +420,19 @@ export function decideGh(argv: readonly string[], stepKind: GhStepKind): GhDecis
   if (!parse.ok) return refuse(parse.reason);
   const { parsed } = parse;
   const what = parsed.path.join(" ");
-  if (parsed.help) return { kind: "run", argv: [...parsed.path, "--help"] };
+  if (parsed.help) {
+    return { kind: "run", argv: [...parsed.path, "--help"], repository: { kind: "none" } };
+  }
   const common = checkCommonFlags(parsed);
   if (common !== undefined) return refuse(common);
   if (what === "api") return decideApi(parsed);
-  if (READS.has(what))
-    return { kind: "run", argv: normalized(parsed.path, parsed.args, parsed.flags) };
+  if (READS.has(what)) {
+    return {
+      kind: "run",
+      argv: normalized(parsed.path, parsed.args, parsed.flags),
+      repository: readRepositoryUse(parsed),
+    };
+  }
   const [group, action] = parsed.path as [string, string | undefined];
   if ((group === "issue" || group === "pr") && action === "comment") {
     return decideComment(parsed, group);

@@ -8,7 +8,9 @@ import {
   type ToolContext,
 } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
+import { UNKNOWN_REPOSITORY_HINT, unknownRepositoryReason } from "../github-access.ts";
 import { loadExeca } from "../lazy-modules.ts";
+import { hostGhEnv } from "../run-repository.ts";
 import { capHeadTail } from "../text-cap.ts";
 import { defineInput } from "../tool-input.ts";
 
@@ -64,13 +66,21 @@ export const githubCommentTool: BuiltinTool = {
     return {
       kind: "run",
       async run(signal) {
+        // The run's repository, as every gh call of the run: never the one gh would pick.
+        const repository = await context.github.repository();
+        if (!repository.known) {
+          return failure(
+            TOOL_CODES.unknownRepository,
+            `gh was not run: ${unknownRepositoryReason(repository)} ${UNKNOWN_REPOSITORY_HINT}`,
+          );
+        }
         const { execa } = await loadExeca();
         const result = await execa(
           context.ghCommand,
           ["issue", "comment", String(issue), "--body-file", "-"],
           {
             cwd: context.root.real,
-            env: context.env,
+            env: { ...hostGhEnv(context.env), GH_REPO: repository.name },
             extendEnv: false,
             input: body,
             all: true,
