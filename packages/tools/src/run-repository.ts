@@ -105,8 +105,8 @@ export async function resolveRunRepository(
   });
   const asked = "`gh repo view` in the working directory";
   if (result.exitCode !== 0) {
-    const said = firstLine(String(result.stderr ?? "")) || result.shortMessage || "no answer";
-    return { known: false, reason: `${asked} failed: ${firstLine(said)}` };
+    const said = firstLine(String(result.stderr ?? "")) || firstLine(result.shortMessage ?? "");
+    return { known: false, reason: `${asked} failed: ${said || "no answer"}` };
   }
   let named: unknown;
   try {

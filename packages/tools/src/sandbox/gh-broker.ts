@@ -31,8 +31,9 @@ export interface GhBrokerOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly boundary: BoundaryRequestLog;
   /**
-   * What the run's writes may touch (its own issue and pull request, what agent.json declares).
-   * Default: nothing of its own, so every write is refused.
+   * What the run's writes may touch (its own issue and pull request, what agent.json declares)
+   * and the run's repository. Default: none (`NO_GITHUB_ACCESS`), so every call that needs a
+   * repository, every write among them, is refused.
    */
   readonly github?: GithubAccess;
   /**

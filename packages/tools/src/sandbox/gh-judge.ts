@@ -34,7 +34,10 @@ export interface GhJudgeOptions {
   readonly stepKind: GhStepKind;
   readonly root: WorkingRoot;
   readonly boundary: BoundaryRequestLog;
-  /** Default: no issue or pull request of its own, so every write is refused. */
+  /**
+   * Default: `NO_GITHUB_ACCESS` — nothing of its own and no repository, so every call that needs
+   * a repository (every write among them) is refused.
+   */
   readonly github?: GithubAccess;
   /** Folders besides the working directory a `--body-file` may name (the private `$TMPDIR`). */
   readonly readableDirs?: readonly string[];
