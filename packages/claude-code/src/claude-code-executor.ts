@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import {
   type CanUseTool,
@@ -14,9 +15,15 @@ import {
   type Step,
 } from "@climpt/model";
 import { modelId, type StepEvent, type StepResult, type ToolExecutor } from "@climpt/sdk-adapter";
-import type { GithubToolName } from "@climpt/tools";
+import {
+  type GithubToolName,
+  type ProtectedPath,
+  resolveProtectedPaths,
+  workingRoot,
+} from "@climpt/tools";
 import { climptToolServer } from "./climpt-tool-server.ts";
 import { CLAUDE_CODE_CODES } from "./codes.ts";
+import { gitDenyWrite } from "./git-protection.ts";
 import {
   type Env,
   redact,
@@ -89,6 +96,11 @@ export interface ClaudeCodeStepInput {
    * the model in closure steps, so close and label requests collect there for the boundary hook.
    */
   readonly toolbox?: ToolExecutor;
+  /**
+   * What no tool of the run may change (the journal folder, the agent definitions): the guard
+   * refuses Write, Edit and NotebookEdit there, and Claude Code's sandbox holds them read-only.
+   */
+  readonly protectedPaths?: readonly ProtectedPath[];
   /** Model calls allowed in the step (Claude Code's `maxTurns`). Default 30. */
   readonly maxTurns?: number;
   /** Output tokens per call. Default: Claude Code's. */
@@ -169,7 +181,11 @@ async function runClaudeCodeStep(
   const schema = compileStepSchema(input.outputSchema);
   const maxTurns = input.maxTurns ?? DEFAULT_MAX_TURNS;
   const access = resolveToolAccess(input.agent, input.step);
-  const guard = createToolGuard(access, input.cwd);
+  const guard = createToolGuard(access, input.cwd, input.protectedPaths);
+  // Held read-only in the sandbox where they exist (an absent path would get a placeholder).
+  const denyWrite = resolveProtectedPaths(workingRoot(input.cwd), input.protectedPaths ?? [])
+    .map((entry) => entry.real)
+    .filter((entry) => existsSync(entry));
   const env = sessionEnv({
     ...(settings.env === undefined ? {} : { base: settings.env }),
     ...(settings.maxRetries === undefined ? {} : { maxRetries: settings.maxRetries }),
@@ -295,11 +311,14 @@ async function runClaudeCodeStep(
     ...(settings.sandbox === "off"
       ? { sandbox: { enabled: false } }
       : {
-          sandbox: sandboxSettings(
-            settings.allowedDomains === undefined
+          sandbox: sandboxSettings({
+            ...(settings.allowedDomains === undefined
               ? {}
-              : { allowedDomains: settings.allowedDomains },
-          ),
+              : { allowedDomains: settings.allowedDomains }),
+            // The repository's git paths (git-protection.ts) and the run's protected paths
+            // (the journal, the agent definitions).
+            denyWrite: [...gitDenyWrite(input.cwd), ...denyWrite],
+          }),
         }),
     ...(input.outputSchema === undefined
       ? {}

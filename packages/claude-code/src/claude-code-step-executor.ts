@@ -68,6 +68,9 @@ export function createClaudeCodeStepExecutor(
           agent: request.agent,
           step: request.step,
           toolbox: request.tools,
+          ...(request.protectedPaths === undefined
+            ? {}
+            : { protectedPaths: request.protectedPaths }),
           ...(request.maxTurns === undefined ? {} : { maxTurns: request.maxTurns }),
           ...(request.callTimeoutMs === undefined ? {} : { timeoutMs: request.callTimeoutMs }),
           signal: request.signal,

@@ -12,6 +12,7 @@ export {
   createClaudeCodeStepExecutor,
 } from "./claude-code-step-executor.ts";
 export { CLAUDE_CODE_CODES, type ClaudeCodeCode } from "./codes.ts";
+export { gitDenyWrite } from "./git-protection.ts";
 export { QUIET_ENV, sandboxSettings, sessionEnv } from "./session-env.ts";
 export type {
   SeamObserver,

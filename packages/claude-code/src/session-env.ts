@@ -77,11 +77,14 @@ export function redact(text: string, secrets: readonly string[]): string {
 export interface SandboxOptions {
   /** Domains commands may reach. Default: none. */
   readonly allowedDomains?: readonly string[];
+  /** Paths commands may not write although they lie in the working directory (git-protection.ts). */
+  readonly denyWrite?: readonly string[];
 }
 
 /**
  * Claude Code's own OS sandbox for the commands the model runs: writes only in the working
- * directory, network only to `allowedDomains`, and the API credentials unset inside it. It must
+ * directory (never `denyWrite`: the repository's git paths), network only to `allowedDomains`,
+ * and the API credentials unset inside it. It must
  * start (a step fails with `AC-CC-002` when it cannot), nothing may run outside it, and a
  * sandboxed command still goes through climpt's permission check.
  */
@@ -92,6 +95,9 @@ export function sandboxSettings(options: SandboxOptions = {}): SandboxSettings {
     allowUnsandboxedCommands: false,
     autoAllowBashIfSandboxed: false,
     network: { allowedDomains: [...(options.allowedDomains ?? [])] },
+    ...(options.denyWrite === undefined || options.denyWrite.length === 0
+      ? {}
+      : { filesystem: { denyWrite: [...options.denyWrite] } }),
     credentials: {
       envVars: WITHHELD_ENV_VARS.map((name) => ({ name, mode: "deny" as const })),
     },

@@ -6,6 +6,7 @@ import type {
   ToolResult,
   Usage,
 } from "@climpt/sdk-adapter";
+import type { ProtectedPath } from "@climpt/tools";
 
 /**
  * The runner's model-step seam (`StepExecutor` of `@climpt/runner`), restated with the parts
@@ -27,6 +28,8 @@ export interface SeamRequest {
   readonly step: Step;
   readonly agent: AgentDefinition;
   readonly cwd: string;
+  /** What no tool of the run may change (the journal folder, the agent definitions). */
+  readonly protectedPaths?: readonly ProtectedPath[];
 }
 
 export interface SeamReply {

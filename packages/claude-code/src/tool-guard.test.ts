@@ -75,6 +75,41 @@ describe("the tool guard", () => {
     expect(guard("Read", { file_path: ".git/HEAD" })).toEqual({ allowed: true });
   });
 
+  it("refuses writes into the run's protected paths (journal folder, agent definitions), reads pass", () => {
+    const cwd = tempDir();
+    mkdirSync(path.join(cwd, ".agent", "me"), { recursive: true });
+    symlinkSync(".agent/me", path.join(cwd, "innocent"));
+    const guard = createToolGuard(
+      resolveToolAccess(
+        agentDefinition({ allowedTools: ["Read", "Write", "Edit", "NotebookEdit"] }),
+        step("initial.issue", "work"),
+      ),
+      cwd,
+      [
+        { path: ".agent", reason: "agent definitions are not the model's." },
+        { path: "tmp/logs", reason: "the journal is the runner's." },
+      ],
+    );
+    for (const [tool, input] of [
+      ["Write", { file_path: ".agent/me/agent.json", content: "{}" }],
+      [
+        "Edit",
+        { file_path: path.join(cwd, ".agent/me/agent.json"), old_string: "a", new_string: "b" },
+      ],
+      ["Write", { file_path: "innocent/steps_registry.json", content: "{}" }],
+      ["Write", { file_path: "tmp/logs/run.jsonl", content: "{}" }],
+      ["NotebookEdit", { notebook_path: ".agent/me/x.ipynb", new_source: "" }],
+    ] as const) {
+      expect(guard(tool, input), `${tool} ${JSON.stringify(input)}`).toMatchObject({
+        allowed: false,
+        code: "TOOL-POLICY-004",
+        reason: expect.stringMatching(/which no tool of this run may change/),
+      });
+    }
+    expect(guard("Read", { file_path: ".agent/me/agent.json" })).toEqual({ allowed: true });
+    expect(guard("Write", { file_path: "tmp/notes.md", content: "x" })).toEqual({ allowed: true });
+  });
+
   it("refuses tools the step does not have, with the policy's code", () => {
     const guard = guardFor(tempDir(), ["Read"]);
     expect(guard("Bash", { command: "ls" })).toMatchObject({

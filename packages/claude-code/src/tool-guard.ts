@@ -3,6 +3,10 @@ import {
   confinePath,
   isBoundaryCommand,
   isInGitDir,
+  type ProtectedPath,
+  protectedPathOf,
+  type ResolvedProtectedPath,
+  resolveProtectedPaths,
   scriptReader,
   TOOL_CODES,
   type WorkingRoot,
@@ -49,13 +53,26 @@ function staticPrefix(pattern: string): string {
   return head.endsWith("/") || wildcard === -1 ? head : path.dirname(head);
 }
 
-function confine(root: WorkingRoot, tool: string, value: string, writing: boolean): GuardVerdict {
+function confine(
+  root: WorkingRoot,
+  tool: string,
+  value: string,
+  writing: boolean,
+  protectedPaths: readonly ResolvedProtectedPath[] = [],
+): GuardVerdict {
   const confined = confinePath(root, value);
   if (!confined.ok) return refuse(TOOL_CODES.pathOutside, `${tool} refused: ${confined.reason}`);
   if (writing && isInGitDir(confined.relative)) {
     return refuse(
       TOOL_CODES.pathOutside,
       `${tool} refused: "${value}" is inside .git; hooks and config there could run anything later, so file tools do not write there.`,
+    );
+  }
+  const guarded = writing ? protectedPathOf(protectedPaths, confined.real) : undefined;
+  if (guarded !== undefined) {
+    return refuse(
+      TOOL_CODES.pathOutside,
+      `${tool} refused: "${value}" is inside ${guarded.relative === "." ? "the working directory" : guarded.relative}, which no tool of this run may change: ${guarded.reason}`,
     );
   }
   return ALLOWED;
@@ -69,14 +86,20 @@ function confine(root: WorkingRoot, tool: string, value: string, writing: boolea
  *   filter (`TOOL-POLICY-003`), which also inspects scripts the command runs;
  * - asking to run a command outside Claude Code's sandbox is refused (`AC-CC-005`);
  * - file paths must stay in the working directory, symbolic links resolved, and writes may not
- *   enter `.git` (`TOOL-POLICY-004`).
+ *   enter `.git` or the run's protected paths (the journal folder, the agent definitions)
+ *   (`TOOL-POLICY-004`).
  *
  * Registered twice, as a PreToolUse hook (every call, before Claude Code's own permission rules)
  * and inside `canUseTool` (calls that reach a permission decision), so a settings file that
  * turns hooks off or allows a tool outright does not get around it.
  */
-export function createToolGuard(access: ToolAccess, cwd: string): ToolGuard {
+export function createToolGuard(
+  access: ToolAccess,
+  cwd: string,
+  protectedPaths: readonly ProtectedPath[] = [],
+): ToolGuard {
   const root = workingRoot(cwd);
+  const guarded = resolveProtectedPaths(root, protectedPaths);
   const readScript = scriptReader(root);
   return (toolName, input) => {
     const tool = canonicalToolName(toolName);
@@ -104,7 +127,7 @@ export function createToolGuard(access: ToolAccess, cwd: string): ToolGuard {
     if (field !== undefined) {
       const value = input[field];
       if (typeof value === "string" && value !== "") {
-        const verdict = confine(root, tool, value, WRITING_FILE_TOOLS.has(tool));
+        const verdict = confine(root, tool, value, WRITING_FILE_TOOLS.has(tool), guarded);
         if (!verdict.allowed) return verdict;
       }
     }

@@ -454,6 +454,11 @@ export interface AgentDefinition {
   /** agent.json `runner.boundaries.push`; absent means the run's branch only. */
   readonly push?: AgentPush;
   /**
+   * agent.json `runner.boundaries.editAgents`: the model may change agent definitions (`.agent/`,
+   * its own folder); absent, they are read-only to it (docs/design.md#tools-and-their-boundary).
+   */
+  readonly editAgents?: boolean;
+  /**
    * agent.json `runner.boundaries.secrets`: names of environment variables whose values are
    * secret although their names do not say so (`DB_PASSWORD` is recognised by name already,
    * `DATABASE_URL` or `PGPASS` are not). Their values are scrubbed wherever a run writes or sends

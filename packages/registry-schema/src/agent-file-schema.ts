@@ -253,6 +253,20 @@ export const pushSchema = v.union([
 ]);
 
 /**
+ * `runner.boundaries.editAgents`: whether the model may change agent definitions (`.agent/`, the
+ * running agent's folder). Off unless written `true`.
+ */
+export const editAgentsSchema = v.pipe(
+  v.boolean(),
+  v.description(
+    "true: the model may change agent definitions (the repository's .agent/ folder and the running agent's own folder), and a --worktree run whose commits change .agent/ is merged. Default false: those folders are read-only to the model (Write, Edit and the sandbox refuse them), and such a run's branch is kept unmerged for review (RUN-WORKTREE-007). A changed definition applies to the next run; `climpt resume` refuses a run whose definition changed unless --accept-changed-definition is given.",
+  ),
+);
+
+/** A non-boolean `editAgents` has a code of its own, so a "yes" is not read as a shape problem. */
+export const EDIT_AGENTS_CODES = { editAgents: "AC-AGENTS-001" } as const;
+
+/**
  * `runner.boundaries.secrets`: names of environment variables whose values are secret. Names,
  * never values: agent.json is committed.
  */
@@ -274,6 +288,7 @@ export const flatBehaviorSchema = v.looseObject({
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
   push: v.optional(pushSchema),
+  editAgents: v.optional(editAgentsSchema),
 });
 
 /** The flat shape. The top-level `github` / `worktree` keys are what real flat folders use. */
@@ -312,6 +327,7 @@ export const runnerBoundariesSchema = v.looseObject({
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
   push: v.optional(pushSchema),
+  editAgents: v.optional(editAgentsSchema),
 });
 
 export const runnerSchema = v.looseObject({

@@ -21,6 +21,7 @@ import {
 import type * as v from "valibot";
 import {
   agentCommonEntries,
+  EDIT_AGENTS_CODES,
   flatBehaviorSchema,
   githubSchema,
   limitsSchema,
@@ -151,6 +152,7 @@ export function draftAgent(
       : { boundaryHook: normalizeHook(sections.boundaryHook) }),
     ...normalizeSandbox(sections.sandbox, findings),
     ...normalizePush(sections.push, findings),
+    ...(sections.editAgents === true ? { editAgents: true } : {}),
     ...normalizeSecrets(sections.secrets, findings),
     worktree: normalizeWorktree(sections),
     logging: {
@@ -183,6 +185,7 @@ interface AgentSections {
   readonly boundaryHook?: RawBoundaryHook;
   readonly sandbox?: WrittenSandbox;
   readonly push?: WrittenPush;
+  readonly editAgents?: boolean;
   readonly secrets?: WrittenSecrets;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
@@ -196,6 +199,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
   const behavior =
     readObject(flatBehaviorSchema.entries, root.behavior, "$.behavior", findings, {
       skip: ["secrets"],
+      codes: EDIT_AGENTS_CODES,
     }) ?? {};
   const behaviorRaw: Record<string, unknown> = isPlainObject(root.behavior) ? root.behavior : {};
   const prompts = optionalObject(promptsSchema.entries, root.prompts, "$.prompts", findings) ?? {};
@@ -215,6 +219,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...defined("boundaryHook", behavior.boundaryHook),
     ...writtenSandbox(behavior.sandbox, "$.behavior.sandbox"),
     ...writtenPush(behavior.push, "$.behavior.push"),
+    ...defined("editAgents", behavior.editAgents),
     ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
     ...defined(
       "github",
@@ -255,7 +260,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
       runner.boundaries,
       "$.runner.boundaries",
       findings,
-      { skip: ["secrets"] },
+      { skip: ["secrets"], codes: EDIT_AGENTS_CODES },
     ) ?? {};
   const boundariesRaw: Record<string, unknown> = isPlainObject(runner.boundaries)
     ? runner.boundaries
@@ -279,6 +284,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...defined("boundaryHook", boundaries.boundaryHook),
     ...writtenSandbox(boundaries.sandbox, "$.runner.boundaries.sandbox"),
     ...writtenPush(boundaries.push, "$.runner.boundaries.push"),
+    ...defined("editAgents", boundaries.editAgents),
     ...writtenSecrets(boundariesRaw.secrets, "$.runner.boundaries.secrets"),
     ...defined(
       "github",

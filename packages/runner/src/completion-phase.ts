@@ -5,6 +5,7 @@ import type { FinishedStep } from "./follow-decision.ts";
 import { runtimeVariables } from "./model-phase.ts";
 import type { RunContext } from "./run-context.ts";
 import { problemError } from "./run-errors.ts";
+import { runGitChange } from "./run-git.ts";
 import type { RunState } from "./run-state.ts";
 import { stepEnd } from "./step-end.ts";
 import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
@@ -55,6 +56,11 @@ export async function completionPhase(
 ): Promise<StepOutcome> {
   const { interpreted } = finished;
   const { step, iteration } = interpreted;
+  // The validators may run git: not where the git metadata changed since the run started (a
+  // program step ran outside the sandbox right before this). Resume validates again.
+  const gitChanged = runGitChange(ctx.git, ctx.resumeCommand);
+  if (gitChanged !== undefined)
+    return { kind: "end", ending: { finalStepId: step.id, error: gitChanged } };
   const routerState = decision.state;
   const handoff = { ...state.handoff, [step.id]: interpreted.handoff };
   const boundaryRequests = finished.toolbox?.boundaryRequests() ?? [];

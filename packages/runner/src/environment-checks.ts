@@ -4,9 +4,9 @@
  * 128 with "fatal: not a git repository", which a validator reads as "not clean": the model
  * would be told to commit, in a folder where it cannot, until the retries run out.
  */
-import { execFileSync } from "node:child_process";
 import { existsSync, realpathSync } from "node:fs";
 import * as path from "node:path";
+import { findGitLayout, hostGitSync } from "@climpt/host-git";
 import { type LoadedAgent, type Problem, problem } from "@climpt/model";
 import { findValidationStep } from "@climpt/router";
 
@@ -66,7 +66,7 @@ export function checkEnvironment(loaded: LoadedAgent, options: EnvironmentCheckO
   if (repository !== undefined) {
     // An agent folder outside the repository is not what its validators see: no git to run.
     if (!isInside(repository, loaded.dir)) return [];
-    return uncommittedAgentProblems(loaded, options.cwd, gitValidators);
+    return uncommittedAgentProblems(loaded, repository, gitValidators);
   }
   return gitValidators.map((id) =>
     problem(
@@ -90,15 +90,17 @@ export function checkEnvironment(loaded: LoadedAgent, options: EnvironmentCheckO
  */
 function uncommittedAgentProblems(
   loaded: LoadedAgent,
-  cwd: string,
+  repository: string,
   gitValidators: readonly string[],
 ): Problem[] {
   let status: string;
   try {
-    status = execFileSync("git", ["status", "--porcelain", "--", loaded.dir], {
-      cwd,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
+    // Host git (@climpt/host-git): its directories found from the file system, no fsmonitor,
+    // no hooks, whatever the repository's files say.
+    const layout = findGitLayout(repository);
+    if (layout === null) return [];
+    status = hostGitSync(layout, ["status", "--porcelain", "--", loaded.dir], {
+      timeoutMs: 30_000,
     });
   } catch {
     // git itself is missing or the folder is outside this repository: nothing to say here.

@@ -117,9 +117,13 @@ async function endWorktree(
       worktree,
       finish: ctx.worktreeFinish,
       commandRunner: ctx.commandRunner,
+      ...(ctx.env === undefined ? {} : { env: ctx.env }),
       agentName: ctx.agent.name,
       runId: ctx.runId,
       signal: ctx.signal,
+      editAgents: ctx.agent.editAgents === true,
+      agentDir: ctx.loaded.dir,
+      ...(ctx.env === undefined ? {} : { env: ctx.env }),
     });
     return finished.problem === undefined
       ? { report: finished.report }

@@ -13,6 +13,19 @@ export {
   hasCheckErrors,
 } from "./check-agent.ts";
 export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
+export {
+  definitionChanges,
+  definitionChangesProblem,
+  definitionFolders,
+  type HostGitRead,
+  hostGitRead,
+} from "./definition-changes.ts";
+export {
+  compareDefinitions,
+  type DefinitionComparison,
+  type DefinitionRecord,
+  digestDefinition,
+} from "./definition-digest.ts";
 export { gitRepositoryOf, runsGit } from "./environment-checks.ts";
 export {
   endJournalAtLineBoundary,
@@ -57,6 +70,7 @@ export type {
 } from "./run-event.ts";
 export { newRunId } from "./run-id.ts";
 export type { RunBudgets, RunnerOptions, RunOptions, WorktreeRunOptions } from "./run-options.ts";
+export { runProtectedPaths, workTreeTop } from "./run-protected-paths.ts";
 export type {
   BoundaryReport,
   HistoryEntry,

@@ -46,7 +46,8 @@ const sandboxNoticed = new WeakSet<RunContext>();
 /**
  * The agent's sandbox setting as the toolbox takes it. The pre-run checks already recorded an
  * "off" setting as a notice; the toolbox's own notice (the first unsandboxed command) is
- * journaled once per run, never written to stderr, which `--json` keeps for the result.
+ * journaled once per run, never written to stderr, which `--json` keeps for the result. A Bash
+ * command's git changes the host did not keep (`TOOL-GIT-001`) are journaled each time.
  */
 function toolboxSandbox(ctx: RunContext): Pick<ToolboxOptions, "sandbox" | "onNotice"> {
   const sandbox = ctx.agent.sandbox;
@@ -61,8 +62,11 @@ function toolboxSandbox(ctx: RunContext): Pick<ToolboxOptions, "sandbox" | "onNo
           },
         }),
     onNotice: (notice) => {
-      if (sandboxNoticed.has(ctx)) return;
-      sandboxNoticed.add(ctx);
+      // The sandbox-off notice once per run; the others (git changes not kept) each time.
+      if (notice.code === "TOOL-SANDBOX-002") {
+        if (sandboxNoticed.has(ctx)) return;
+        sandboxNoticed.add(ctx);
+      }
       ctx.events.emit({
         type: "notice",
         level: "warning",
@@ -162,6 +166,7 @@ export async function runModelPhase(
       ...(ctx.githubRepository === undefined ? {} : { githubRepository: ctx.githubRepository }),
       ...toolboxSandbox(ctx),
       gitPush: ctx.gitPush,
+      protectedPaths: ctx.protectedPaths,
       // The run's one scrubber, and the variables the agent declares secret, which the
       // sandbox leaves out of a command's environment.
       scrubber: ctx.events.scrubber,
@@ -287,6 +292,7 @@ export async function runModelPhase(
     step,
     agent: ctx.agent,
     cwd: ctx.cwd,
+    protectedPaths: ctx.protectedPaths,
   });
   if (result.ok) return { ok: true, answer: { output: result.output, text: result.text }, toolbox };
   // Stopped while the model or a tool ran: the failure says nothing about the step.

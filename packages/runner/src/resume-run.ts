@@ -9,6 +9,7 @@ import {
   withoutToolResults,
 } from "./mid-step-replay.ts";
 import { preRunChecks, reportWarnings } from "./pre-run-checks.ts";
+import { checkResumeDefinition, checkResumeLocation } from "./resume-checks.ts";
 import {
   buildRunContext,
   type RunContext,
@@ -16,6 +17,8 @@ import {
   type SessionInputs,
 } from "./run-context.ts";
 import type { RunStartEvent } from "./run-event.ts";
+import { checkResumedGit, type RunGit, recordRunGit } from "./run-git.ts";
+import { resumeCommandOf } from "./run-options.ts";
 import type { RunResult } from "./run-result.ts";
 import { applyStepEnd, initialRunState, type RunState } from "./run-state.ts";
 import { RunnerError } from "./runner-error.ts";
@@ -89,13 +92,47 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     });
   }
 
+  // Where git finds the repository must be what the run recorded, before anything runs again
+  // (and before the location check below asks git for the repository's worktrees). This reads
+  // files and lists the configuration with host git (@climpt/host-git), whatever the journal names.
+  // A journal from before the record (or a relocated run) takes the repository as it is now.
+  const git: RunGit | null =
+    start.git !== undefined && relocated === undefined
+      ? start.git
+      : await recordRunGit({
+          cwd: relocated ?? start.cwd,
+          ...(worktree === null ? {} : { originCwd: start.originCwd }),
+          ...(runnerOptions.env === undefined ? {} : { env: runnerOptions.env }),
+        });
+  checkResumedGit(git, resumeCommandOf(runnerOptions, runId));
+  // The journal is evidence, not an instruction: it must describe a run of this agent started
+  // here, on the definition the agent folder holds now (resume-checks.ts).
+  await checkResumeLocation({
+    runId,
+    start,
+    file,
+    here: storeOptions.cwd,
+    agentName: agent.name,
+    relocated: relocated !== undefined,
+    env: hostEnv(runnerOptions.env),
+  });
+  const checked = checkResumeDefinition({
+    events,
+    agentDir: loaded.dir,
+    excluded: [path.dirname(file)],
+    file,
+    accept: runOptions.acceptChangedDefinition === true,
+    resumeCommand: resumeCommandOf(runnerOptions, runId),
+  });
+
   // The definition may have changed since the run started: a resumed run is checked like a new
   // one, with the arguments it started with, before it can spend anything.
-  const warnings = await preRunChecks(loaded, {
+  const prechecked = await preRunChecks(loaded, {
     args: start.args,
     cwd: relocated ?? start.originCwd,
     sandbox: runnerOptions.stepExecutor === undefined,
   });
+  const warnings = [...checked.warnings, ...prechecked];
   const context = await buildRunContext(inputs, {
     runId,
     args: { ...start.args },
@@ -111,6 +148,7 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     lastSeq: events.reduce((max, event) => Math.max(max, event.seq), 0),
     // Usage is summed over every call made, a failed attempt's too; replayed calls add nothing.
     totals: recordedTotals(events),
+    git,
   });
 
   try {
@@ -147,6 +185,7 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
       stepId: state.routerState.stepId,
       iteration: state.routerState.iteration,
       ...replayCounts(phases),
+      definition: checked.definition,
     });
     reportWarnings(context.events, warnings);
     const replay: MidStepReplay = {
@@ -161,4 +200,15 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     context.events.close();
     throw error;
   }
+}
+
+/** The caller's environment with the run's overrides, for host git. */
+function hostEnv(
+  overrides: Readonly<Record<string, string | undefined>> | undefined,
+): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...overrides })) {
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
 }

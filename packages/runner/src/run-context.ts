@@ -21,6 +21,7 @@ import {
 import { createRouter, type Router } from "@climpt/router";
 import {
   type GitPushSetting,
+  type ProtectedPath,
   type RunRepository,
   resolveGitPushTarget,
   resolveRunRepository,
@@ -31,12 +32,14 @@ import { createMessagesStepExecutor } from "./messages-step-executor.ts";
 import { runModelClient } from "./model-client.ts";
 import type { RunEvent } from "./run-event.ts";
 import { RunEventStream } from "./run-events.ts";
+import type { RunGit } from "./run-git.ts";
 import {
   type RunBudgets,
   type RunnerOptions,
   type RunOptions,
   resumeCommandOf,
 } from "./run-options.ts";
+import { runProtectedPaths } from "./run-protected-paths.ts";
 import type { RunError, RunUsage } from "./run-result.ts";
 import { runScrubber } from "./run-secrets.ts";
 import type { RunStop } from "./run-stop.ts";
@@ -98,9 +101,16 @@ export interface RunContext {
    * (no Bash, no GitHub tool, integration off).
    */
   readonly githubRepository: RunRepository | undefined;
+  /**
+   * What no tool of the run may change: the journal folder and, unless the agent declares
+   * `editAgents`, the agent definitions (run-protected-paths.ts).
+   */
+  readonly protectedPaths: readonly ProtectedPath[];
   readonly onTextDelta: RunOptions["onTextDelta"];
   /** The command that continues this run, for hints (`RunnerOptions.resumeCommand`). */
   readonly resumeCommand: string;
+  /** The git metadata recorded at the run's start (null outside a repository): run-git.ts. */
+  readonly git: RunGit | null;
 }
 
 /** What setup is given: the session's inputs and its stop switch. */
@@ -128,6 +138,8 @@ export interface RunIdentity {
   /** The last `seq` and usage totals the journal holds (a resumed run continues from them). */
   readonly lastSeq: number;
   readonly totals?: RunUsage;
+  /** The git metadata the run recorded at its start (run-git.ts). */
+  readonly git: RunGit | null;
 }
 
 function stoppedError(inputs: SessionInputs, runId: string): RunError | undefined {
@@ -192,6 +204,12 @@ export async function buildRunContext(
   const { runId } = identity;
   // Opened last: a run whose setup fails leaves no journal behind.
   const sink = identity.journal.open?.() ?? null;
+  const protectedPaths = runProtectedPaths({
+    cwd: identity.cwd,
+    journalPath: identity.journal.path,
+    agentDir: loaded.dir,
+    agent,
+  });
   return {
     loaded,
     agent,
@@ -227,8 +245,10 @@ export async function buildRunContext(
     env: runnerOptions.env,
     gitPush,
     githubRepository,
+    protectedPaths,
     onTextDelta: runOptions.onTextDelta,
     resumeCommand: resumeCommandOf(runnerOptions, runId),
+    git: identity.git,
   };
 }
 

@@ -1,6 +1,8 @@
+import type { GitMetadata } from "@climpt/host-git";
 import type { JsonValue, Problem } from "@climpt/model";
 import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
+import type { DefinitionRecord } from "./definition-digest.ts";
 import type { RunError, RunResult, RunUsage } from "./run-result.ts";
 import type { StepEndRecord } from "./step-end-record.ts";
 
@@ -59,6 +61,17 @@ export interface RunStartEvent extends EventBase {
   readonly registryVersion: string;
   readonly modelOverride: string | null;
   readonly iterationCap: number;
+  /**
+   * What decides where git finds the run's repository, as it was at the start (the run's working
+   * tree, and in worktree mode the repository it was started from); null outside a repository,
+   * absent in journals before it. Checked after every step and on resume (`RUN-GIT-001`).
+   */
+  readonly git?: { readonly metadata: readonly GitMetadata[] } | null;
+  /**
+   * A digest of the agent folder the run started with (definition-digest.ts); `climpt resume`
+   * refuses a changed one (`RUN-RESUME-006`). Absent in journals from before it.
+   */
+  readonly definition?: DefinitionRecord;
   /** Worktree mode: the folder, its branch, the base branch it merges back into. */
   readonly worktree: {
     readonly path: string;
@@ -76,6 +89,8 @@ export interface RunResumeEvent extends EventBase {
   /** Model calls of the interrupted step that are served from the journal, not repeated. */
   readonly replayedModelCalls: number;
   readonly replayedToolResults: number;
+  /** The agent folder's digest at this resume: the next resume compares with it. */
+  readonly definition?: DefinitionRecord;
 }
 
 export interface StepStartEvent extends EventBase {

@@ -40,6 +40,12 @@ export interface RunOptions {
    * are not in the rebuilt folder.
    */
   readonly resumeIn?: string;
+  /**
+   * With `resume`: continue although the agent definition changed since the run started (or
+   * was last resumed), instead of refusing with `RUN-RESUME-006`; recorded as a warning. For a
+   * change the user made and reviewed (CLI `--accept-changed-definition`).
+   */
+  readonly acceptChangedDefinition?: boolean;
   /** Run in a fresh git worktree on its own branch (overrides agent.json). */
   readonly worktree?: boolean;
   /**

@@ -11,6 +11,7 @@ import { resumeRun } from "./resume-run.ts";
 import type { RunContext, SessionInputs } from "./run-context.ts";
 import { errorOf } from "./run-errors.ts";
 import type { RunEvent } from "./run-event.ts";
+import { runGitChange } from "./run-git.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import type { RunError, RunResult } from "./run-result.ts";
 import { applyStepEnd, type RunState } from "./run-state.ts";
@@ -112,7 +113,7 @@ export class RunSession {
   /** One iteration: the step's model phase, then its dialect's phase. */
   private async iteration(ctx: RunContext): Promise<StepOutcome> {
     const state = this.current;
-    const stopped = ctx.stopped() ?? budgetError(ctx);
+    const stopped = ctx.stopped() ?? budgetError(ctx) ?? runGitChange(ctx.git, ctx.resumeCommand);
     if (stopped !== undefined) return endRun(stopped);
     const { stepId, iteration } = state.routerState;
     const step = ctx.registry.steps[stepId];
@@ -128,6 +129,9 @@ export class RunSession {
 
     if (step.subprocess !== undefined) return programStep(ctx, state, step, step.subprocess);
     const phase = await runModelPhase(ctx, state, step, "step", { replay: replay?.step });
+    // What the step's tools did, checked before the completion chain runs any git.
+    const gitChanged = runGitChange(ctx.git, ctx.resumeCommand);
+    if (gitChanged !== undefined) return endRun(gitChanged, stepId);
     if (!phase.ok) return afterFailedPhase(ctx, state, step, phase);
     return ctx.registry.dialect === "check" || step.check !== undefined
       ? checkDialectStep(ctx, state, step, phase.answer, phase.toolbox, replay?.check)
@@ -159,7 +163,12 @@ export class RunSession {
       // A hook that fails here ends the run through the caller's catch, before the boundary hook.
       await announceStepEnd(ctx, this.inputs.runnerOptions, ending.stepEnd);
     }
-    if (ending.error === undefined && ending.boundary !== undefined) {
+    // The boundary hook and the worktree finish run git on the host: not in a repository whose
+    // git metadata changed since the start.
+    const gitChanged =
+      ending.error === undefined ? runGitChange(ctx.git, ctx.resumeCommand) : undefined;
+    if (gitChanged !== undefined) final = { finalStepId: ending.finalStepId, error: gitChanged };
+    else if (ending.error === undefined && ending.boundary !== undefined) {
       const unconfirmed = await runBoundary(ctx, ending.boundary);
       if (unconfirmed !== undefined) final = { ...ending, error: unconfirmed };
     }

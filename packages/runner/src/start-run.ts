@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { resolveEntryStep } from "@climpt/registry-schema";
+import { digestDefinition } from "./definition-digest.ts";
 import { runJournalStore } from "./journal-store.ts";
 import { preRunChecks, reportWarnings } from "./pre-run-checks.ts";
 import {
@@ -9,6 +10,7 @@ import {
   resolveRunCap,
   type SessionInputs,
 } from "./run-context.ts";
+import { recordRunGit } from "./run-git.ts";
 import { newRunId } from "./run-id.ts";
 import { initialRunState, type RunState } from "./run-state.ts";
 import { AgentDefinitionError, RunnerError } from "./runner-error.ts";
@@ -62,6 +64,13 @@ export async function startRun(
       : null;
   let context: RunContext;
   try {
+    // Before the first step: where git finds the repository, recorded (and a configuration
+    // that includes a file from the working tree refused).
+    const git = await recordRunGit({
+      cwd: worktree?.path ?? originCwd,
+      ...(worktree === null ? {} : { originCwd }),
+      ...(runnerOptions.env === undefined ? {} : { env: runnerOptions.env }),
+    });
     // The journal lives with the repository the run was started from, not in the worktree,
     // which is removed after a successful run.
     const store =
@@ -89,6 +98,7 @@ export async function startRun(
         open: store === null ? null : () => store.create(runId),
       },
       lastSeq: 0,
+      git,
     });
   } catch (error) {
     // Setup failed before the first step: nothing ran in the worktree, so none is left behind.
@@ -98,6 +108,12 @@ export async function startRun(
     throw error;
   }
   const state = initialRunState(context.router.start(entry.value), context.registry);
+  // What the agent folder holds now (its journal folder left out, should it lie inside):
+  // resume refuses to run a definition that changed since (resume-checks.ts).
+  const definition = digestDefinition(
+    loaded.dir,
+    context.journalPath === null ? [] : [path.dirname(context.journalPath)],
+  );
   context.events.emit({
     type: "run_start",
     journalFormat: JOURNAL_FORMAT,
@@ -112,6 +128,8 @@ export async function startRun(
     registryVersion: registry.version,
     modelOverride: context.modelOverride ?? null,
     iterationCap: context.router.iterationCap,
+    git: context.git,
+    definition,
     worktree,
   });
   reportWarnings(context.events, warnings);

@@ -1,5 +1,6 @@
 import type { AgentDefinition, JsonSchema, JsonValue, Step } from "@climpt/model";
 import type { ToolCall, ToolExecutor, ToolResult } from "@climpt/sdk-adapter";
+import type { ProtectedPath } from "@climpt/tools";
 import type { RecordedReply } from "./journal-replay.ts";
 import type { RunError } from "./run-result.ts";
 
@@ -63,6 +64,12 @@ export interface StepExecutionRequest {
   readonly step: Step;
   readonly agent: AgentDefinition;
   readonly cwd: string;
+  /**
+   * What no tool of the run may change — the journal folder, the agent definitions
+   * (run-protected-paths.ts) — for an executor with tools of its own to refuse, as the
+   * runner's toolbox does (`resolveProtectedPaths` of @climpt/tools).
+   */
+  readonly protectedPaths?: readonly ProtectedPath[];
 }
 
 /** The recorded part of an interrupted phase: replies in order, tool results by tool_use id. */

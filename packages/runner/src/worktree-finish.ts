@@ -1,8 +1,15 @@
 import type { CommandRunner } from "@climpt/completion-chain";
+import { type GitLayout, runHostGit } from "@climpt/host-git";
 import { type AgentDefinition, type Problem, problem, type WorktreeFinish } from "@climpt/model";
+import {
+  definitionChanges,
+  definitionChangesProblem,
+  definitionFolders,
+  hostGitRead,
+} from "./definition-changes.ts";
 import type { WorktreeRunOptions } from "./run-options.ts";
 import type { WorktreeReport } from "./run-result.ts";
-import { git, type RunWorktree, removeRunWorktree } from "./worktree.ts";
+import { git, type RunWorktree, removeRunWorktree, repositoryOf } from "./worktree.ts";
 
 /** Push and `gh pr create` talk to a remote: bounded, so a stalled network cannot hang a run. */
 const REMOTE_TIMEOUT_MS = 300_000;
@@ -35,10 +42,20 @@ export interface WorktreeFinishInputs {
   readonly repoDir: string;
   readonly worktree: RunWorktree;
   readonly finish: WorktreeFinish;
+  /** Runs `gh pr create` (git itself runs through @climpt/host-git). */
   readonly commandRunner: CommandRunner;
+  /** The run's environment overrides, for git (identity) and gh. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly agentName: string;
   readonly runId: string;
   readonly signal?: AbortSignal;
+  /**
+   * agent.json `runner.boundaries.editAgents`: the run may change agent definitions. Otherwise
+   * a branch whose commits change `.agent/` (or `agentDir`) is not merged (`RUN-WORKTREE-007`).
+   */
+  readonly editAgents?: boolean;
+  /** The running agent's folder: checked with `.agent/` when it lies in the repository. */
+  readonly agentDir?: string;
 }
 
 export interface WorktreeFinishOutcome {
@@ -47,9 +64,15 @@ export interface WorktreeFinishOutcome {
   readonly problem?: Problem;
 }
 
-async function gitOk(cwd: string, args: readonly string[]): Promise<boolean> {
+type GitOptions = Parameters<typeof git>[2];
+
+async function gitOk(
+  repo: GitLayout,
+  args: readonly string[],
+  options: GitOptions,
+): Promise<boolean> {
   try {
-    await git(cwd, args);
+    await git(repo, args, options);
     return true;
   } catch {
     return false;
@@ -57,8 +80,12 @@ async function gitOk(cwd: string, args: readonly string[]): Promise<boolean> {
 }
 
 /** The worktree that has `branch` checked out (the repository itself, usually), or null. */
-async function checkedOutIn(repoDir: string, branch: string): Promise<string | null> {
-  const listing = await git(repoDir, ["worktree", "list", "--porcelain"]);
+async function checkedOutIn(
+  repo: GitLayout,
+  branch: string,
+  options: GitOptions,
+): Promise<string | null> {
+  const listing = await git(repo, ["worktree", "list", "--porcelain"], options);
   let current: string | null = null;
   for (const line of listing.split("\n")) {
     if (line.startsWith("worktree ")) current = line.slice("worktree ".length);
@@ -79,43 +106,42 @@ function byHand(worktree: RunWorktree, base: string, where: string): string {
  * moves only if the merge is clean. Returns the commits merged, or the problem that stopped it.
  */
 async function mergeBack(
-  repoDir: string,
+  repo: GitLayout,
   worktree: RunWorktree,
   base: string,
+  options: GitOptions,
 ): Promise<{ ok: true; commits: number } | { ok: false; problem: Problem }> {
   const { branch } = worktree;
-  const commits = Number(await git(repoDir, ["rev-list", "--count", `${base}..${branch}`]));
+  const commits = Number(await git(repo, ["rev-list", "--count", `${base}..${branch}`], options));
   if (commits === 0) return { ok: true, commits: 0 };
   const message = `Merge branch '${branch}' into ${base}`;
-  const where = await checkedOutIn(repoDir, base);
+  const where = await checkedOutIn(repo, base, options);
   if (where === null) {
     let tree: string;
     try {
       tree =
-        (await git(repoDir, ["merge-tree", "--write-tree", base, branch])).split("\n")[0] ?? "";
+        (await git(repo, ["merge-tree", "--write-tree", base, branch], options)).split("\n")[0] ??
+        "";
     } catch (error) {
       // Exit 1 with the conflicts listed on stdout: nothing was written, the base is untouched.
       const stdout = ((error as { cause?: { stdout?: string } }).cause?.stdout ?? "").split("\n");
       const conflicts = stdout.filter((line) => line.startsWith("CONFLICT"));
       const detail = conflicts.length > 0 ? conflicts.join("; ") : (error as Error).message;
-      return { ok: false, problem: conflict(worktree, base, repoDir, detail) };
+      return { ok: false, problem: conflict(worktree, base, repo.workTree, detail) };
     }
-    const baseCommit = await git(repoDir, ["rev-parse", base]);
-    const merged = await git(repoDir, [
-      "commit-tree",
-      tree,
-      "-p",
-      base,
-      "-p",
-      branch,
-      "-m",
-      message,
-    ]);
+    const baseCommit = await git(repo, ["rev-parse", base], options);
+    const merged = await git(
+      repo,
+      ["commit-tree", tree, "-p", base, "-p", branch, "-m", message],
+      options,
+    );
     // Compare-and-swap: refuses if the base moved since it was read.
-    await git(repoDir, ["update-ref", `refs/heads/${base}`, merged, baseCommit]);
+    await git(repo, ["update-ref", `refs/heads/${base}`, merged, baseCommit], options);
     return { ok: true, commits };
   }
-  const dirty = await git(where, ["status", "--porcelain", "--untracked-files=no"]);
+  // The checkout holding the base: a working tree of this repository, told to git explicitly.
+  const checkout = where === repo.workTree ? repo : repositoryOf(where, repo.commonDir);
+  const dirty = await git(checkout, ["status", "--porcelain", "--untracked-files=no"], options);
   if (dirty !== "") {
     return {
       ok: false,
@@ -129,11 +155,13 @@ async function mergeBack(
     };
   }
   try {
-    await git(where, ["merge", "--no-ff", "-m", message, branch]);
+    await git(checkout, ["merge", "--no-ff", "-m", message, branch], options);
     return { ok: true, commits };
   } catch (error) {
-    const files = await git(where, ["diff", "--name-only", "--diff-filter=U"]).catch(() => "");
-    await gitOk(where, ["merge", "--abort"]);
+    const files = await git(checkout, ["diff", "--name-only", "--diff-filter=U"], options).catch(
+      () => "",
+    );
+    await gitOk(checkout, ["merge", "--abort"], options);
     const detail =
       files === "" ? (error as Error).message : `conflicts in ${files.split("\n").join(", ")}`;
     return { ok: false, problem: conflict(worktree, base, where, detail) };
@@ -158,6 +186,11 @@ function conflict(worktree: RunWorktree, base: string, where: string, detail: st
  */
 export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<WorktreeFinishOutcome> {
   const { repoDir, worktree, finish, commandRunner } = inputs;
+  const repo = repositoryOf(repoDir);
+  const options: GitOptions = {
+    ...(inputs.env === undefined ? {} : { env: inputs.env }),
+    ...(inputs.signal === undefined ? {} : { signal: inputs.signal }),
+  };
   const base = worktree.baseBranch ?? null;
   const merge = finish.merge && !finish.createPr;
   let report: WorktreeReport = {
@@ -172,8 +205,31 @@ export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<Work
   };
   const kept = (found: Problem): WorktreeFinishOutcome => ({ report, problem: found });
 
+  if (merge && base !== null && inputs.editAgents !== true) {
+    // Before anything lands: commits that change agent definitions without the working tree
+    // (update-index, commit-tree) are kept for the user to review (definition-changes.ts).
+    const read = hostGitRead(repoDir, { ...process.env, ...inputs.env });
+    const top = (await read(["rev-parse", "--show-toplevel"])).trim();
+    const files = await definitionChanges({
+      read,
+      base,
+      head: worktree.branch,
+      folders: definitionFolders(top, inputs.agentDir),
+    });
+    if (files.length > 0) {
+      return kept(
+        definitionChangesProblem({
+          files,
+          branch: worktree.branch,
+          base,
+          repoDir,
+          worktreePath: worktree.path,
+        }),
+      );
+    }
+  }
   if (merge && base !== null) {
-    const merged = await mergeBack(repoDir, worktree, base);
+    const merged = await mergeBack(repo, worktree, base, options);
     if (!merged.ok) return kept(merged.problem);
     report = { ...report, merged: merged.commits > 0, commits: merged.commits };
   }
@@ -187,12 +243,17 @@ export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<Work
   if (finish.push || finish.createPr) {
     const pushBase = report.merged && base !== null && !finish.createPr;
     const ref = pushBase ? (base as string) : worktree.branch;
-    const pushed = await remoteRun("git", ["push", ...(pushBase ? [] : ["-u"]), remote, ref]);
+    // Host git: the user's credential helpers, no pre-push hook (@climpt/host-git).
+    const pushed = await runHostGit(repo, ["push", ...(pushBase ? [] : ["-u"]), remote, ref], {
+      timeoutMs: REMOTE_TIMEOUT_MS,
+      ...(inputs.env === undefined ? {} : { env: { ...process.env, ...inputs.env } }),
+      ...(inputs.signal === undefined ? {} : { signal: inputs.signal }),
+    });
     if (pushed.exitCode !== 0) {
       return kept(
         problem(
           "RUN-WORKTREE-005",
-          `git push ${remote} ${ref} failed (exit ${pushed.exitCode}${pushed.timedOut ? ", timed out" : ""}): ${pushed.stderr.trim() || pushed.stdout.trim()}`,
+          `git push ${remote} ${ref} failed (exit ${pushed.exitCode ?? "none"}${pushed.timedOut ? ", timed out" : ""}): ${pushed.stderr.trim() || pushed.stdout.trim()}`,
           {
             hint: `Fix the remote "${remote}" (--push-remote NAME), then: cd ${repoDir} && git push ${remote} ${ref}${finish.createPr ? ` && gh pr create --head ${worktree.branch}` : ""}.`,
           },
@@ -243,6 +304,6 @@ export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<Work
   await removeRunWorktree({ repoDir, worktree });
   report = { ...report, removed: true };
   // Merged: the commits are on the base, the branch has done its job (as the original does).
-  if (report.merged) await gitOk(repoDir, ["branch", "-D", worktree.branch]);
+  if (report.merged) await gitOk(repo, ["branch", "-D", worktree.branch], options);
   return { report };
 }

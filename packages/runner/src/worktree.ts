@@ -1,32 +1,71 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
+import { findGitLayout, type GitLayout, runHostGit } from "@climpt/host-git";
+import { ClimptError } from "@climpt/model";
 import { RunnerError } from "./runner-error.ts";
-
-const run = promisify(execFile);
 
 /** Local git commands only; a bound so a wedged git (a lock held elsewhere) cannot hang a run. */
 const GIT_TIMEOUT_MS = 120_000;
 
-export async function git(cwd: string, args: readonly string[]): Promise<string> {
+const NEEDS_A_REPOSITORY =
+  "Worktree mode needs the working directory to be inside a git repository with at least one commit.";
+
+/**
+ * The repository holding `dir`, as host git is told it (@climpt/host-git: found from the file
+ * system, never from a `commondir` file): `RUN-WORKTREE-001` outside one. With `expectCommonDir`,
+ * `dir` must be a working tree of that repository.
+ */
+export function repositoryOf(dir: string, expectCommonDir?: string): GitLayout {
+  let layout: GitLayout | null;
   try {
-    const { stdout } = await run("git", args, {
-      cwd,
-      encoding: "utf8",
-      timeout: GIT_TIMEOUT_MS,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-    return stdout.trim();
+    layout = findGitLayout(dir, expectCommonDir === undefined ? {} : { expectCommonDir });
   } catch (error) {
-    const stderr = (error as { stderr?: string }).stderr?.trim();
+    if (!ClimptError.isInstance(error)) throw error;
     throw new RunnerError({
       code: "RUN-WORKTREE-001",
-      message: `git ${args.join(" ")} failed in ${cwd}${stderr ? `: ${stderr}` : ""}.`,
-      hint: "Worktree mode needs the working directory to be inside a git repository with at least one commit.",
-      cause: error,
+      message: error.message,
+      hint: error.hint ?? NEEDS_A_REPOSITORY,
     });
   }
+  if (layout === null) {
+    throw new RunnerError({
+      code: "RUN-WORKTREE-001",
+      message: `${dir} is not inside a git repository.`,
+      hint: NEEDS_A_REPOSITORY,
+    });
+  }
+  return layout;
+}
+
+/**
+ * Host git in `repo` (@climpt/host-git: explicit directories, no fsmonitor, no hooks), its
+ * trimmed stdout; a failure is `RUN-WORKTREE-001` with git's stderr, and the result as `cause`.
+ */
+export async function git(
+  repo: GitLayout,
+  args: readonly string[],
+  options: {
+    readonly cwd?: string;
+    readonly env?: Readonly<Record<string, string | undefined>>;
+    readonly timeoutMs?: number;
+    readonly signal?: AbortSignal;
+  } = {},
+): Promise<string> {
+  const cwd = options.cwd ?? repo.workTree;
+  const result = await runHostGit(repo, args, {
+    cwd,
+    timeoutMs: options.timeoutMs ?? GIT_TIMEOUT_MS,
+    ...(options.env === undefined ? {} : { env: { ...process.env, ...options.env } }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  if (result.exitCode === 0) return result.stdout.trim();
+  const stderr = result.stderr.trim() || (result.timedOut ? "timed out" : result.spawnError);
+  throw new RunnerError({
+    code: "RUN-WORKTREE-001",
+    message: `git ${args.join(" ")} failed in ${cwd}${stderr ? `: ${stderr}` : ""}.`,
+    hint: NEEDS_A_REPOSITORY,
+    cause: result,
+  });
 }
 
 export interface RunWorktree {
@@ -49,7 +88,7 @@ export interface WorktreeBranches {
   readonly baseBranch?: string;
 }
 
-async function branchExists(repo: string, branch: string): Promise<boolean> {
+async function branchExists(repo: GitLayout, branch: string): Promise<boolean> {
   try {
     await git(repo, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]);
     return true;
@@ -73,26 +112,27 @@ export async function createRunWorktree(options: {
   readonly runId: string;
   readonly branches?: WorktreeBranches;
 }): Promise<RunWorktree> {
-  const top = await git(options.repoDir, ["rev-parse", "--show-toplevel"]);
+  const repo = repositoryOf(options.repoDir);
+  const top = repo.workTree;
   const root = path.resolve(top, options.root ?? "../climpt-worktrees");
   const worktreePath = path.join(root, `${options.agentName}-${options.runId}`);
   const branch = options.branches?.branch ?? `climpt/${options.agentName}/${options.runId}`;
   let baseBranch: string | null = options.branches?.baseBranch ?? null;
   if (baseBranch === null) {
-    const current = await git(top, ["rev-parse", "--abbrev-ref", "HEAD"]);
+    const current = await git(repo, ["rev-parse", "--abbrev-ref", "HEAD"]);
     baseBranch = current === "HEAD" ? null : current;
-  } else if (!(await branchExists(top, baseBranch))) {
+  } else if (!(await branchExists(repo, baseBranch))) {
     throw new RunnerError({
       code: "RUN-WORKTREE-002",
       message: `The base branch "${baseBranch}" does not exist in ${top}.`,
       hint: "Pass --base-branch an existing local branch, or leave it out to start from the current branch.",
     });
   }
-  const existed = await branchExists(top, branch);
+  const existed = await branchExists(repo, branch);
   if (existed) {
-    await git(top, ["worktree", "add", worktreePath, branch]);
+    await git(repo, ["worktree", "add", worktreePath, branch]);
   } else {
-    await git(top, ["worktree", "add", "-b", branch, worktreePath, baseBranch ?? "HEAD"]);
+    await git(repo, ["worktree", "add", "-b", branch, worktreePath, baseBranch ?? "HEAD"]);
   }
   return { path: worktreePath, branch, baseBranch, createdBranch: !existed };
 }
@@ -106,7 +146,12 @@ export async function removeRunWorktree(options: {
   readonly worktree: RunWorktree;
 }): Promise<void> {
   if (!existsSync(options.worktree.path)) return;
-  await git(options.repoDir, ["worktree", "remove", "--force", options.worktree.path]);
+  await git(repositoryOf(options.repoDir), [
+    "worktree",
+    "remove",
+    "--force",
+    options.worktree.path,
+  ]);
 }
 
 /**
@@ -119,5 +164,5 @@ export async function discardRunWorktree(options: {
 }): Promise<void> {
   await removeRunWorktree(options);
   if (options.worktree.createdBranch === true)
-    await git(options.repoDir, ["branch", "-D", options.worktree.branch]);
+    await git(repositoryOf(options.repoDir), ["branch", "-D", options.worktree.branch]);
 }

@@ -2,6 +2,7 @@ import type { JsonSchema, JsonValue, SecretScrubber, StepKind, ToolResult } from
 import type { BoundaryRequestLog } from "./boundary-request.ts";
 import type { WorkingRoot } from "./confine-path.ts";
 import type { GithubAccess } from "./github-access.ts";
+import type { ResolvedProtectedPath } from "./protected-paths.ts";
 import type { GitPushSetting } from "./sandbox/git-push-target.ts";
 import type { SandboxSettings } from "./sandbox/settings.ts";
 import type { ToolName } from "./tool-names.ts";
@@ -29,10 +30,17 @@ export interface ToolContext {
   /** What `git push` inside the sandbox may push, or why nothing. */
   readonly gitPush: GitPushSetting;
   readonly scrubber: SecretScrubber;
+  /**
+   * Paths in the working directory no tool may change (the run's journal folder, the agent
+   * definitions): Write and Edit refuse them; the sandbox holds them read-only (`sandbox`).
+   */
+  readonly protectedPaths: readonly ResolvedProtectedPath[];
   /** Variable names the agent declares secret: never passed into the sandbox. */
   readonly declaredSecretNames: readonly string[];
-  /** Reports something the caller should know (the sandbox is off). */
+  /** Reports something the caller should know (the sandbox is off), once per code. */
   notice(notice: ToolboxNotice): void;
+  /** Reports something the caller should know each time it happens (git changes not kept). */
+  report(notice: ToolboxNotice): void;
 }
 
 /** Something the toolbox reports outside tool results: a coded message. */

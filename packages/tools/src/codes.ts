@@ -41,6 +41,16 @@ export const TOOL_CODES = {
   sandboxUnavailable: "TOOL-SANDBOX-001",
   /** Notice: the agent turned the sandbox off; model-issued commands run unsandboxed. */
   sandboxOff: "TOOL-SANDBOX-002",
+  /**
+   * Bash: git inside the sandbox changed refs other than the run's own branch, or moved HEAD; the
+   * repository's are unchanged (also a journal notice).
+   */
+  gitNotKept: "TOOL-GIT-001",
+  /**
+   * Bash: the host refused to take back what git inside the sandbox wrote (a malformed object, an
+   * index git cannot read, the run's branch moved to something that is not a commit).
+   */
+  gitRefused: "TOOL-GIT-002",
   /** A regular expression or glob took longer than its deadline (catastrophic backtracking). */
   patternTimeout: "TOOL-PATTERN-001",
   /** A command is longer than the boundary filter inspects. */

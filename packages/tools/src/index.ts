@@ -48,6 +48,12 @@ export {
   type ToolRefusal,
 } from "./policy.ts";
 export {
+  type ProtectedPath,
+  protectedPathOf,
+  type ResolvedProtectedPath,
+  resolveProtectedPaths,
+} from "./protected-paths.ts";
+export {
   hostGhEnv,
   type ResolveRunRepositoryOptions,
   type RunRepository,

@@ -4,9 +4,9 @@
  * root — never from the folder a command happens to run in, where a repository the model made
  * (`git init tmp/x && git remote add origin …`) would decide which repository "issue #1" is.
  */
+import { hostGitSettingsEnvironment } from "@climpt/host-git";
 import { normalizeRepository } from "@climpt/model";
 import { loadExeca } from "./lazy-modules.ts";
-import { HOST_GIT_CONFIG } from "./sandbox/git-push-target.ts";
 
 /** The run's repository as lower-case `owner/repo`, or why it could not be told. */
 export type RunRepository =
@@ -26,41 +26,14 @@ export interface ResolveRunRepositoryOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Variables that would point gh's git at another repository than the folder it runs in. */
-const GIT_REDIRECTIONS = [
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_COMMON_DIR",
-  "GIT_INDEX_FILE",
-  "GIT_NAMESPACE",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_CEILING_DIRECTORIES",
-  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-];
-
 /**
- * The environment of a gh the host runs: the caller's, without variables that redirect git, and
- * with the host's git settings (no fsmonitor, no hooks, …) added as `GIT_CONFIG_COUNT` entries,
- * which git reads like `-c` options: gh runs git itself (`git remote -v`, the current branch),
- * in a repository whose files the model may have touched.
+ * The environment of a gh the host runs: the caller's, without `GIT_*` variables that redirect
+ * git, with host git's fixed settings (no fsmonitor, no hooks, …) as `GIT_CONFIG_COUNT` entries,
+ * which git reads like `-c` options over every file: gh runs git itself (`git remote -v`, the
+ * current branch) in a repository whose files the model may have touched.
  */
 export function hostGhEnv(env: Readonly<Record<string, string>>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (!GIT_REDIRECTIONS.includes(name)) out[name] = value;
-  }
-  const given = Number.parseInt(out.GIT_CONFIG_COUNT ?? "", 10);
-  let count = Number.isSafeInteger(given) && given > 0 ? given : 0;
-  for (const entry of HOST_GIT_CONFIG) {
-    const at = entry.indexOf("=");
-    out[`GIT_CONFIG_KEY_${count}`] = entry.slice(0, at);
-    out[`GIT_CONFIG_VALUE_${count}`] = entry.slice(at + 1);
-    count++;
-  }
-  out.GIT_CONFIG_COUNT = String(count);
-  out.GIT_TERMINAL_PROMPT = "0";
-  return out;
+  return hostGitSettingsEnvironment(env);
 }
 
 /** The first line of a gh message, short enough to put in a refusal. */

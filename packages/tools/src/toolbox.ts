@@ -16,6 +16,7 @@ import type { ToolEvent } from "./events.ts";
 import { createGithubAccess, type GithubAccess } from "./github-access.ts";
 import { PATTERN_DEADLINE_MS } from "./pattern-failure.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
+import { type ProtectedPath, resolveProtectedPaths } from "./protected-paths.ts";
 import type { RunRepository } from "./run-repository.ts";
 import { type GitPushSetting, NO_PUSH_TARGET } from "./sandbox/git-push-target.ts";
 import { resolveSandboxSettings, type SandboxSettingsInput } from "./sandbox/settings.ts";
@@ -94,6 +95,16 @@ export interface ToolboxOptions {
    * it the toolbox asks gh in the working directory once, when a gh call first needs it.
    */
   readonly githubRepository?: RunRepository;
+  /**
+   * Folders (or files) in the working directory the model may read but not change: the run's
+   * journal folder and the agent definitions, which the host acts on later (resume reads the
+   * journal; the next run loads the definition and runs its hooks and validators outside the
+   * sandbox). Write and Edit refuse them (`TOOL-POLICY-004`, with the entry's reason) and they
+   * are read-only inside the sandbox. One that does not exist when a command starts is not
+   * protected inside the sandbox (a bind over an absent path would leave a placeholder on the
+   * host); the runner creates the journal folder before the first step. Default: none.
+   */
+  readonly protectedPaths?: readonly ProtectedPath[];
 }
 
 /** The tools of one step: a ToolExecutor plus the boundary requests its closure tools recorded. */
@@ -131,6 +142,7 @@ const POLICY_LABELS: Readonly<Record<string, string>> = {
 export function createToolbox(options: ToolboxOptions): Toolbox {
   const root = workingRoot(options.cwd);
   const policy = resolveToolPolicy(options.agent, options.step);
+  const protectedPaths = resolveProtectedPaths(root, options.protectedPaths ?? []);
   const boundary = new BoundaryRequestLog();
   let env: Record<string, string> | undefined;
   let hostEnv: Record<string, string> | undefined;
@@ -163,6 +175,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       return scrubber;
     },
     declaredSecretNames: options.secrets?.env ?? [],
+    protectedPaths,
     ghCommand: options.ghCommand ?? "gh",
     boundary,
     get github() {
@@ -177,11 +190,17 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       return github;
     },
     stepKind: options.step.kind,
-    sandbox: resolveSandboxSettings(options.sandbox),
+    sandbox: {
+      ...resolveSandboxSettings(options.sandbox),
+      protectedPaths: protectedPaths.map((entry) => entry.real),
+    },
     gitPush: options.gitPush ?? NO_PUSH_TARGET,
     notice(notice) {
       if (noticed.has(notice.code)) return;
       noticed.add(notice.code);
+      context.report(notice);
+    },
+    report(notice) {
       if (options.onNotice !== undefined) options.onNotice(notice);
       else process.emitWarning(notice.message, { code: notice.code });
     },

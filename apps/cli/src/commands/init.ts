@@ -1,6 +1,6 @@
-import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import * as path from "node:path";
+import { findGitLayout } from "@climpt/host-git";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
@@ -27,14 +27,14 @@ import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.t
  * run is refused at the close-out until its retries run out.
  */
 export function commitAdvice(cwd: string, agentDir: string): string[] {
-  let root: string;
+  // The working tree holding cwd, read from the file system (@climpt/host-git): no git runs.
+  let root: string | undefined;
   try {
-    root = execFileSync("git", ["rev-parse", "--show-toplevel"], {
-      cwd,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "ignore"],
-    }).trim();
+    root = findGitLayout(cwd)?.workTree;
   } catch {
+    root = undefined;
+  }
+  if (root === undefined) {
     return [
       `${cwd} is not inside a git repository, and the scaffold's git-clean validator needs one. Before the first run:`,
       "  git init",

@@ -47,14 +47,27 @@ export const AGENT_FLAG: FlagSpec = {
   description: "The run's agent, by name or path (default: found from the run id under .agent/).",
 };
 
+export const ACCEPT_CHANGED_DEFINITION_FLAG: FlagSpec = {
+  name: "accept-changed-definition",
+  kind: "boolean",
+  key: "acceptChangedDefinition",
+  description:
+    "Continue although the agent definition changed since the run started (otherwise RUN-RESUME-006). For a change you made and reviewed.",
+};
+
 export const resumeCommand: Command = {
   name: "resume",
   summary: "Continue an interrupted or failed run from its journal.",
   usage: ["climpt resume <run-id> [--agent AGENT] [--replay CASSETTE] [flags]"],
-  flags: [AGENT_FLAG, ...RUN_FLAGS.filter((flag) => RESUME_KEYS.has(flag.key))],
+  flags: [
+    AGENT_FLAG,
+    ACCEPT_CHANGED_DEFINITION_FLAG,
+    ...RUN_FLAGS.filter((flag) => RESUME_KEYS.has(flag.key)),
+  ],
   details: [
     "The run keeps the parameters it started with. Completed model calls are served from the journal, never repeated; the step that was running starts again.",
     "The agent is found from the run id among the agents under <cwd>/.agent/ (or --agent-dir); give --agent when it lives elsewhere. Run it from the folder the run was started in (or pass the same --cwd): the journal is there.",
+    "The journal must describe a run of this agent started in this folder (RUN-RESUME-005), and the agent folder must hold what it held when the run started or was last resumed (RUN-RESUME-006): a changed definition could run other hooks and validators against a half-done run. Review the change, then start a new run or pass --accept-changed-definition.",
     "Exit codes: 0 completed, 1 the run failed or was interrupted again, 2 bad usage, no such run, or an agent definition that no longer validates.",
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -95,7 +108,14 @@ export const resumeCommand: Command = {
     }
     return executeRun(io, this, {
       loaded,
-      runOptions: { cwd: location.cwd, resume: runId, ...shared.options },
+      runOptions: {
+        cwd: location.cwd,
+        resume: runId,
+        ...(booleanValue(values, "acceptChangedDefinition") === true
+          ? { acceptChangedDefinition: true }
+          : {}),
+        ...shared.options,
+      },
       json,
       jsonl: booleanValue(values, "jsonl") === true,
       verbose: booleanValue(values, "verbose") === true,

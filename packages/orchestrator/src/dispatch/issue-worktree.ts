@@ -1,20 +1,41 @@
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { promisify } from "node:util";
+import { findGitLayout, type GitLayout, runHostGit } from "@climpt/host-git";
 import { ClimptError } from "@climpt/model";
 import { ORCHESTRATOR_CODES as C } from "../codes.ts";
-
-const exec = promisify(execFile);
 
 export interface IssueWorktree {
   readonly path: string;
   readonly branch: string;
 }
 
-async function git(cwd: string, args: readonly string[]): Promise<string> {
-  const { stdout } = await exec("git", [...args], { cwd, encoding: "utf8" });
-  return stdout.trim();
+/** A fetch or push talks to a remote: bounded, so a stalled network cannot hang a dispatch. */
+const REMOTE_TIMEOUT_MS = 300_000;
+
+/**
+ * Host git (@climpt/host-git): the repository's directories explicit, no fsmonitor, no hooks. An
+ * issue's worktree is where earlier phases' models worked; nothing they left in it may decide
+ * what this git runs. Rejects with git's stderr (as `stderr`) when git fails.
+ */
+async function git(
+  repo: GitLayout,
+  args: readonly string[],
+  options: { readonly cwd?: string; readonly timeoutMs?: number } = {},
+): Promise<string> {
+  const result = await runHostGit(repo, args, options);
+  if (result.exitCode === 0) return result.stdout.trim();
+  const error = new Error(`git ${args.join(" ")} failed`) as Error & { stderr: string };
+  error.stderr =
+    result.refused ??
+    (result.stderr || (result.timedOut ? "timed out" : (result.spawnError ?? "")));
+  throw error;
+}
+
+/** The layout of `dir` (the repository, or one of its worktrees when `commonDir` is given). */
+function layoutOf(dir: string, commonDir?: string): GitLayout {
+  const layout = findGitLayout(dir, commonDir === undefined ? {} : { expectCommonDir: commonDir });
+  if (layout === null) throw new Error(`${dir} is not inside a git repository`);
+  return layout;
 }
 
 /** Git refuses concurrent changes to one repository with a `.lock` file; those are worth a retry. */
@@ -62,12 +83,13 @@ export function ensureIssueWorktree(options: {
   readonly remote?: string;
 }): Promise<IssueWorktree> {
   return serialized(path.resolve(options.repoDir), async () => {
-    let top: string;
+    let repo: GitLayout;
     try {
-      top = await git(options.repoDir, ["rev-parse", "--show-toplevel"]);
+      repo = layoutOf(options.repoDir);
     } catch (error) {
       throw failure(`${options.repoDir} is not inside a git repository`, error);
     }
+    const top = repo.workTree;
     const root = path.resolve(
       top,
       options.root ?? path.join("..", "climpt-worktrees", path.basename(top)),
@@ -75,13 +97,15 @@ export function ensureIssueWorktree(options: {
     const worktree = path.join(root, `issue-${options.issue}`);
     const branch = issueBranch(options.issue);
     const shared =
-      options.remote === undefined ? null : await fetchIssueBranch(top, options.remote, branch);
+      options.remote === undefined ? null : await fetchIssueBranch(repo, options.remote, branch);
     if (existsSync(path.join(worktree, ".git"))) {
       if (shared !== null) {
         try {
-          await git(worktree, ["reset", "-q", "--hard", shared]);
+          // The worktree's own git directory, checked to be one of this repository's.
+          const tree = layoutOf(worktree, repo.commonDir);
+          await git(tree, ["reset", "-q", "--hard", shared]);
           // Untracked files the last run left; ignored ones (the journals) stay.
-          await git(worktree, ["clean", "-qfd"]);
+          await git(tree, ["clean", "-qfd"]);
         } catch (error) {
           throw failure(`git reset --hard ${shared} in ${worktree} failed`, error);
         }
@@ -91,10 +115,10 @@ export function ensureIssueWorktree(options: {
     for (let attempt = 1; ; attempt++) {
       try {
         // A worktree folder deleted by hand leaves a registration that blocks `worktree add`.
-        await git(top, ["worktree", "prune"]);
-        const exists = await git(top, ["branch", "--list", branch]);
+        await git(repo, ["worktree", "prune"]);
+        const exists = await git(repo, ["branch", "--list", branch]);
         await git(
-          top,
+          repo,
           shared !== null
             ? ["worktree", "add", "-B", branch, worktree, shared]
             : exists === ""
@@ -118,13 +142,15 @@ export function ensureIssueWorktree(options: {
  * when the remote does not have the branch yet (no run of the issue has ended a step).
  */
 async function fetchIssueBranch(
-  top: string,
+  repo: GitLayout,
   remote: string,
   branch: string,
 ): Promise<string | null> {
   const ref = `refs/remotes/${remote}/${branch}`;
   try {
-    await git(top, ["fetch", "-q", remote, `+refs/heads/${branch}:${ref}`]);
+    await git(repo, ["fetch", "-q", remote, `+refs/heads/${branch}:${ref}`], {
+      timeoutMs: REMOTE_TIMEOUT_MS,
+    });
     return ref;
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr ?? "";
@@ -133,9 +159,17 @@ async function fetchIssueBranch(
   }
 }
 
-/** The commit the worktree's HEAD is at. */
-export function worktreeHead(worktree: string): Promise<string> {
-  return git(worktree, ["rev-parse", "HEAD"]);
+/**
+ * The layout of an issue's worktree: with `repoDir`, a worktree of that repository whatever its
+ * git directory's `commondir` file says now.
+ */
+function worktreeLayout(worktree: string, repoDir: string | undefined): GitLayout {
+  return layoutOf(worktree, repoDir === undefined ? undefined : layoutOf(repoDir).commonDir);
+}
+
+/** The commit the worktree's HEAD is at (`repoDir`: the repository it belongs to). */
+export async function worktreeHead(worktree: string, repoDir?: string): Promise<string> {
+  return git(worktreeLayout(worktree, repoDir), ["rev-parse", "HEAD"]);
 }
 
 /**
@@ -147,9 +181,16 @@ export async function pushIssueBranch(
   worktree: string,
   remote: string,
   branch: string,
+  repoDir?: string,
 ): Promise<void> {
   try {
-    await git(worktree, ["push", "-q", remote, `HEAD:refs/heads/${branch}`]);
+    await git(
+      worktreeLayout(worktree, repoDir),
+      ["push", "-q", remote, `HEAD:refs/heads/${branch}`],
+      {
+        timeoutMs: REMOTE_TIMEOUT_MS,
+      },
+    );
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
     throw new Error(`git push ${remote} ${branch} failed${stderr ? `: ${stderr}` : ""}`);

@@ -319,9 +319,9 @@ export class RunnerDispatcher implements Dispatcher {
                   loaded.agent.name,
                   step.runId,
                   step.iteration,
-                  await worktreeHead(step.cwd),
+                  await worktreeHead(step.cwd, this.#options.repoDir),
                 );
-                await pushIssueBranch(step.cwd, remote, worktree.branch);
+                await pushIssueBranch(step.cwd, remote, worktree.branch, this.#options.repoDir);
               },
             }),
       },
@@ -374,7 +374,7 @@ export class RunnerDispatcher implements Dispatcher {
     const last = events.findLast((event) => event.type === "step_end" && event.final !== true);
     if (last?.type !== "step_end") return;
     const recorded = await ledger.commitOf(loaded.agent.name, runId, last.iteration);
-    if (recorded !== null && recorded === (await worktreeHead(cwd))) return;
+    if (recorded !== null && recorded === (await worktreeHead(cwd, this.#options.repoDir))) return;
     await ledger.rewind(loaded.agent.name, runId, last.seq);
   }
 

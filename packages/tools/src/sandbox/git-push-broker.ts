@@ -156,7 +156,6 @@ async function handle(
   await setting.beforePush?.();
   const git = (args: readonly string[], timeoutMs = READ_TIMEOUT_MS): Promise<HostGitRun> =>
     runHostGit(args, {
-      gitCommand: setting.gitCommand ?? "git",
       repository: setting,
       env: options.env,
       timeoutMs,
@@ -178,7 +177,9 @@ async function handle(
     },
   );
   if (plan.kind === "refuse") return refused(plan.reason);
-  return push(plan.plan, git, options.scrubber);
+  const pushed = await push(plan.plan, git, options.scrubber);
+  await setting.afterPush?.();
+  return pushed;
 }
 
 /** The remote a push without one goes to, as git chooses it. */

@@ -1,4 +1,5 @@
-import { loadExeca } from "../lazy-modules.ts";
+import path from "node:path";
+import { findGitLayout, type GitLayout, runHostGit as runGit } from "@climpt/host-git";
 
 /**
  * What a run may push from its sandbox, fixed before its first step by the runner (never by the
@@ -18,13 +19,16 @@ export interface GitPushTarget {
   readonly branches: readonly string[];
   /** Never pushed: the base branch, the remotes' default branches, `main` and `master`. */
   readonly protectedBranches: readonly string[];
-  /** The git the host pushes with (a name on PATH or a path). Default `git`. */
-  readonly gitCommand?: string;
   /**
    * Called before the host reads the repository for a push: whatever must happen after the
    * sandbox wrote to it and before the host acts on it (importing the objects the sandbox wrote).
    */
   readonly beforePush?: () => Promise<void>;
+  /**
+   * Called after a push (done or failed): whatever the host changed in the repository that the
+   * sandbox must see while the command still runs (the remote-tracking refs the push updated).
+   */
+  readonly afterPush?: () => Promise<void>;
 }
 
 /** Pushing from the sandbox, or why a run cannot (said to the model when it tries). */
@@ -43,47 +47,21 @@ export function isGitPushTarget(setting: GitPushSetting): setting is GitPushTarg
 /** Branches never pushed from a sandbox, whatever the run's base or remotes say. */
 export const ALWAYS_PROTECTED_BRANCHES = ["main", "master"] as const;
 
-/** Configuration a host git run on the repository the model touched always uses. */
-export const HOST_GIT_CONFIG = [
-  "core.hooksPath=/dev/null",
-  "core.fsmonitor=false",
-  "protocol.ext.allow=never",
-  "push.followTags=false",
-  "push.recurseSubmodules=no",
-  "submodule.recurse=false",
-] as const;
-
-/** Variables of the caller's that would point the host's git elsewhere than the run's repository. */
-const REDIRECTING_VARIABLES = [
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_COMMON_DIR",
-  "GIT_INDEX_FILE",
-  "GIT_NAMESPACE",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_CEILING_DIRECTORIES",
-  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-];
-
-function withoutRedirection(env: Readonly<Record<string, string>>): Record<string, string> {
-  const kept: Record<string, string> = {};
-  for (const [name, value] of Object.entries(env)) {
-    if (!REDIRECTING_VARIABLES.includes(name)) kept[name] = value;
-  }
-  return kept;
-}
+/**
+ * Settings the push broker's host git adds to @climpt/host-git's fixed ones (no hooks, no
+ * fsmonitor, no `ext::`, no submodule recursion): a push never takes tags along.
+ */
+export const HOST_GIT_CONFIG = ["push.followTags=false"] as const;
 
 export interface HostGitRun {
   readonly exitCode: number | undefined;
   readonly stdout: string;
   readonly stderr: string;
-  /** Set when git could not be run or timed out. */
+  /** Set when git could not be run, timed out, or was refused (its directories moved). */
   readonly failure?: string;
 }
 
 export interface HostGitOptions {
-  readonly gitCommand: string;
   readonly repository: {
     readonly gitDir: string;
     readonly commonDir: string;
@@ -95,44 +73,46 @@ export interface HostGitOptions {
   readonly signal?: AbortSignal;
 }
 
+function layoutOf(repository: HostGitOptions["repository"]): GitLayout {
+  return {
+    ...repository,
+    dotGit: repository.gitDir === path.join(repository.workTree, ".git") ? "directory" : "file",
+  };
+}
+
 /**
- * Runs git on the host against the run's repository with the directories pinned (no discovery,
- * no `commondir` file followed: the sandbox can rewrite both) and the configuration that runs
- * nothing the repository names (HOST_GIT_CONFIG); the user's own configuration and credential
- * helpers apply.
+ * Runs git on the host against the run's repository through @climpt/host-git: the directories
+ * pinned (no discovery, no `commondir` file followed, and nothing run where one appeared), its
+ * fixed configuration plus HOST_GIT_CONFIG; the user's own configuration and credential helpers
+ * apply.
  */
 export async function runHostGit(
   args: readonly string[],
   options: HostGitOptions,
 ): Promise<HostGitRun> {
-  const { execa } = await loadExeca();
-  const result = await execa(
-    options.gitCommand,
+  const result = await runGit(
+    layoutOf(options.repository),
     [...HOST_GIT_CONFIG.flatMap((entry) => ["-c", entry]), ...args],
     {
-      cwd: options.repository.workTree,
-      env: {
-        ...withoutRedirection(options.env),
-        GIT_DIR: options.repository.gitDir,
-        GIT_COMMON_DIR: options.repository.commonDir,
-        GIT_WORK_TREE: options.repository.workTree,
-        GIT_TERMINAL_PROMPT: "0",
-        GIT_OPTIONAL_LOCKS: "0",
-      },
-      extendEnv: false,
-      reject: false,
-      timeout: options.timeoutMs,
-      ...(options.signal === undefined ? {} : { cancelSignal: options.signal }),
-      maxBuffer: 4 * 1024 * 1024,
-      stripFinalNewline: false,
-      stdin: "ignore",
+      env: options.env,
+      timeoutMs: options.timeoutMs,
+      maxOutputBytes: 4 * 1024 * 1024,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
     },
   );
+  const failure =
+    result.refused ??
+    result.spawnError ??
+    (result.timedOut
+      ? `timed out after ${options.timeoutMs} ms`
+      : result.aborted
+        ? "aborted"
+        : undefined);
   return {
-    exitCode: result.exitCode,
-    stdout: String(result.stdout),
-    stderr: String(result.stderr),
-    ...(result.exitCode === undefined || result.timedOut ? { failure: result.shortMessage } : {}),
+    exitCode: result.exitCode ?? undefined,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    ...(failure === undefined ? {} : { failure }),
   };
 }
 
@@ -153,7 +133,6 @@ export interface GitPushTargetOptions {
   readonly branches?: readonly string[];
   /** The environment git runs with (the caller's). */
   readonly env: Readonly<Record<string, string>>;
-  readonly gitCommand?: string;
   readonly beforePush?: () => Promise<void>;
 }
 
@@ -166,37 +145,24 @@ const SETUP_TIMEOUT_MS = 30_000;
  * `main`, `master`). `{ refused }` when the working directory is not in a git work tree.
  */
 export async function resolveGitPushTarget(options: GitPushTargetOptions): Promise<GitPushSetting> {
-  const { execa } = await loadExeca();
-  const gitCommand = options.gitCommand ?? "git";
-  const located = await execa(
-    gitCommand,
-    [
-      ...HOST_GIT_CONFIG.flatMap((entry) => ["-c", entry]),
-      "rev-parse",
-      "--path-format=absolute",
-      "--git-dir",
-      "--git-common-dir",
-      "--show-toplevel",
-    ],
-    {
-      cwd: options.cwd,
-      env: { ...withoutRedirection(options.env), GIT_TERMINAL_PROMPT: "0" },
-      extendEnv: false,
-      reject: false,
-      timeout: SETUP_TIMEOUT_MS,
-      stdin: "ignore",
-    },
-  );
-  const [gitDir, common, workTree] = String(located.stdout).split("\n");
-  if (located.exitCode !== 0 || !gitDir || !common || !workTree) {
+  // Read from the file system (@climpt/host-git), before the run's first step: no git runs to
+  // find the repository, and a commondir in a .git directory is not followed.
+  let layout: GitLayout | null;
+  try {
+    layout = findGitLayout(options.cwd);
+  } catch {
+    layout = null;
+  }
+  if (layout === null) {
     return {
       refused:
         "git push is not available in this run: its working directory is not in a git work tree.",
     };
   }
+  const { gitDir, commonDir: common, workTree } = layout;
   const repository = { gitDir, commonDir: common, workTree };
   const git = (args: readonly string[]): Promise<HostGitRun> =>
-    runHostGit(args, { gitCommand, repository, env: options.env, timeoutMs: SETUP_TIMEOUT_MS });
+    runHostGit(args, { repository, env: options.env, timeoutMs: SETUP_TIMEOUT_MS });
   // Both reads at once: this runs before every run's first step.
   const [head, heads] = await Promise.all([
     options.runBranch === undefined
@@ -218,7 +184,6 @@ export async function resolveGitPushTarget(options: GitPushTargetOptions): Promi
     ...(runBranch === undefined ? {} : { runBranch }),
     branches: [...(options.branches ?? [])],
     protectedBranches: [...protectedBranches],
-    ...(options.gitCommand === undefined ? {} : { gitCommand: options.gitCommand }),
     ...(options.beforePush === undefined ? {} : { beforePush: options.beforePush }),
   };
 }

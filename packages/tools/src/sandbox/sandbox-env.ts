@@ -1,8 +1,9 @@
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
 import { isSecretEnvName, type SecretScrubber } from "@climpt/model";
 import { isInside, type WorkingRoot } from "../confine-path.ts";
+import { type GitStaging, stagingPolicy } from "./git-staging.ts";
 import type { SandboxPolicy } from "./sandbox-host.ts";
 import type { SandboxSettings } from "./settings.ts";
 
@@ -151,53 +152,6 @@ function homeDirectories(hostEnv: Readonly<Record<string, string>>): string[] {
 }
 
 /**
- * Where the repository's git directory is, when the working directory is a git work tree (its
- * own `.git` directory, a worktree's `.git` file, or a repository above it): git in the sandbox
- * must write objects and refs there, never its config or hooks.
- */
-function gitDirectories(root: string): { writable: string[]; readOnly: string[] } {
-  for (let dir = root; ; dir = path.dirname(dir)) {
-    const dotGit = path.join(dir, ".git");
-    let kind: "dir" | "file" | undefined;
-    try {
-      const stats = statSync(dotGit);
-      kind = stats.isDirectory() ? "dir" : stats.isFile() ? "file" : undefined;
-    } catch {
-      kind = undefined;
-    }
-    if (kind === "dir") {
-      const git = realOrSelf(dotGit);
-      return {
-        writable: [git],
-        readOnly: [path.join(git, "config"), path.join(git, "hooks")],
-      };
-    }
-    if (kind === "file") {
-      const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
-      if (match?.[1] === undefined) return { writable: [], readOnly: [] };
-      const gitDir = realOrSelf(path.resolve(dir, match[1].trim()));
-      let common = gitDir;
-      try {
-        common = realOrSelf(
-          path.resolve(gitDir, readFileSync(path.join(gitDir, "commondir"), "utf8").trim()),
-        );
-      } catch {
-        // Not a linked worktree: the git directory is the common one.
-      }
-      return {
-        writable: [...new Set([gitDir, common])],
-        readOnly: [
-          path.join(common, "config"),
-          path.join(common, "hooks"),
-          path.join(gitDir, "config.worktree"),
-        ].filter((file) => existsSync(file) || file.endsWith("hooks")),
-      };
-    }
-    if (path.dirname(dir) === dir) return { writable: [], readOnly: [] };
-  }
-}
-
-/**
  * The runtime's own temporary folder (`/tmp/claude`), which it makes writable in every sandbox it
  * starts: where it exists, it stays read-only inside, so one command cannot leave files there for
  * another. (It cannot be hidden: the runtime keeps its own write paths visible whatever is
@@ -216,29 +170,56 @@ function sharedRuntimeTmp(root: string): string[] {
   return [...shared];
 }
 
+/**
+ * The protected paths (the run's journal folder, the agent definitions) that exist in the working
+ * directory now: read-only inside, and, since the runtime pins every directory between one of
+ * them and the working directory, neither they nor a folder holding them can be renamed or
+ * removed from inside. An absent one is left out, as for `/tmp/claude`: bubblewrap would put a
+ * placeholder for it on the host. (The runner makes the journal folder before the first step.)
+ */
+function protectedInside(root: string, paths: readonly string[]): string[] {
+  return paths.filter((entry) => isInside(root, entry) && existsSync(entry));
+}
+
 function expandHome(entry: string, home: string): string {
   return entry === "~" ? home : entry.startsWith("~/") ? path.join(home, entry.slice(2)) : entry;
 }
 
 /**
- * What one sandboxed command may touch: write the working directory, the repository's git
- * directory (not its config or hooks), its private HOME, TMPDIR and broker directory; read
- * everything but the user's home directory (and gh's configuration wherever it is), except the
- * toolchains installed there, the Node.js running climpt, and what the agent lists as readable.
+ * How a command meets git: the staging git directory made for it in a repository
+ * (git-staging.ts), or, outside one, the `.git` entries that must stay as they are.
+ */
+export interface SandboxGit {
+  readonly staging: GitStaging | null;
+  readonly guard: readonly string[];
+}
+
+/**
+ * What one sandboxed command may touch: write the working directory, the staging git directory
+ * (never the repository's own git directories, nor the working tree's `.git`, which stay
+ * read-only), its private HOME, TMPDIR and broker directories; read everything but the user's home
+ * directory (and gh's configuration wherever it is), except the toolchains installed there, the
+ * Node.js running climpt, and what the agent lists as readable.
  */
 export function sandboxPolicy(
   root: WorkingRoot,
   layout: SandboxLayout,
   settings: SandboxSettings,
   hostEnv: Readonly<Record<string, string>>,
+  sandboxGit: SandboxGit = { staging: null, guard: [] },
 ): SandboxPolicy {
   const homes = homeDirectories(hostEnv);
-  const git = gitDirectories(root.real);
+  const staged = sandboxGit.staging === null ? null : stagingPolicy(sandboxGit.staging);
+  const git = {
+    writable: staged?.writable ?? [],
+    readOnly: staged?.readOnly ?? sandboxGit.guard,
+    readable: staged?.readable ?? [],
+  };
   const hidden = [...homes];
   for (const dir of [hostEnv.GH_CONFIG_DIR, hostEnv.XDG_CONFIG_HOME]) {
     if (dir !== undefined && dir !== "" && existsSync(dir)) hidden.push(realOrSelf(dir));
   }
-  const readable = new Set<string>([root.real, layout.dir, ...git.writable]);
+  const readable = new Set<string>([root.real, layout.dir, ...git.writable, ...git.readable]);
   const nodeHome = path.dirname(path.dirname(realOrSelf(process.execPath)));
   for (const home of homes) {
     if (isInside(home, nodeHome)) readable.add(nodeHome);
@@ -263,7 +244,11 @@ export function sandboxPolicy(
       layout.gitBroker,
       layout.tmp,
     ],
-    readOnly: [...git.readOnly, ...sharedRuntimeTmp(root.real)],
+    readOnly: [
+      ...git.readOnly,
+      ...sharedRuntimeTmp(root.real),
+      ...protectedInside(root.real, settings.protectedPaths),
+    ],
     hidden,
     readable: [...readable].filter((entry) => hidden.some((dir) => isInside(dir, entry))),
     networkAllow: settings.networkAllow,

@@ -2,19 +2,33 @@ import { randomUUID } from "node:crypto";
 import { accessSync, constants, promises as fs, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type { GitLayout } from "@climpt/host-git";
 import type { SecretScrubber } from "@climpt/model";
 import type { BoundaryRequestLog } from "../boundary-request.ts";
 import type { WorkingRoot } from "../confine-path.ts";
 import type { GithubAccess } from "../github-access.ts";
-import { loadExeca } from "../lazy-modules.ts";
 import { runShell, type ShellRun } from "../run-shell.ts";
 import { type GhBrokerRecord, startGhBroker } from "./gh-broker.ts";
 import type { GhStepKind } from "./gh-policy.ts";
 import { ghShimSource } from "./gh-shim.ts";
 import { type GitPushRecord, startGitPushBroker } from "./git-push-broker.ts";
-import { type GitPushSetting, NO_PUSH_TARGET } from "./git-push-target.ts";
+import { type GitPushSetting, isGitPushTarget, NO_PUSH_TARGET } from "./git-push-target.ts";
+import {
+  describeSettlement,
+  type GitSettlement,
+  type GitSettlementNote,
+  refreshStagedRefs,
+  settleGitAfterCommand,
+} from "./git-settle.ts";
 import { gitPushForwarderSource, gitShimSource } from "./git-shim.ts";
-import { type SandboxLayout, sandboxEnvironment, sandboxPolicy } from "./sandbox-env.ts";
+import { type GitStaging, STAGED_COMMAND_VARIABLE, stagingCommand } from "./git-staging.ts";
+import {
+  type SandboxGit,
+  type SandboxLayout,
+  sandboxEnvironment,
+  sandboxPolicy,
+} from "./sandbox-env.ts";
+import { bwrapPath, gitGuardPaths, gitIdentity, repositoryOf, stageGit } from "./sandbox-git.ts";
 import { wrapForSandbox } from "./sandbox-host.ts";
 import type { SandboxSettings } from "./settings.ts";
 
@@ -48,38 +62,14 @@ export interface SandboxedRunOptions {
 export interface SandboxedRun extends ShellRun {
   readonly gh: readonly GhBrokerRecord[];
   readonly pushes: readonly GitPushRecord[];
-}
-
-const identityCache = new Map<string, Promise<string>>();
-
-/** The user's git identity (and default branch), for the private HOME's `.gitconfig`. */
-function gitIdentity(root: string, env: Readonly<Record<string, string>>): Promise<string> {
-  let cached = identityCache.get(root);
-  if (cached === undefined) {
-    cached = (async () => {
-      const { execa } = await loadExeca();
-      const lines: string[] = [];
-      for (const [section, key] of [
-        ["user", "name"],
-        ["user", "email"],
-        ["init", "defaultBranch"],
-      ] as const) {
-        const result = await execa("git", ["config", "--get", `${section}.${key}`], {
-          cwd: root,
-          env,
-          extendEnv: false,
-          reject: false,
-          timeout: 5000,
-        });
-        const value = result.exitCode === 0 ? String(result.stdout).trim() : "";
-        if (value !== "" && !/[\n"\\]/.test(value))
-          lines.push(`[${section}]\n\t${key} = "${value}"`);
-      }
-      return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
-    })();
-    identityCache.set(root, cached);
-  }
-  return cached;
+  /**
+   * What the host took back from the command's git (git-settle.ts), and what the model and the
+   * journal are told when something was not kept; absent outside a repository.
+   */
+  readonly git?: {
+    readonly settlement: GitSettlement;
+    readonly notes: readonly GitSettlementNote[];
+  };
 }
 
 const programCache = new Map<string, string | undefined>();
@@ -108,7 +98,7 @@ function findProgram(name: string, searchPath: string | undefined): string | und
 }
 
 async function makeLayout(
-  root: string,
+  repo: GitLayout | null,
   env: Readonly<Record<string, string>>,
   searchPath: string | undefined,
 ): Promise<SandboxLayout> {
@@ -128,7 +118,7 @@ async function makeLayout(
     fs.mkdir(layout.gitBroker, { mode: 0o700 }),
     fs.mkdir(layout.tmp, { mode: 0o700 }),
   ]);
-  await fs.writeFile(path.join(layout.home, ".gitconfig"), await gitIdentity(root, env));
+  await fs.writeFile(path.join(layout.home, ".gitconfig"), await gitIdentity(repo, env));
   await fs.writeFile(path.join(layout.bin, "gh"), ghShimSource(process.execPath), { mode: 0o755 });
   const realGit = findProgram("git", searchPath);
   if (realGit !== undefined) {
@@ -166,12 +156,15 @@ export async function runSandboxed(
   command: string,
   options: SandboxedRunOptions,
 ): Promise<SandboxedRun> {
-  const layout = await makeLayout(options.root.real, options.ghEnv, options.hostEnv.PATH);
+  const repo = repositoryOf(options.root.real);
+  const layout = await makeLayout(repo, options.ghEnv, options.hostEnv.PATH);
   try {
+    const staging = repo === null ? null : stageGit(repo, layout.dir);
+    const sandboxGit = { staging, guard: repo === null ? gitGuardPaths(options.root.real) : [] };
     const pushBroker = await startGitPushBroker({
       dir: layout.gitBroker,
       root: options.root,
-      setting: options.gitPush ?? NO_PUSH_TARGET,
+      setting: settledBeforePush(options.gitPush ?? NO_PUSH_TARGET, staging, options.ghEnv),
       env: options.ghEnv,
       scrubber: options.scrubber,
     });
@@ -188,8 +181,13 @@ export async function runSandboxed(
         ...(options.github === undefined ? {} : { github: options.github }),
       });
       try {
-        const run = await runWrapped(command, layout, options);
-        return { ...run, gh: broker.records, pushes: pushBroker.records };
+        const run = await runWrapped(command, layout, options, sandboxGit);
+        const done = { ...run, gh: broker.records, pushes: pushBroker.records };
+        if (staging === null) return done;
+        // Before anything else acts on the repository: what the command's git did is taken
+        // back (or reported as not kept) now, whether the command succeeded or not.
+        const settlement = await settleGitAfterCommand(staging, { env: options.ghEnv });
+        return { ...done, git: { settlement, notes: describeSettlement(staging, settlement) } };
       } finally {
         await broker.close();
       }
@@ -201,15 +199,22 @@ export async function runSandboxed(
   }
 }
 
-/** The command wrapped by the sandbox runtime, run in its own process group. */
+/**
+ * The command wrapped by the sandbox runtime, run in its own process group. In a repository the
+ * runtime runs the nested bubblewrap that shows the staging git directory (git-staging.ts), and
+ * the command reaches it through the environment, never quoted twice.
+ */
 async function runWrapped(
   command: string,
   layout: SandboxLayout,
   options: SandboxedRunOptions,
+  sandboxGit: SandboxGit,
 ): Promise<ShellRun> {
+  const { staging } = sandboxGit;
+  const own = withPrivateTmp(command, layout.tmp);
   const wrapped = await wrapForSandbox(
-    withPrivateTmp(command, layout.tmp),
-    sandboxPolicy(options.root, layout, options.settings, options.hostEnv),
+    staging === null ? own : stagingCommand(staging, bwrapPath(options.hostEnv.PATH)),
+    sandboxPolicy(options.root, layout, options.settings, options.hostEnv, sandboxGit),
     {
       commandId: randomUUID(),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -218,12 +223,15 @@ async function runWrapped(
   try {
     return await runShell(wrapped.command, {
       cwd: options.root.real,
-      env: sandboxEnvironment(
-        options.hostEnv,
-        layout,
-        options.scrubber,
-        options.declaredSecretNames,
-      ),
+      env: {
+        ...sandboxEnvironment(
+          options.hostEnv,
+          layout,
+          options.scrubber,
+          options.declaredSecretNames,
+        ),
+        ...(staging === null ? {} : { [STAGED_COMMAND_VARIABLE]: own }),
+      },
       timeoutMs: options.timeoutMs,
       outputCapBytes: options.outputCapBytes,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -231,4 +239,29 @@ async function runWrapped(
   } finally {
     wrapped.release();
   }
+}
+
+/**
+ * The push target with the command's staging settled first: a push from inside the command
+ * pushes what its git committed, so the host takes that into the repository (checked) before it
+ * reads the repository to push; afterwards the refs the push changed (remote-tracking ones) are
+ * shown to the command's git.
+ */
+function settledBeforePush(
+  setting: GitPushSetting,
+  staging: GitStaging | null,
+  env: Readonly<Record<string, string>>,
+): GitPushSetting {
+  if (staging === null || !isGitPushTarget(setting)) return setting;
+  return {
+    ...setting,
+    beforePush: async () => {
+      await settleGitAfterCommand(staging, { env });
+      await setting.beforePush?.();
+    },
+    afterPush: async () => {
+      await setting.afterPush?.();
+      await refreshStagedRefs(staging);
+    },
+  };
 }

@@ -25,6 +25,12 @@ export interface SandboxSettings {
    * (toolchains installed there: `~/.cargo/bin`, `~/.nvm`). `~/` means the home directory.
    */
   readonly readable: readonly string[];
+  /**
+   * Real paths inside the working directory that stay read-only inside the sandbox: the run's
+   * journal folder and the agent definitions. Set by the toolbox from its `protectedPaths`,
+   * never by agent.json.
+   */
+  readonly protectedPaths: readonly string[];
 }
 
 /** The accepted input: the mode alone, or the object form with any part left out. */
@@ -40,6 +46,7 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   mode: "required",
   networkAllow: [],
   readable: [],
+  protectedPaths: [],
 };
 
 export function resolveSandboxSettings(input: SandboxSettingsInput | undefined): SandboxSettings {
@@ -49,5 +56,6 @@ export function resolveSandboxSettings(input: SandboxSettingsInput | undefined):
     mode: input.mode ?? "required",
     networkAllow: [...(input.network?.allow ?? [])],
     readable: [...(input.readable ?? [])],
+    protectedPaths: [],
   };
 }

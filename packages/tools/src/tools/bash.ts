@@ -3,7 +3,7 @@ import { type BuiltinTool, failure, success } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
 import { runShell, type ShellRun } from "../run-shell.ts";
 import { probeSandbox } from "../sandbox/sandbox-host.ts";
-import { runSandboxed } from "../sandbox/sandboxed-shell.ts";
+import { runSandboxed, type SandboxedRun } from "../sandbox/sandboxed-shell.ts";
 import { scriptReader } from "../script-reader.ts";
 import { defineInput } from "../tool-input.ts";
 
@@ -80,7 +80,7 @@ export const bashTool: BuiltinTool = {
           outputCapBytes: context.outputCapBytes,
           ...(signal === undefined ? {} : { signal }),
         };
-        let run: ShellRun;
+        let run: ShellRun & Partial<Pick<SandboxedRun, "git">>;
         if (context.sandbox.mode === "off") {
           context.notice({
             code: TOOL_CODES.sandboxOff,
@@ -113,7 +113,12 @@ export const bashTool: BuiltinTool = {
             isError: true,
           };
         }
-        const body = run.output === "" ? "(no output)" : run.output.replace(/\n$/, "");
+        let body = run.output === "" ? "(no output)" : run.output.replace(/\n$/, "");
+        // What the host did not keep of the command's git is part of what the command did.
+        for (const note of run.git?.notes ?? []) {
+          body += `\n${note.code}: ${note.message}`;
+          context.report({ code: note.code, message: `${note.code}: ${note.message}` });
+        }
         if (run.timedOut) {
           return {
             content: `${body}\n${TOOL_CODES.bashTimeout}: the command ran longer than ${timeoutMs} ms; it and every process it started were killed.`,

@@ -52,7 +52,7 @@ export const editTool: BuiltinTool = {
         problems: ["old_string and new_string are the same: nothing would change."],
       };
     }
-    const target = writablePath(context.root, parsed.value.file_path);
+    const target = writablePath(context.root, parsed.value.file_path, context.protectedPaths);
     if (!target.ok) return { kind: "refused", code: target.code, reason: target.reason };
 
     return {

@@ -32,7 +32,7 @@ export const writeTool: BuiltinTool = {
   prepare(raw, context) {
     const parsed = input.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
-    const target = writablePath(context.root, parsed.value.file_path);
+    const target = writablePath(context.root, parsed.value.file_path, context.protectedPaths);
     if (!target.ok) return { kind: "refused", code: target.code, reason: target.reason };
     const { content } = parsed.value;
 

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { loadFixture } from "../fixtures.test-helper.ts";
 import { capDiff, generateDiff, looksLikeDiff } from "./diff.ts";
@@ -67,6 +67,42 @@ describe("generateDiff", () => {
     } finally {
       rmSync(outside, { recursive: true, force: true });
     }
+  });
+});
+
+describe("generateDiff in a working tree the model wrote", () => {
+  it("runs no fsmonitor from a commondir planted in .git (the issue's attack)", async () => {
+    git("init", "-q");
+    writeFileSync(join(cwd, "a.txt"), "one\n");
+    git("add", ".");
+    git("commit", "-q", "-m", "init");
+    const canary = join(mkdtempSync(join(tmpdir(), "climpt-canary-")), "ran");
+    const evil = join(cwd, ".evil");
+    mkdirSync(evil);
+    for (const part of ["objects", "refs", "HEAD"]) {
+      cpSync(join(cwd, ".git", part), join(evil, part), { recursive: true });
+    }
+    writeFileSync(
+      join(evil, "config"),
+      `[core]\n\trepositoryformatversion = 0\n\tfsmonitor = "touch ${canary}; false"\n`,
+    );
+    writeFileSync(join(cwd, ".git", "commondir"), evil);
+    writeFileSync(join(cwd, "a.txt"), "two\n");
+    // git is not run at all in a repository whose .git grew a commondir (GIT-HOST-004): no diff.
+    const diff = await generateDiff({ stdout: "", stderr: "", exitCode: 1, cwd });
+    expect(diff).toBe("");
+    expect(existsSync(canary)).toBe(false);
+    // What git as it was run before does with the same repository.
+    try {
+      execFileSync("git", ["diff", "--no-color", "--no-ext-diff", "HEAD"], {
+        cwd,
+        stdio: "ignore",
+      });
+    } catch {
+      // It ran what it ran.
+    }
+    expect(existsSync(canary)).toBe(true);
+    rmSync(dirname(canary), { recursive: true, force: true });
   });
 });
 

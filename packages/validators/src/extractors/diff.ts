@@ -1,4 +1,4 @@
-import { loadExeca } from "../lazy-execa.ts";
+import { findGitLayout, type GitLayout, runHostGit } from "@climpt/host-git";
 import type { ExtractorInput } from "./types.ts";
 
 /** A diff in a retry prompt is context, not the whole change: this many characters at most. */
@@ -22,17 +22,35 @@ export function capDiff(diff: string, cap = DEFAULT_DIFF_CAP_CHARS): string {
   return `${kept}[diff truncated: ${diff.length - kept.length} more characters]\n`;
 }
 
-async function git(args: readonly string[], input: ExtractorInput): Promise<string | undefined> {
-  const { execa } = await loadExeca();
-  const result = await execa("git", args, {
+/**
+ * The repository of the working directory, read from the file system (a `commondir` in a `.git`
+ * directory is not followed; a linked worktree must sit under its repository's `worktrees`):
+ * null outside one, or where `.git` leads somewhere git would not put it.
+ */
+function repositoryOf(cwd: string): GitLayout | null {
+  try {
+    return findGitLayout(cwd);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Host git with the fixed configuration of @climpt/host-git: the model wrote this working tree,
+ * so nothing in it (an fsmonitor, a hook, an external diff, a submodule's config) may run here.
+ */
+async function git(
+  repo: GitLayout,
+  args: readonly string[],
+  input: ExtractorInput,
+): Promise<string | undefined> {
+  const result = await runHostGit(repo, args, {
     cwd: input.cwd,
-    reject: false,
-    stdin: "ignore",
-    timeout: GIT_TIMEOUT_MS,
-    ...(input.env === undefined ? {} : { env: { ...input.env }, extendEnv: false }),
-    ...(input.signal === undefined ? {} : { cancelSignal: input.signal }),
+    timeoutMs: GIT_TIMEOUT_MS,
+    ...(input.env === undefined ? {} : { env: input.env }),
+    ...(input.signal === undefined ? {} : { signal: input.signal }),
   });
-  return result.exitCode === 0 && typeof result.stdout === "string" ? result.stdout : undefined;
+  return result.exitCode === 0 ? result.stdout : undefined;
 }
 
 /**
@@ -43,10 +61,12 @@ async function git(args: readonly string[], input: ExtractorInput): Promise<stri
  */
 export async function generateDiff(input: ExtractorInput): Promise<string> {
   if (looksLikeDiff(input.stdout)) return capDiff(`${input.stdout.trimEnd()}\n`);
-  const head = await git(["diff", "--no-color", "--no-ext-diff", "HEAD"], input);
+  const repo = repositoryOf(input.cwd);
+  if (repo === null) return "";
+  const head = await git(repo, ["diff", "--no-color", "--no-ext-diff", "HEAD"], input);
   if (head !== undefined) return head === "" ? "" : capDiff(`${head}\n`);
-  const staged = await git(["diff", "--no-color", "--no-ext-diff", "--cached"], input);
-  const unstaged = await git(["diff", "--no-color", "--no-ext-diff"], input);
+  const staged = await git(repo, ["diff", "--no-color", "--no-ext-diff", "--cached"], input);
+  const unstaged = await git(repo, ["diff", "--no-color", "--no-ext-diff"], input);
   const both = [staged, unstaged].filter(
     (part): part is string => part !== undefined && part !== "",
   );
