@@ -31,14 +31,12 @@ const KEPT_GIT_VARIABLES =
   /^GIT_(?:AUTHOR_(?:NAME|EMAIL|DATE)|COMMITTER_(?:NAME|EMAIL|DATE)|SSH|SSH_COMMAND|SSH_VARIANT|ASKPASS|CONFIG_GLOBAL|CONFIG_SYSTEM|CONFIG_NOSYSTEM|EXEC_PATH|HTTP_\w+|SSL_\w+|CURL_\w+|PROXY_\w+|TRACE\w*|ALLOW_PROTOCOL|PROTOCOL_FROM_USER|DEFAULT_HASH)$/;
 
 /**
- * The environment of one host git in `layout`: the caller's (credential helpers and identity come
- * from the user's global configuration, which pushes need), without `GIT_*` variables that
- * redirect git, with the layout's directories explicit, the fixed settings above, and no pager,
- * editor or prompt. A repository's `core.askPass` is ignored unless the caller's environment
- * names one (`GIT_ASKPASS`, `SSH_ASKPASS`).
+ * The environment of a program that runs git itself, in a repository it finds from its folder
+ * (gh reads the remotes and the branch): the caller's, without `GIT_*` variables that redirect
+ * git, with the fixed settings above and no pager, editor or prompt — all of `hostGitEnvironment`
+ * but the layout, which the program's own discovery decides.
  */
-export function hostGitEnvironment(
-  layout: GitLayout,
+export function hostGitSettingsEnvironment(
   base: Readonly<Record<string, string | undefined>> = process.env,
 ): Record<string, string> {
   const env: Record<string, string> = {};
@@ -60,6 +58,28 @@ export function hostGitEnvironment(
   return {
     ...env,
     GIT_CONFIG_COUNT: String(settings.length),
+    GIT_TERMINAL_PROMPT: "0",
+    GIT_PAGER: "cat",
+    PAGER: "cat",
+    GIT_EDITOR: "true",
+    GIT_SEQUENCE_EDITOR: "true",
+    GIT_MERGE_AUTOEDIT: "no",
+  };
+}
+
+/**
+ * The environment of one host git in `layout`: the caller's (credential helpers and identity come
+ * from the user's global configuration, which pushes need), without `GIT_*` variables that
+ * redirect git, with the layout's directories explicit, the fixed settings above, and no pager,
+ * editor or prompt. A repository's `core.askPass` is ignored unless the caller's environment
+ * names one (`GIT_ASKPASS`, `SSH_ASKPASS`).
+ */
+export function hostGitEnvironment(
+  layout: GitLayout,
+  base: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> {
+  return {
+    ...hostGitSettingsEnvironment(base),
     GIT_DIR: layout.gitDir,
     GIT_COMMON_DIR: layout.commonDir,
     GIT_WORK_TREE: layout.workTree,
@@ -67,11 +87,5 @@ export function hostGitEnvironment(
     GIT_NO_REPLACE_OBJECTS: "1",
     // Reading commands (status, diff) do not rewrite the index behind the caller's back.
     GIT_OPTIONAL_LOCKS: "0",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_PAGER: "cat",
-    PAGER: "cat",
-    GIT_EDITOR: "true",
-    GIT_SEQUENCE_EDITOR: "true",
-    GIT_MERGE_AUTOEDIT: "no",
   };
 }

@@ -24,4 +24,8 @@ export {
   runHostGit,
   runHostGitSync,
 } from "./host-git.ts";
-export { FIXED_GIT_CONFIG, hostGitEnvironment } from "./host-git-env.ts";
+export {
+  FIXED_GIT_CONFIG,
+  hostGitEnvironment,
+  hostGitSettingsEnvironment,
+} from "./host-git-env.ts";

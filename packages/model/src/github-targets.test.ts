@@ -60,24 +60,40 @@ describe("checkGithubTarget", () => {
   const scope = githubRunScope(NONE, { issue: 1, prNumber: 5 });
 
   it("allows the run's own issue and pull request in its own repository", () => {
-    expect(checkGithubTarget(scope, { kind: "issue", number: 1 })).toEqual({ ok: true });
-    expect(checkGithubTarget(scope, { kind: "pullRequest", number: 5 })).toEqual({ ok: true });
+    expect(checkGithubTarget(scope, { kind: "issue", number: 1, write: "close" })).toEqual({
+      ok: true,
+    });
+    expect(checkGithubTarget(scope, { kind: "pullRequest", number: 5, write: "merge" })).toEqual({
+      ok: true,
+    });
     expect(
-      checkGithubTarget(scope, { kind: "issue", number: 1, repository: "o/r" }, "o/r"),
+      checkGithubTarget(
+        scope,
+        { kind: "issue", number: 1, write: "close", repository: "o/r" },
+        "o/r",
+      ),
     ).toEqual({ ok: true });
   });
 
   it("refuses another number, a pull request number used as an issue, another repository", () => {
     const refused = [
-      checkGithubTarget(scope, { kind: "issue", number: 7 }),
-      checkGithubTarget(scope, { kind: "issue", number: 5 }),
-      checkGithubTarget(scope, { kind: "pullRequest", number: 1 }),
-      checkGithubTarget(scope, { kind: "issue", number: 1, repository: "other/repo" }, "o/r"),
+      checkGithubTarget(scope, { kind: "issue", number: 7, write: "close" }),
+      checkGithubTarget(scope, { kind: "issue", number: 5, write: "close" }),
+      checkGithubTarget(scope, { kind: "pullRequest", number: 1, write: "merge" }),
+      checkGithubTarget(
+        scope,
+        { kind: "issue", number: 1, write: "close", repository: "other/repo" },
+        "o/r",
+      ),
       // Unknown own repository: a named repository cannot be shown to be the run's.
-      checkGithubTarget(scope, { kind: "issue", number: 1, repository: "o/r" }),
-      checkGithubTarget(githubRunScope(NONE, {}), { kind: "issue", number: 1 }),
+      checkGithubTarget(scope, { kind: "issue", number: 1, write: "close", repository: "o/r" }),
+      checkGithubTarget(githubRunScope(NONE, {}), { kind: "issue", number: 1, write: "close" }),
     ];
     for (const check of refused) expect(check.ok).toBe(false);
+    // A run with an issue of its own labels and comments on that one only.
+    for (const write of ["label", "comment"] as const) {
+      expect(checkGithubTarget(scope, { kind: "issue", number: 7, write }).ok).toBe(false);
+    }
     expect(refused[0]).toMatchObject({
       reason: "issue #7 is not the run's: this run's issue is #1.",
       hint: expect.stringContaining("runner.integrations.github.targets"),
@@ -92,20 +108,66 @@ describe("checkGithubTarget", () => {
       { github: { targets: { issues: "any", pullRequests: "own", repositories: ["o/other"] } } },
       { issue: 1 },
     );
-    expect(checkGithubTarget(any, { kind: "issue", number: 99 }).ok).toBe(true);
-    expect(checkGithubTarget(any, { kind: "issue", number: 3, repository: "o/other" }).ok).toBe(
-      true,
-    );
-    expect(checkGithubTarget(any, { kind: "issue", number: 3, repository: "o/third" }).ok).toBe(
-      false,
-    );
+    expect(checkGithubTarget(any, { kind: "issue", number: 99, write: "close" }).ok).toBe(true);
+    expect(
+      checkGithubTarget(any, { kind: "issue", number: 3, write: "close", repository: "o/other" })
+        .ok,
+    ).toBe(true);
+    expect(
+      checkGithubTarget(any, { kind: "issue", number: 3, write: "close", repository: "o/third" })
+        .ok,
+    ).toBe(false);
     // The own pull request rule does not reach into another repository.
     const ownPr = githubRunScope(
       { github: { targets: { issues: "own", pullRequests: "own", repositories: ["o/other"] } } },
       { prNumber: 5 },
     );
     expect(
-      checkGithubTarget(ownPr, { kind: "pullRequest", number: 5, repository: "o/other" }).ok,
+      checkGithubTarget(ownPr, {
+        kind: "pullRequest",
+        number: 5,
+        write: "merge",
+        repository: "o/other",
+      }).ok,
     ).toBe(false);
+  });
+
+  it("lets a run without an issue or pull request of its own label and comment on any issue of its repository, never close or merge", () => {
+    const unattached = githubRunScope(NONE, {});
+    for (const write of ["label", "comment"] as const) {
+      expect(checkGithubTarget(unattached, { kind: "issue", number: 15, write })).toEqual({
+        ok: true,
+      });
+      expect(
+        checkGithubTarget(
+          unattached,
+          { kind: "issue", number: 15, write, repository: "o/r" },
+          "o/r",
+        ),
+      ).toEqual({ ok: true });
+      // Not in another repository, not on pull requests.
+      expect(
+        checkGithubTarget(
+          unattached,
+          { kind: "issue", number: 15, write, repository: "other/repo" },
+          "o/r",
+        ).ok,
+      ).toBe(false);
+      expect(checkGithubTarget(unattached, { kind: "pullRequest", number: 15, write }).ok).toBe(
+        false,
+      );
+    }
+    expect(checkGithubTarget(unattached, { kind: "issue", number: 15, write: "close" })).toEqual({
+      ok: false,
+      reason:
+        "issue #15 is not the run's: this run has no issue of its own (no --issue argument). A run without an issue or pull request of its own may comment on and label any issue of its repository, but closing one needs an issue of its own or a declaration.",
+      hint: expect.stringContaining("runner.integrations.github.targets"),
+    });
+    expect(
+      checkGithubTarget(unattached, { kind: "pullRequest", number: 15, write: "merge" }).ok,
+    ).toBe(false);
+    // A run that owns a pull request (the merger) is not unattached: its issues stay out of reach.
+    const merger = githubRunScope(NONE, { prNumber: 8 });
+    expect(checkGithubTarget(merger, { kind: "issue", number: 15, write: "label" }).ok).toBe(false);
   });
 });

@@ -1,11 +1,14 @@
 /**
  * Which issues, pull requests and repositories a run's GitHub writes may touch
  * (docs/design.md#the-boundary-hook). A run works on one issue (its `issue` argument) or one pull
- * request (its `prNumber` / `pr` argument) in one repository (the one `gh` picks in the working
- * directory); closing, labelling, commenting and merging anything else needs the agent's
+ * request (its `prNumber` / `pr` argument) in one repository (the run's, fixed by the host before
+ * the model acts); closing, labelling, commenting and merging anything else needs the agent's
  * declaration in agent.json (`runner.integrations.github.targets`, flat shape `github.targets`).
- * The gh broker, the GitHub tools and the boundary hook all decide with `checkGithubTarget`, so
- * a request refused at request time is also dropped by the hook if it got there anyway. Pure.
+ * A run with neither an issue nor a pull request of its own (a triager, which labels the issues
+ * it finds) may label and comment on any issue of its own repository; closing and merging still
+ * need one of its own or a declaration. The gh broker, the GitHub tools and the boundary hook all
+ * decide with `checkGithubTarget`, so a request refused at request time is also dropped by the
+ * hook if it got there anyway. Pure.
  */
 
 import type { JsonValue } from "./json.ts";
@@ -43,10 +46,18 @@ export interface GithubRunScope {
   readonly targets: GithubTargets;
 }
 
-/** One thing a write acts on. `repository` absent: the repository `gh` picks by itself. */
+/**
+ * What a write does: `comment` and `label` can be undone and change no state; `close` and
+ * `merge` do (an issue closed, a branch merged), so they are never allowed by default outside
+ * what the run owns.
+ */
+export type GithubWrite = "comment" | "label" | "close" | "merge";
+
+/** One thing a write acts on. `repository` absent: the run's own repository. */
 export interface GithubTarget {
   readonly kind: "issue" | "pullRequest";
   readonly number: number;
+  readonly write: GithubWrite;
   /** Lower-case `owner/repo`, as `normalizeRepository` gives it. */
   readonly repository?: string;
 }
@@ -120,9 +131,11 @@ const DECLARE_HINT =
   'Act only on the run\'s own issue (its --issue argument) or pull request (its --pr-number argument), or declare more in agent.json: runner.integrations.github.targets (flat shape: github.targets), e.g. { "issues": "any" } or { "repositories": ["owner/other"], "issues": "any" }.';
 
 /**
- * Whether a write may act on `target` in a run with `scope`. `ownRepository` is the repository
- * `gh` picks in the working directory (lower-case `owner/repo`), when it is known: a target that
- * names it counts as the run's repository; without it, only declared repositories can be named.
+ * Whether a write may act on `target` in a run with `scope`. `ownRepository` is the run's
+ * repository (lower-case `owner/repo`), when it is known: a target that names it counts as the
+ * run's repository; without it, only declared repositories can be named. In its own repository a
+ * run may act on its own issue and pull request, on every one an `any` rule allows, and — when
+ * it has neither an issue nor a pull request of its own — comment on and label any issue.
  */
 export function checkGithubTarget(
   scope: GithubRunScope,
@@ -143,13 +156,32 @@ export function checkGithubTarget(
   if (rule === "any") return { ok: true };
   const own = target.kind === "issue" ? scope.issue : scope.pullRequest;
   if (inOwnRepository && own === target.number) return { ok: true };
+  if (inOwnRepository && unattachedMayDo(scope, target)) return { ok: true };
   const ownText =
     own === undefined
       ? `this run has no ${what} of its own (no ${target.kind === "issue" ? "--issue" : "--pr-number"} argument)`
       : `this run's ${what} is #${own}${inOwnRepository ? "" : " of its own repository"}`;
+  const unattached =
+    scope.issue === undefined && scope.pullRequest === undefined && target.kind === "issue"
+      ? ` A run without an issue or pull request of its own may comment on and label any issue of its repository, but closing one needs an issue of its own or a declaration.`
+      : "";
   return {
     ok: false,
-    reason: `${what} #${target.number}${where === undefined ? "" : ` of ${where}`} is not the run's: ${ownText}.`,
+    reason: `${what} #${target.number}${where === undefined ? "" : ` of ${where}`} is not the run's: ${ownText}.${unattached}`,
     hint: DECLARE_HINT,
   };
+}
+
+/**
+ * The default of a run that owns nothing (no issue, no pull request): the original's triager
+ * labels the open issues it finds, unchanged from its agent.json. Comments and labels on issues
+ * of its own repository only; a close or a merge would end someone else's work.
+ */
+function unattachedMayDo(scope: GithubRunScope, target: GithubTarget): boolean {
+  return (
+    scope.issue === undefined &&
+    scope.pullRequest === undefined &&
+    target.kind === "issue" &&
+    (target.write === "comment" || target.write === "label")
+  );
 }

@@ -19,6 +19,7 @@ export {
   type GithubTargetCheck,
   type GithubTargetRule,
   type GithubTargets,
+  type GithubWrite,
   githubRunScope,
   normalizeRepository,
   PULL_REQUEST_PARAMETERS,

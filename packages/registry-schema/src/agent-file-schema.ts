@@ -88,7 +88,7 @@ export const githubTargetsSchema = v.looseObject({
     v.pipe(
       v.picklist(GITHUB_TARGET_RULE_VALUES),
       v.description(
-        '"own" (default): only the run\'s issue (its --issue argument); "any": every issue of the allowed repositories (a triager).',
+        '"own" (default): only the run\'s issue (its --issue argument); a run with no issue or pull request of its own may also label and comment on any issue of its repository, never close one. "any": every issue of the allowed repositories, closing included.',
       ),
     ),
   ),

@@ -21,14 +21,14 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-/** A gh that records each call's argv (a JSON line per call). */
+/** A gh that records each call's argv (a JSON line per call); its repository is o/r. */
 function recordingGh(): { gh: string; calls: () => string[][] } {
   const dir = tempDirForFile("climpt-gh-");
   const gh = path.join(dir, "gh");
   const log = path.join(dir, "calls.jsonl");
   writeFileSync(
     gh,
-    `#!/bin/sh\nnode -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + "\\n")' "${log}" "$@"\n`,
+    `#!/bin/sh\nnode -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify(process.argv.slice(2)) + "\\n")' "${log}" "$@"\nif [ "$1 $2" = "repo view" ]; then echo '{"nameWithOwner":"o/r"}'; fi\n`,
   );
   chmodSync(gh, 0o755);
   return {
@@ -81,8 +81,12 @@ describe("boundary actions belong to the run", () => {
     }).run({ cwd: makeSampleRepo(), args: { prNumber: 5, issue: 1 } });
 
     expect(result.success, JSON.stringify(result.error)).toBe(true);
-    // Nothing reached GitHub from the sandbox; the hook merged, once, after validation.
-    expect(calls()).toEqual([["pr", "merge", "5", "--squash", "--delete-branch"]]);
+    // The run's repository was asked for before the first step; nothing reached GitHub from the
+    // sandbox; the hook merged, once, after validation, in the run's repository.
+    expect(calls()).toEqual([
+      ["repo", "view", "--json", "nameWithOwner"],
+      ["pr", "merge", "5", "--repo", "o/r", "--squash", "--delete-branch"],
+    ]);
     expect(result.boundary?.ok).toBe(true);
     const journal = readJournal(result.journalPath as string);
     const results = journal.flatMap((event) =>
@@ -103,7 +107,7 @@ describe("boundary actions belong to the run", () => {
       expect.objectContaining({
         kind: "merge",
         pullRequest: "5",
-        command: ["gh", "pr", "merge", "5", "--squash", "--delete-branch"],
+        command: ["gh", "pr", "merge", "5", "--repo", "o/r", "--squash", "--delete-branch"],
         ok: true,
       }),
     ]);

@@ -39,7 +39,11 @@ function commandSandbox(ctx: RunContext, stepKind: GhStepKind): CommandSandbox {
     stepKind,
     // The run's own issue and pull request (and what the agent declares): without them the
     // broker refuses every write, and a program step's `gh pr merge <its PR>` is never recorded.
-    github: { agent: ctx.agent, params: ctx.args },
+    github: {
+      agent: ctx.agent,
+      params: ctx.args,
+      ...(ctx.githubRepository === undefined ? {} : { repository: ctx.githubRepository }),
+    },
     ...(sandbox === undefined
       ? {}
       : {

@@ -49,6 +49,8 @@ export async function runBoundary(
     // The command hook runs in the OS sandbox unless the agent turned it off (command-sandboxes.ts).
     launchCommand: hookLauncher(ctx),
     cwd: ctx.cwd,
+    // The run's repository, as for every gh call of the run; unknown: gh picks in ctx.cwd.
+    repository: ctx.githubRepository?.known === true ? ctx.githubRepository.name : undefined,
     runId: ctx.runId,
     signal: ctx.signal,
   });

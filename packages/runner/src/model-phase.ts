@@ -162,6 +162,8 @@ export async function runModelPhase(
       // The run's issue (`issue`) and pull request (`prNumber`/`pr`): the only ones its GitHub
       // writes may touch unless agent.json declares more.
       params: ctx.args,
+      // The repository they act in unless a call names another, fixed before the first step.
+      ...(ctx.githubRepository === undefined ? {} : { githubRepository: ctx.githubRepository }),
       ...toolboxSandbox(ctx),
       gitPush: ctx.gitPush,
       protectedPaths: ctx.protectedPaths,

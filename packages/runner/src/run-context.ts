@@ -19,7 +19,14 @@ import {
   type WorktreeFinish,
 } from "@climpt/model";
 import { createRouter, type Router } from "@climpt/router";
-import { type GitPushSetting, type ProtectedPath, resolveGitPushTarget } from "@climpt/tools";
+import {
+  type GitPushSetting,
+  type ProtectedPath,
+  type RunRepository,
+  resolveGitPushTarget,
+  resolveRunRepository,
+  resolveToolPolicy,
+} from "@climpt/tools";
 import type { JournalSink } from "./journal-store.ts";
 import { createMessagesStepExecutor } from "./messages-step-executor.ts";
 import { runModelClient } from "./model-client.ts";
@@ -87,6 +94,13 @@ export interface RunContext {
    * repository's git directories, the run's branch, the protected branches), or why nothing.
    */
   readonly gitPush: GitPushSetting;
+  /**
+   * The run's GitHub repository, read before its first step from its working directory's root
+   * (`resolveRunRepository`): every gh call of the run that names no repository acts there — the
+   * broker's, the GitHub tools', the boundary hook's. Undefined when the run cannot reach GitHub
+   * (no Bash, no GitHub tool, integration off).
+   */
+  readonly githubRepository: RunRepository | undefined;
   /**
    * What no tool of the run may change: the journal folder and, unless the agent declares
    * `editAgents`, the agent definitions (run-protected-paths.ts).
@@ -182,7 +196,11 @@ export async function buildRunContext(
     agent,
     commandRunner,
   });
-  const gitPush = await runGitPush(inputs, identity);
+  // Both before the first step, at once: neither may depend on what the model does later.
+  const [gitPush, githubRepository] = await Promise.all([
+    runGitPush(inputs, identity),
+    runGithubRepository(inputs, identity),
+  ]);
   const { runId } = identity;
   // Opened last: a run whose setup fails leaves no journal behind.
   const sink = identity.journal.open?.() ?? null;
@@ -226,6 +244,7 @@ export async function buildRunContext(
     ghCommand: runnerOptions.ghCommand,
     env: runnerOptions.env,
     gitPush,
+    githubRepository,
     protectedPaths,
     onTextDelta: runOptions.onTextDelta,
     resumeCommand: resumeCommandOf(runnerOptions, runId),
@@ -246,10 +265,7 @@ async function runGitPush(inputs: SessionInputs, identity: RunIdentity): Promise
         'git push is off for this agent (agent.json runner.boundaries.push is "off"): its work leaves the sandbox through the run\'s finish, not a push.',
     };
   }
-  const env: Record<string, string> = {};
-  for (const [name, value] of Object.entries({ ...process.env, ...inputs.runnerOptions.env })) {
-    if (value !== undefined) env[name] = value;
-  }
+  const env = hostEnv(inputs);
   const worktree = identity.worktree;
   return resolveGitPushTarget({
     cwd: identity.cwd,
@@ -258,6 +274,42 @@ async function runGitPush(inputs: SessionInputs, identity: RunIdentity): Promise
       : { runBranch: worktree.branch, baseBranch: worktree.baseBranch ?? null }),
     branches: agent.push?.branches ?? [],
     env,
+  });
+}
+
+/** The caller's environment with the runner's overrides: what the host's git and gh run with. */
+function hostEnv(inputs: SessionInputs): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...inputs.runnerOptions.env })) {
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * The run's GitHub repository (docs/design.md#the-boundary-hook), asked of gh at the working
+ * directory's root before the model acts — in worktree mode the worktree, whose remotes are the
+ * repository's; a resumed run asks again at resume. Not asked when nothing in the run can reach
+ * GitHub: no step with Bash or a GitHub tool, and GitHub integration off.
+ */
+async function runGithubRepository(
+  inputs: SessionInputs,
+  identity: RunIdentity,
+): Promise<RunRepository | undefined> {
+  const { agent, registry } = inputs.loaded;
+  const reaches =
+    agent.github.enabled ||
+    Object.values(registry.steps).some((step) =>
+      resolveToolPolicy(agent, step).tools.some(
+        (tool) => tool === "Bash" || tool.startsWith("github_"),
+      ),
+    );
+  if (!reaches) return undefined;
+  return resolveRunRepository({
+    ghCommand: inputs.runnerOptions.ghCommand ?? "gh",
+    env: hostEnv(inputs),
+    cwd: identity.cwd,
+    signal: inputs.stop.signal,
   });
 }
 

@@ -335,7 +335,8 @@ describe("flows", () => {
     expect(result.error).toBeUndefined();
     expect(result.success).toBe(true);
     const changes = gh.calls().filter(([, action]) => action !== "view");
-    expect(changes).toEqual([["issue", "close", "7"]]);
+    // In the run's repository (the fake's, asked before the first step), whatever gh would pick.
+    expect(changes).toEqual([["issue", "close", "7", "--repo", "climpt-test/sample"]]);
     expect(gh.issue(7)).toMatchObject({ state: "CLOSED", comments: [] });
     const order = events
       .map((event) => event.type)

@@ -106,7 +106,8 @@ describe("original-shaped agents in the runner", () => {
       /f_default_label-only\.md$/,
     );
     // count:iteration is not poll:state: the original's hook leaves GitHub alone.
-    expect(gh.calls()).toEqual([]);
+    // Only the run's question for its repository, before the first step: nothing changed.
+    expect(gh.calls()).toEqual([["repo", "view", "--json", "nameWithOwner"]]);
     expect(gh.issue(5)).toMatchObject({ state: "OPEN", labels: ["kind:detail"] });
   });
 
@@ -129,13 +130,14 @@ describe("original-shaped agents in the runner", () => {
     expect(hook?.type === "boundary_hook" && hook.actions).toMatchObject([
       {
         kind: "merge",
-        command: ["gh", "pr", "merge", "3", "--squash"],
+        // Pinned to the run's repository (fixed before its first step), as gh would resolve it.
+        command: ["gh", "pr", "merge", "3", "--repo", "climpt-test/sample", "--squash"],
         pullRequest: "3",
         ok: true,
       },
     ]);
     expect(gh.calls().filter((argv) => argv[0] === "pr" && argv[1] === "merge")).toEqual([
-      ["pr", "merge", "3", "--squash"],
+      ["pr", "merge", "3", "--repo", "climpt-test/sample", "--squash"],
     ]);
     expect(gh.state().pullRequests["3"]?.state).toBe("MERGED");
   });

@@ -36,4 +36,17 @@ describe("installSimpleFakeGh", () => {
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toContain("unsupported command: gh api repos/x");
   });
+
+  it("names the one repository it holds to gh repo view", () => {
+    const gh = (fake: { gh: string }, ...args: string[]) =>
+      execFileSync(fake.gh, args, { encoding: "utf8" });
+    expect(
+      JSON.parse(gh(installSimpleFakeGh(), "repo", "view", "--json", "nameWithOwner")),
+    ).toEqual({ nameWithOwner: "climpt-test/sample" });
+    const acme = installSimpleFakeGh({ repo: "acme/widgets" });
+    expect(JSON.parse(gh(acme, "repo", "view", "--json", "name,owner"))).toEqual({
+      name: "widgets",
+      owner: { login: "acme" },
+    });
+  });
 });

@@ -25,6 +25,8 @@ export interface SimpleFakeGhState {
 }
 
 export interface SimpleFakeGhSeed {
+  /** The one repository it holds, `OWNER/NAME` (what `gh repo view` names). Default `climpt-test/sample`. */
+  readonly repo?: string;
   readonly issues?: Readonly<Record<number, Partial<SimpleFakeGhIssue>>>;
   readonly pullRequests?: Readonly<Record<number, Partial<SimpleFakeGhPullRequest>>>;
 }
@@ -50,7 +52,8 @@ export interface SimpleInstalledFakeGh {
  * A stateful fake `gh` on disk: a Node script that keeps issues and pull requests in a JSON file,
  * so a test sees what a run did to them (labels added, an issue closed, a PR merged) the way it
  * would see it on GitHub. It understands the subcommands climpt and the original-shaped agents
- * use: `issue view|list|edit|close|reopen|comment`, `pr view|merge|create`; anything else exits 1
+ * use: `issue view|list|edit|close|reopen|comment`, `pr view|merge|create`, `repo view`; anything
+ * else exits 1
  * naming the unsupported command, so a test never passes on a call the fake silently ignored.
  * `gh issue edit --add-label` accepts any label (the fake has no label catalogue).
  */
@@ -78,7 +81,7 @@ export function installSimpleFakeGh(seed: SimpleFakeGhSeed = {}): SimpleInstalle
   }
   writeFileSync(stateFile, `${JSON.stringify({ issues, pullRequests }, null, 2)}\n`);
   const gh = path.join(bin, "gh");
-  writeFileSync(gh, ghScript(stateFile, callLog));
+  writeFileSync(gh, ghScript(stateFile, callLog, seed.repo ?? "climpt-test/sample"));
   chmodSync(gh, 0o755);
   const state = (): SimpleFakeGhState =>
     JSON.parse(readFileSync(stateFile, "utf8")) as SimpleFakeGhState;
@@ -109,12 +112,13 @@ export function installSimpleFakeGh(seed: SimpleFakeGhSeed = {}): SimpleInstalle
 }
 
 /** The script's source: plain JavaScript run by this very Node, with the file paths baked in. */
-function ghScript(stateFile: string, callLog: string): string {
+function ghScript(stateFile: string, callLog: string, repo: string): string {
   return `#!${process.execPath}
 "use strict";
 const fs = require("node:fs");
 const STATE = ${JSON.stringify(stateFile)};
 const LOG = ${JSON.stringify(callLog)};
+const REPO = ${JSON.stringify(repo)};
 const argv = process.argv.slice(2);
 fs.appendFileSync(LOG, JSON.stringify(argv) + "\\n");
 const state = JSON.parse(fs.readFileSync(STATE, "utf8"));
@@ -198,6 +202,10 @@ if (group === "issue" && action === "view") {
     head: String(one("--head", "-H") ?? ""), base: String(one("--base", "-B") ?? "main") };
   save();
   process.stdout.write("https://github.invalid/pull/" + number + "\\n");
+} else if (group === "repo" && action === "view") {
+  const [owner, name] = REPO.split("/");
+  process.stdout.write(JSON.stringify(pick({ name, nameWithOwner: REPO, owner: { login: owner },
+    url: "https://github.com/" + REPO, defaultBranchRef: { name: "main" } }, one("--json"))) + "\\n");
 } else {
   fail("unsupported command: gh " + argv.join(" "));
 }

@@ -32,6 +32,11 @@ export const TOOL_CODES = {
    * and that agent.json does not declare (`integrations.github.targets`).
    */
   notRunsTarget: "TOOL-GH-002",
+  /**
+   * `github_comment` could not post: the run's repository is unknown (gh could not tell it in the
+   * working directory when the run started), so there is nowhere the comment may go.
+   */
+  unknownRepository: "TOOL-GH-003",
   /** The OS sandbox is required but cannot run here (missing programs, no user namespaces). */
   sandboxUnavailable: "TOOL-SANDBOX-001",
   /** Notice: the agent turned the sandbox off; model-issued commands run unsandboxed. */

@@ -6,90 +6,95 @@ import {
   type GithubTargetCheck,
   githubRunScope,
   type JsonValue,
-  normalizeRepository,
 } from "@climpt/model";
-import { loadExeca } from "./lazy-modules.ts";
-
-const RESOLVE_TIMEOUT_MS = 30_000;
+import { type RunRepository, resolveRunRepository } from "./run-repository.ts";
 
 /**
- * What a step's GitHub writes may touch (`checkGithubTarget`), and whether the boundary hook will
- * act on what a closure step records. Shared by the gh broker and the GitHub tools of one step.
+ * What a step's GitHub writes may touch (`checkGithubTarget`), in which repository its gh calls
+ * act, and whether the boundary hook will act on what a closure step records. Shared by the gh
+ * broker and the GitHub tools of one step.
  */
 export interface GithubAccess {
   readonly scope: GithubRunScope;
   /** agent.json `integrations.github.enabled`: the hook acts on recorded requests only when on. */
   readonly hookActs: boolean;
   /**
-   * The repository gh picks in the working directory (lower-case `owner/repo`), asked of the
-   * real gh once, when a write first names a repository the agent does not declare; undefined
-   * when gh cannot tell.
+   * The run's repository: every gh call that names none acts there. The runner fixes it before
+   * the run's first step (`resolveRunRepository`); a toolbox without one asks gh at the working
+   * directory's root once, on first use.
    */
-  ownRepository(): Promise<string | undefined>;
+  repository(): Promise<RunRepository>;
 }
 
 export interface GithubAccessOptions {
   readonly agent: Pick<AgentDefinition, "github" | "verdict">;
   /** The run's arguments (`issue`, `prNumber`, …). */
   readonly params?: Readonly<Record<string, JsonValue | undefined>>;
+  /** The run's repository, fixed before the run's first step. */
+  readonly repository?: RunRepository;
   readonly ghCommand: string;
   /** The real gh's environment. */
   readonly env: () => Readonly<Record<string, string>>;
-  /** Where gh resolves the repository: the working directory. */
+  /** The working directory's root: where gh is asked for the repository when none is given. */
   readonly cwd: string;
 }
 
-/** The access of a step with no run around it: no issue or pull request of its own. */
+const NO_RUN: RunRepository = {
+  known: false,
+  reason: "no run gave this command a repository (climpt's runner fixes one per run).",
+};
+
+/** The access of a step with no run around it: nothing of its own, no repository. */
 export const NO_GITHUB_ACCESS: GithubAccess = {
   scope: githubRunScope({ github: {} }, {}),
   hookActs: false,
-  ownRepository: async () => undefined,
+  repository: async () => NO_RUN,
 };
 
 export function createGithubAccess(options: GithubAccessOptions): GithubAccess {
-  let resolved: Promise<string | undefined> | undefined;
+  let resolved: Promise<RunRepository> | undefined =
+    options.repository === undefined ? undefined : Promise.resolve(options.repository);
   return {
     scope: githubRunScope(options.agent, options.params ?? {}),
     hookActs: options.agent.github.enabled,
-    ownRepository() {
-      resolved ??= (async () => {
-        const { execa } = await loadExeca();
-        const result = await execa(
-          options.ghCommand,
-          ["repo", "view", "--json", "nameWithOwner", "--jq", ".nameWithOwner"],
-          {
-            cwd: options.cwd,
-            env: options.env(),
-            extendEnv: false,
-            reject: false,
-            timeout: RESOLVE_TIMEOUT_MS,
-          },
-        );
-        return result.exitCode === 0
-          ? normalizeRepository(String(result.stdout).trim())
-          : undefined;
-      })();
+    repository() {
+      resolved ??= resolveRunRepository({
+        ghCommand: options.ghCommand,
+        env: options.env(),
+        cwd: options.cwd,
+      });
       return resolved;
     },
   };
 }
 
+/** Why a call that names no repository cannot run: the run's is unknown. */
+export function unknownRepositoryReason(repository: RunRepository & { known: false }): string {
+  return `the run's repository is unknown (${repository.reason}), so a gh call that names no repository has nowhere to act.`;
+}
+
+export const UNKNOWN_REPOSITORY_HINT =
+  "Name the repository with -R OWNER/REPO (a write: one agent.json declares), or start the run where gh can tell it (a github.com remote, or GH_REPO).";
+
 /**
- * Whether a write may act on `target`, asking gh for the run's repository only when the target
- * names one the agent does not declare. A target in the run's own repository comes back without
- * its repository (the same place gh picks by itself); one in a declared repository keeps it.
+ * Whether a write may act on `target`, in the run's repository unless it names another. A target
+ * in the run's own repository comes back without its repository (the run's, which every gh call
+ * of the run is given); one in a declared repository keeps it.
  */
 export async function authorizeTarget(
   access: GithubAccess,
   target: GithubTarget,
 ): Promise<{ readonly check: GithubTargetCheck; readonly target: GithubTarget }> {
+  const run = await access.repository();
   const { repository } = target;
-  const declared =
-    repository !== undefined && access.scope.targets.repositories.includes(repository);
-  const own = repository === undefined || declared ? undefined : await access.ownRepository();
-  const check = checkGithubTarget(access.scope, target, own);
-  if (!check.ok || repository === undefined || declared || repository !== own) {
-    return { check, target };
+  if (repository === undefined && !run.known) {
+    return {
+      check: { ok: false, reason: unknownRepositoryReason(run), hint: UNKNOWN_REPOSITORY_HINT },
+      target,
+    };
   }
-  return { check, target: { kind: target.kind, number: target.number } };
+  const own = run.known ? run.name : undefined;
+  const check = checkGithubTarget(access.scope, target, own);
+  if (!check.ok || repository === undefined || repository !== own) return { check, target };
+  return { check, target: { kind: target.kind, number: target.number, write: target.write } };
 }

@@ -54,6 +54,12 @@ export {
   resolveProtectedPaths,
 } from "./protected-paths.ts";
 export {
+  hostGhEnv,
+  type ResolveRunRepositoryOptions,
+  type RunRepository,
+  resolveRunRepository,
+} from "./run-repository.ts";
+export {
   type CommandLaunchOptions,
   type CommandSandbox,
   type CommandSandboxOptions,
@@ -76,6 +82,7 @@ export {
   type GhRecorded,
   type GhStepKind,
 } from "./sandbox/gh-policy.ts";
+export type { GhRepositoryUse } from "./sandbox/gh-repository.ts";
 export {
   ALLOWED_PUSH_SHAPES,
   decideGitPushShape,

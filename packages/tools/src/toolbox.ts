@@ -17,6 +17,7 @@ import { createGithubAccess, type GithubAccess } from "./github-access.ts";
 import { PATTERN_DEADLINE_MS } from "./pattern-failure.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
 import { type ProtectedPath, resolveProtectedPaths } from "./protected-paths.ts";
+import type { RunRepository } from "./run-repository.ts";
 import { type GitPushSetting, NO_PUSH_TARGET } from "./sandbox/git-push-target.ts";
 import { resolveSandboxSettings, type SandboxSettingsInput } from "./sandbox/settings.ts";
 import { isToolName, type ToolName } from "./tool-names.ts";
@@ -88,6 +89,12 @@ export interface ToolboxOptions {
    * (`integrations.github.targets`). Without them, no issue or pull request is the run's.
    */
   readonly params?: Readonly<Record<string, JsonValue | undefined>>;
+  /**
+   * The run's repository (`resolveRunRepository`, made once per run before its first step): every
+   * gh call of the step that names no repository acts there, wherever the command runs. Without
+   * it the toolbox asks gh in the working directory once, when a gh call first needs it.
+   */
+  readonly githubRepository?: RunRepository;
   /**
    * Folders (or files) in the working directory the model may read but not change: the run's
    * journal folder and the agent definitions, which the host acts on later (resume reads the
@@ -175,6 +182,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
       github ??= createGithubAccess({
         agent: options.agent,
         ...(options.params === undefined ? {} : { params: options.params }),
+        ...(options.githubRepository === undefined ? {} : { repository: options.githubRepository }),
         ghCommand: context.ghCommand,
         env: () => context.env,
         cwd: root.real,

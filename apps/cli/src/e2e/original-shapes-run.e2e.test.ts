@@ -115,9 +115,10 @@ describe("the original's seven agents through climpt run", () => {
     expect(run.result.success).toBe(true);
     expect(run.result.verdict).toBe("done");
     expect(run.path).toEqual(["consider → closing"]);
-    // count:iteration: the original's boundary hook leaves GitHub alone.
+    // count:iteration: the original's boundary hook leaves GitHub alone. gh is only asked for
+    // the run's repository, before the first step.
     expect(run.gh.issue(12)).toMatchObject({ state: "OPEN", labels: ["kind:consider"] });
-    expect(run.gh.calls()).toEqual([]);
+    expect(run.gh.calls()).toEqual([["repo", "view", "--json", "nameWithOwner"]]);
   });
 
   it("detailer: the label-only variant, no GitHub tool, nothing closed", async () => {
@@ -167,7 +168,7 @@ describe("the original's seven agents through climpt run", () => {
     // One merge, by the hook on the host after validated completion; the program's own call
     // was answered "Recorded" by the broker and never reached gh.
     expect(run.gh.calls().filter((argv) => argv[0] === "pr" && argv[1] === "merge")).toEqual([
-      ["pr", "merge", "8", "--squash"],
+      ["pr", "merge", "8", "--repo", "climpt-test/sample", "--squash"],
     ]);
     expect(run.gh.state().pullRequests["8"]?.state).toBe("MERGED");
   });

@@ -4,6 +4,7 @@ import {
   checkGithubTarget,
   type GithubRunScope,
   type GithubTarget,
+  type GithubWrite,
   githubRunScope,
   type JsonValue,
   type Problem,
@@ -110,9 +111,13 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
   let defaultIssue = scope.issue === undefined ? undefined : String(scope.issue);
   const named = input.requestsOnly === true ? undefined : issueText(outputIssue?.number);
   if (named !== undefined) {
+    // What the hook would do to it: the output's closure_action, else the configured default.
+    const outputAction = isClosureAction(output?.closure_action)
+      ? output.closure_action
+      : agent.github.defaultClosureAction;
     const refused = notTheRuns(
       scope,
-      { kind: "issue", number: Number(named) },
+      { kind: "issue", number: Number(named), write: writeOf(outputAction) },
       "the closure output's issue.number",
     );
     if (refused === undefined) defaultIssue = named;
@@ -187,7 +192,7 @@ export function planGithubActions(input: PlanGithubActionsInput): GithubPlan {
     }
     const refused = notTheRuns(
       scope,
-      target("issue", issue, request.repository),
+      target("issue", issue, writeOf(request.action), request.repository),
       `boundary request ${index} (${request.action})`,
     );
     if (refused !== undefined) {
@@ -261,7 +266,7 @@ function plannedMerge(
   }
   const refused = notTheRuns(
     scope,
-    target("pullRequest", number, request.repository),
+    target("pullRequest", number, "merge", request.repository),
     `boundary request ${index} (merge)`,
   );
   if (refused !== undefined) {
@@ -282,9 +287,20 @@ function plannedMerge(
 function target(
   kind: GithubTarget["kind"],
   number: string,
+  write: GithubWrite,
   repository: string | undefined,
 ): GithubTarget {
-  return { kind, number: Number(number), ...(repository === undefined ? {} : { repository }) };
+  return {
+    kind,
+    number: Number(number),
+    write,
+    ...(repository === undefined ? {} : { repository }),
+  };
+}
+
+/** A label-only action changes labels; the others close the issue. */
+function writeOf(action: ClosureAction): GithubWrite {
+  return action === "label-only" ? "label" : "close";
 }
 
 /** AC-HOOK-004 when `target` is not the run's, else undefined. */

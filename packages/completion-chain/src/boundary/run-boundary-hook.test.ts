@@ -166,6 +166,7 @@ describe("GitHub actions", () => {
     closureOutput: JsonValue,
     boundaryRequests: BoundaryRequest[] = [],
     params: Record<string, JsonValue> = { issue: 7 },
+    repository?: string,
   ) {
     const gh = fakeGh();
     const result = await runBoundaryHook({
@@ -176,6 +177,7 @@ describe("GitHub actions", () => {
       commandRunner: runnerFor(gh),
       cwd: tempDir(),
       runId: newRunId(),
+      repository,
     });
     return { result, calls: gh.calls() };
   }
@@ -309,6 +311,69 @@ describe("GitHub actions", () => {
       ["issue", "close", "7"],
       ["issue", "close", "3", "--repo", "o/other", "--reason", "not planned"],
     ]);
+  });
+
+  it("names the run's repository with --repo on every action that names none", async () => {
+    const { calls } = await hookWith(
+      {
+        ...GITHUB,
+        defaultClosureAction: "label-and-close",
+        targets: { issues: "any", pullRequests: "own", repositories: ["o/other"] },
+      },
+      {},
+      [
+        { action: "merge", pullRequest: 5, method: "squash", labels: { add: ["merged"] } },
+        { action: "close", issue: 3, repository: "o/other" },
+      ],
+      { issue: 7, prNumber: 5 },
+      "o/r",
+    );
+    expect(calls).toEqual([
+      ["pr", "merge", "5", "--repo", "o/r", "--squash"],
+      ["pr", "edit", "5", "--repo", "o/r", "--add-label", "merged"],
+      [
+        "issue",
+        "edit",
+        "7",
+        "--repo",
+        "o/r",
+        "--add-label",
+        "done",
+        "--remove-label",
+        "in-progress",
+      ],
+      ["issue", "close", "7", "--repo", "o/r"],
+      // A repository the action names stays the one it names.
+      ["issue", "close", "3", "--repo", "o/other"],
+    ]);
+  });
+
+  it("a run without an issue or pull request of its own labels any issue of its repository, and closes none", async () => {
+    const requests: BoundaryRequest[] = [
+      { action: "label-only", issue: 15, labels: { add: ["kind:impl"], remove: [] } },
+      { action: "close", issue: 16 },
+      { action: "label-only", issue: 17, labels: { add: ["x"] }, repository: "other/repo" },
+    ];
+    const triager = await hookWith({ ...GITHUB, labels: {} }, {}, requests, {}, "o/r");
+    expect(triager.calls).toEqual([
+      ["issue", "edit", "15", "--repo", "o/r", "--add-label", "kind:impl"],
+    ]);
+    expect(triager.result.problems.map((problem) => [problem.code, problem.message])).toEqual([
+      [
+        "AC-HOOK-004",
+        expect.stringContaining(
+          "issue #16 is not the run's: this run has no issue of its own (no --issue argument). A run without an issue or pull request of its own may comment on and label any issue of its repository, but closing one needs an issue of its own or a declaration.",
+        ),
+      ],
+      [
+        "AC-HOOK-004",
+        expect.stringContaining("issue #17 of other/repo is not in the run's repository"),
+      ],
+    ]);
+    // A run with an issue of its own labels no other (its own is closed, the default action).
+    const owned = await hookWith({ ...GITHUB, labels: {} }, {}, requests.slice(0, 1), { issue: 1 });
+    expect(owned.calls).toEqual([["issue", "close", "1"]]);
+    expect(owned.result.problems.map((problem) => problem.code)).toEqual(["AC-HOOK-004"]);
   });
 
   it("no issue known: reported as AC-HOOK-001, nothing run", async () => {

@@ -38,6 +38,12 @@ export interface RunBoundaryHookInput {
   readonly launchCommand?: HookCommandLauncher | undefined;
   /** The run's working directory: `gh` and the command hook run here. */
   readonly cwd: string;
+  /**
+   * The run's repository (lower-case `owner/repo`, fixed before the run's first step): an action
+   * that names no repository acts there (`--repo`), not where gh would look in `cwd`. Absent: gh
+   * picks in `cwd`.
+   */
+  readonly repository?: string | undefined;
   /** The hook acts at most once per run id. */
   readonly runId: string;
   readonly signal?: AbortSignal | undefined;
@@ -150,14 +156,14 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
   // issue actions: a run that merges its pull request and closes its issue does both in order.
   const perform = async (planned: GithubPlan): Promise<void> => {
     for (const merge of planned.merges) {
-      for (const argv of mergeCommands(merge)) {
+      for (const argv of mergeCommands(merge, input.repository)) {
         const kind = argv[2] === "merge" ? "merge" : "label";
         const done = await gh(kind, argv, { pullRequest: merge.pullRequest });
         if (!done.ok) break;
       }
     }
     for (const issueAction of planned.actions) {
-      for (const argv of githubCommands(issueAction)) {
+      for (const argv of githubCommands(issueAction, input.repository)) {
         const kind = argv[2] === "close" ? "close" : "label";
         const done = await gh(kind, argv, { issue: issueAction.issue });
         // Do not close an issue whose labels could not be set: the two are one action.
@@ -226,14 +232,18 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
   return { ran: true, ok: problems.length === 0, actions, problems };
 }
 
-/** The `gh` argv lists one planned issue action turns into, in order. */
-export function githubCommands(planned: PlannedIssueAction): string[][] {
+/**
+ * The `gh` argv lists one planned issue action turns into, in order; `--repo` is the action's
+ * repository, else the run's when given.
+ */
+export function githubCommands(planned: PlannedIssueAction, runRepository?: string): string[][] {
   const commands: string[][] = [];
   const labels = [
     ...planned.addLabels.flatMap((label) => ["--add-label", label]),
     ...planned.removeLabels.flatMap((label) => ["--remove-label", label]),
   ];
-  const repo = planned.repository === undefined ? [] : ["--repo", planned.repository];
+  const repository = planned.repository ?? runRepository;
+  const repo = repository === undefined ? [] : ["--repo", repository];
   if (planned.action !== "close" && labels.length > 0) {
     commands.push(["gh", "issue", "edit", planned.issue, ...repo, ...labels]);
   }
@@ -252,8 +262,9 @@ export function githubCommands(planned: PlannedIssueAction): string[][] {
 }
 
 /** The `gh` argv lists of one planned merge: the merge, then its label changes. */
-export function mergeCommands(merge: PlannedMerge): string[][] {
-  const repo = merge.repository === undefined ? [] : ["--repo", merge.repository];
+export function mergeCommands(merge: PlannedMerge, runRepository?: string): string[][] {
+  const repository = merge.repository ?? runRepository;
+  const repo = repository === undefined ? [] : ["--repo", repository];
   const commands = [
     [
       "gh",

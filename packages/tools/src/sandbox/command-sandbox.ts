@@ -40,9 +40,11 @@ export interface CommandSandboxOptions {
   /**
    * Whose GitHub the commands' gh writes may touch: the agent (its declared `targets`, and
    * whether the boundary hook acts on what a closure step records) and the run's arguments (its
-   * own issue and pull request). Default: none of its own, so every write is refused.
+   * own issue and pull request), and the run's repository (fixed before its first step; absent:
+   * asked of gh at the working directory's root once). Default: none of its own, so every write
+   * is refused.
    */
-  readonly github?: Pick<GithubAccessOptions, "agent" | "params">;
+  readonly github?: Pick<GithubAccessOptions, "agent" | "params" | "repository">;
   /** agent.json `runner.boundaries.sandbox`; its mode is not read (the caller chose the sandbox). */
   readonly sandbox?: SandboxSettingsInput;
   /** Overrides of the caller's environment (`undefined` removes a variable), as for the toolbox. */

@@ -78,14 +78,8 @@ describe("gh broker attacks (issue 26)", () => {
         expect(result.content, attack).not.toContain(Buffer.from(GH_TOKEN).toString("base64"));
         expect(result.content, attack).not.toContain("[REDACTED");
       }
-      // Only gh's own read of the run's repository (to check a `-R`) reached the fake.
-      expect(
-        gh
-          .calls()
-          .filter(
-            (call) => call.join(" ") !== "repo view --json nameWithOwner --jq .nameWithOwner",
-          ),
-      ).toEqual([]);
+      // Only the host's own question for the run's repository reached the fake.
+      expect(gh.calls()).toEqual([]);
       expect(box.boundaryRequests()).toEqual([]);
     });
   }
@@ -138,8 +132,9 @@ describe("gh broker attacks (issue 26)", () => {
         "mergeable,reviewDecision,statusCheckRollup,baseRefName,headRefName",
       ],
       ["issue", "comment", "1", "--body-file", "-"],
-      ["repo", "view", "--json", "nameWithOwner", "--jq", ".nameWithOwner"],
     ]);
+    // Each acted on the run's repository, which the toolbox asked gh for once.
+    expect(gh.log().map((call) => call.repository)).toEqual(["o/r", "o/r", "o/r"]);
     expect(gh.bodies()[1]).toBe("Merged after review.");
     expect(box.boundaryRequests()).toEqual([
       {

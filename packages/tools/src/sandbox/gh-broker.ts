@@ -6,9 +6,10 @@ import {
   type BoundaryRequestLog,
   describeBoundaryRequest,
 } from "../boundary-request.ts";
-import { confinePath, type WorkingRoot } from "../confine-path.ts";
+import type { WorkingRoot } from "../confine-path.ts";
 import type { GithubAccess } from "../github-access.ts";
 import { loadExeca } from "../lazy-modules.ts";
+import { hostGhEnv } from "../run-repository.ts";
 import { type GhRequest, judgeGhRequest } from "./gh-judge.ts";
 import type { GhStepKind } from "./gh-policy.ts";
 
@@ -30,8 +31,9 @@ export interface GhBrokerOptions {
   readonly env: Readonly<Record<string, string>>;
   readonly boundary: BoundaryRequestLog;
   /**
-   * What the run's writes may touch (its own issue and pull request, what agent.json declares).
-   * Default: nothing of its own, so every write is refused.
+   * What the run's writes may touch (its own issue and pull request, what agent.json declares)
+   * and the run's repository. Default: none (`NO_GITHUB_ACCESS`), so every call that needs a
+   * repository, every write among them, is refused.
    */
   readonly github?: GithubAccess;
   /**
@@ -46,6 +48,8 @@ export interface GhBrokerRecord {
   readonly argv: readonly string[];
   readonly outcome: "ran" | "refused" | "recorded" | "failed";
   readonly exitCode: number;
+  /** The repository a call that ran acted on, when it acts on one (lower-case `owner/repo`). */
+  readonly repository?: string;
 }
 
 export interface GhBroker {
@@ -107,6 +111,7 @@ export async function startGhBroker(options: GhBrokerOptions): Promise<GhBroker>
     await fs.unlink(requestPath).catch(() => undefined);
     let answer: Answer;
     let outcome: GhBrokerRecord["outcome"];
+    let repository: string | undefined;
     if (request === undefined) {
       answer = text("", "the request could not be read.\n", 4);
       outcome = "failed";
@@ -114,9 +119,14 @@ export async function startGhBroker(options: GhBrokerOptions): Promise<GhBroker>
       answer = text("", `more than ${MAX_REQUESTS} gh calls in one command.\n`, 4);
       outcome = "refused";
     } else {
-      ({ answer, outcome } = await decideAndRun(request, options, controller.signal));
+      ({ answer, outcome, repository } = await decideAndRun(request, options, controller.signal));
     }
-    records.push({ argv: request?.argv ?? [], outcome, exitCode: answer.exitCode });
+    records.push({
+      argv: request?.argv ?? [],
+      outcome,
+      exitCode: answer.exitCode,
+      ...(repository === undefined ? {} : { repository }),
+    });
     await reply(path.join(options.dir, `${id}.reply`), answer);
   };
 
@@ -162,7 +172,7 @@ function text(stdout: string, stderr: string, exitCode: number): Answer {
   };
 }
 
-type Outcome = { answer: Answer; outcome: GhBrokerRecord["outcome"] };
+type Outcome = { answer: Answer; outcome: GhBrokerRecord["outcome"]; repository?: string };
 
 function refused(reason: string): Outcome {
   return {
@@ -190,12 +200,13 @@ async function decideAndRun(
   const judged = await judgeGhRequest(request, options);
   if (judged.kind === "refused") return refused(judged.reason);
   if (judged.kind === "recorded") return recorded(judged.request);
-  // The call runs where the command was, if that is inside the working directory.
-  const where = confinePath(options.root, request.cwd);
+  // Always in the working directory's root, never where the command was: gh reads the git
+  // remotes and the branch of the folder it runs in, and the model chooses (and can make) that
+  // folder. The repository is the call's or the run's anyway (`GH_REPO`, judgeGhRequest).
   const { execa } = await loadExeca();
   const result = await execa(options.ghCommand, [...judged.argv], {
-    cwd: where.ok && where.exists ? where.real : options.root.real,
-    env: options.env,
+    cwd: options.root.real,
+    env: { ...hostGhEnv(options.env), ...judged.env },
     extendEnv: false,
     input: judged.input,
     encoding: "buffer",
@@ -211,13 +222,15 @@ async function decideAndRun(
       outcome: "failed",
     };
   }
+  const stderr = Buffer.concat([Buffer.from(judged.note ?? ""), Buffer.from(result.stderr)]);
   return {
     answer: {
       stdout: Buffer.from(result.stdout).toString("base64"),
-      stderr: Buffer.from(result.stderr).toString("base64"),
+      stderr: stderr.toString("base64"),
       exitCode: result.exitCode,
     },
     outcome: "ran",
+    ...(judged.repository === undefined ? {} : { repository: judged.repository }),
   };
 }
 

@@ -6,21 +6,20 @@ import { describe, expect, it } from "vitest";
 import { BoundaryRequestLog } from "../boundary-request.ts";
 import { workingRoot } from "../confine-path.ts";
 import type { GithubAccess } from "../github-access.ts";
+import type { RunRepository } from "../run-repository.ts";
 import { useTempDirs } from "../tools.test-helper.ts";
 import { MAX_BODY_FILE_BYTES } from "./gh-body-file.ts";
 import { judgeGhRequest } from "./gh-judge.ts";
 
-function access(overrides: Partial<GithubAccess> = {}): GithubAccess & { asked: () => number } {
-  let asked = 0;
+const O_R: RunRepository = { known: true, name: "o/r" };
+
+/** The run: issue #1 and pull request #5 of o/r. */
+function access(overrides: Partial<GithubAccess> = {}): GithubAccess {
   return {
     scope: githubRunScope({ github: {} }, { issue: 1, prNumber: 5 }),
     hookActs: true,
-    ownRepository: async () => {
-      asked++;
-      return "o/r";
-    },
+    repository: async () => O_R,
     ...overrides,
-    asked: () => asked,
   };
 }
 
@@ -72,7 +71,9 @@ describe("judgeGhRequest", () => {
     expect(await judge(argv, { work, readableDirs: [tmp] })).toEqual({
       kind: "run",
       argv: ["issue", "comment", "1", "--body-file", "-"],
+      env: { GH_REPO: "o/r" },
       input: Buffer.from("from tmp"),
+      repository: "o/r",
     });
     // Without the folder listed, the same file is outside.
     expect(await judge(argv, { work })).toMatchObject({
@@ -117,17 +118,30 @@ describe("judgeGhRequest", () => {
     }
   });
 
-  it("asks gh for the run's repository only when a write names one the agent does not declare", async () => {
+  it("acts in the run's repository unless the call names another; a write only in the run's or a declared one", async () => {
     const { work } = setup();
     const github = access();
     const boundary = new BoundaryRequestLog();
     expect(await judge(["issue", "close", "1"], { work, github, boundary })).toMatchObject({
       kind: "recorded",
     });
-    expect(await judge(["issue", "view", "9", "-R", "x/y"], { work, github })).toMatchObject({
+    // A read names no repository: the run's, in GH_REPO, whatever folder the command ran in.
+    expect(await judge(["issue", "view", "9"], { work, cwd: path.join(work, "sub") })).toEqual({
       kind: "run",
+      argv: ["issue", "view", "9"],
+      env: { GH_REPO: "o/r" },
+      input: Buffer.alloc(0),
+      repository: "o/r",
     });
-    expect(github.asked()).toBe(0);
+    // A read of another repository runs there and says so.
+    expect(await judge(["issue", "view", "9", "-R", "x/y"], { work, github })).toEqual({
+      kind: "run",
+      argv: ["issue", "view", "9", "--repo", "x/y"],
+      env: { GH_REPO: "o/r" },
+      input: Buffer.alloc(0),
+      repository: "x/y",
+      note: "climpt's GitHub broker: this read was of x/y, which is not the run's repository (o/r).\n",
+    });
     expect(
       await judge(["-R", "O/R", "issue", "close", "1"], { work, github, boundary }),
     ).toMatchObject({ kind: "recorded" });
@@ -137,16 +151,86 @@ describe("judgeGhRequest", () => {
       kind: "refused",
       reason: expect.stringContaining("of x/y is not in the run's repository (o/r)"),
     });
-    expect(github.asked()).toBe(2);
-    // The own repository is recorded as the run's (no --repo later), merged with the plain close.
+    // The own repository is recorded as the run's (the hook gives it --repo), merged with the
+    // plain close.
     expect(boundary.requests()).toEqual([
       { action: "close", issue: 1, labels: { add: [], remove: [] } },
     ]);
-    // gh cannot tell: a named repository is not the run's.
-    const unknown = access({ ownRepository: async () => undefined });
-    expect(
-      await judge(["issue", "close", "1", "--repo", "o/r"], { work, github: unknown }),
-    ).toMatchObject({ kind: "refused" });
+  });
+
+  it("refuses what needs the run's repository when it is unknown, and runs what names one", async () => {
+    const { work } = setup();
+    const unknown = access({
+      repository: async () => ({ known: false, reason: "`gh repo view` failed: no remotes" }),
+    });
+    for (const argv of [
+      ["issue", "close", "1", "--repo", "o/r"],
+      ["issue", "close", "1"],
+      ["issue", "comment", "1", "-b", "x"],
+      ["issue", "view", "1"],
+      ["repo", "view"],
+      ["api", "repos/{owner}/{repo}/issues"],
+    ]) {
+      expect(await judge(argv, { work, github: unknown }), argv.join(" ")).toMatchObject({
+        kind: "refused",
+      });
+    }
+    expect(await judge(["issue", "view", "1"], { work, github: unknown })).toMatchObject({
+      reason: expect.stringContaining(
+        "the run's repository is unknown (`gh repo view` failed: no remotes)",
+      ),
+    });
+    expect(await judge(["issue", "view", "1", "-R", "o/r"], { work, github: unknown })).toEqual({
+      kind: "run",
+      argv: ["issue", "view", "1", "--repo", "o/r"],
+      env: {},
+      input: Buffer.alloc(0),
+      repository: "o/r",
+      note: "climpt's GitHub broker: this read was of o/r, which is not the run's repository (unknown).\n",
+    });
+    expect(await judge(["search", "issues", "flaky"], { work, github: unknown })).toEqual({
+      kind: "run",
+      argv: ["search", "issues", "flaky"],
+      env: {},
+      input: Buffer.alloc(0),
+    });
+  });
+
+  it("gives `gh repo view` and a `gh api` endpoint's {owner}/{repo} the run's repository", async () => {
+    const { work } = setup();
+    expect(await judge(["repo", "view", "--json", "name"], { work })).toMatchObject({
+      kind: "run",
+      argv: ["repo", "view", "--json", "name", "o/r"],
+      repository: "o/r",
+    });
+    expect(await judge(["api", "repos/{owner}/{repo}/issues/1"], { work })).toMatchObject({
+      kind: "run",
+      argv: ["api", "repos/o/r/issues/1"],
+      env: { GH_REPO: "o/r" },
+      repository: "o/r",
+    });
+    expect(await judge(["api", "repos/:owner/:repo/pulls", "--paginate"], { work })).toMatchObject({
+      kind: "run",
+      argv: ["api", "repos/o/r/pulls", "--paginate"],
+    });
+    // {owner} alone still names a repository: the run's owner's, which the note names.
+    expect(await judge(["api", "/repos/{owner}/other/issues"], { work })).toMatchObject({
+      kind: "run",
+      argv: ["api", "/repos/o/other/issues"],
+      repository: "o/other",
+      note: expect.stringContaining("this read was of o/other"),
+    });
+    expect(await judge(["api", "repos/X/Y/issues"], { work })).toMatchObject({
+      kind: "run",
+      repository: "x/y",
+      note: expect.stringContaining("this read was of x/y"),
+    });
+    expect(await judge(["api", "user"], { work })).toEqual({
+      kind: "run",
+      argv: ["api", "user"],
+      env: { GH_REPO: "o/r" },
+      input: Buffer.alloc(0),
+    });
   });
 
   it("records with a declared repository, and a pull request's labels wait for its merge", async () => {
@@ -164,7 +248,11 @@ describe("judgeGhRequest", () => {
     // Before the merge is recorded, a label edit runs at once.
     expect(
       await judge(["pr", "edit", "5", "--add-label", "merge:blocked"], { work, github, boundary }),
-    ).toMatchObject({ kind: "run", argv: ["pr", "edit", "5", "--add-label", "merge:blocked"] });
+    ).toMatchObject({
+      kind: "run",
+      argv: ["pr", "edit", "5", "--add-label", "merge:blocked"],
+      env: { GH_REPO: "o/r" },
+    });
     await judge(["pr", "merge", "5", "-s"], { work, github, boundary });
     expect(
       await judge(
@@ -204,20 +292,22 @@ describe("judgeGhRequest", () => {
     ).toMatchObject({ kind: "run", input: Buffer.from("piped") });
   });
 
-  it("without an access, nothing is the run's: every write is refused", async () => {
+  it("without an access, no repository is the run's: every call that needs one is refused", async () => {
     const { work } = setup();
-    const judged = await judgeGhRequest(
-      {
-        argv: ["issue", "comment", "1", "-b", "x"],
-        cwd: work,
-        stdin: Buffer.alloc(0),
-        stdinRead: false,
-      },
-      { stepKind: "work", root: workingRoot(work), boundary: new BoundaryRequestLog() },
-    );
-    expect(judged).toMatchObject({
-      kind: "refused",
-      reason: expect.stringContaining("this run has no issue of its own"),
-    });
+    for (const argv of [
+      ["issue", "comment", "1", "-b", "x"],
+      ["issue", "list"],
+    ]) {
+      const judged = await judgeGhRequest(
+        { argv, cwd: work, stdin: Buffer.alloc(0), stdinRead: false },
+        { stepKind: "work", root: workingRoot(work), boundary: new BoundaryRequestLog() },
+      );
+      expect(judged, argv.join(" ")).toMatchObject({
+        kind: "refused",
+        reason: expect.stringContaining(
+          "the run's repository is unknown (no run gave this command a repository",
+        ),
+      });
+    }
   });
 });

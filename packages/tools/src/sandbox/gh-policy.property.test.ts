@@ -24,7 +24,7 @@ const RUNS = 250;
 const ACCESS: GithubAccess = {
   scope: githubRunScope({ github: {} }, { issue: 1, prNumber: 1 }),
   hookActs: true,
-  ownRepository: async () => "o/r",
+  repository: async () => ({ known: true, name: "o/r" }),
 };
 
 type Chunk = readonly string[];

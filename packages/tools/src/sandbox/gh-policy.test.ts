@@ -38,25 +38,30 @@ describe("decideGh", () => {
     expect(decideGh(split("-R o/r issue view -c 12"), "work")).toEqual({
       kind: "run",
       argv: ["issue", "view", "12", "--repo", "o/r", "--comments"],
+      repository: { kind: "named", repository: "o/r" },
     });
     expect(decideGh(["search", "issues", "--limit=5", "--", "-label:bug"], "work")).toEqual({
       kind: "run",
       argv: ["search", "issues", "--limit", "5", "--", "-label:bug"],
+      repository: { kind: "none" },
     });
     expect(decideGh(split("issue view 1 -hc"), "work")).toEqual({
       kind: "run",
       argv: ["issue", "view", "--help"],
+      repository: { kind: "none" },
     });
     expect(decideGh(["issue", "comment", "#12", "-F-"], "work")).toEqual({
       kind: "run",
       argv: ["issue", "comment", "12", "--body-file", "-"],
-      target: { kind: "issue", number: 12 },
+      repository: { kind: "run", via: "env" },
+      target: { kind: "issue", number: 12, write: "comment" },
       body: { from: "stdin" },
     });
     expect(decideGh(["issue", "comment", "12", "-Fnotes.md"], "work")).toEqual({
       kind: "run",
       argv: ["issue", "comment", "12", "--body-file", "-"],
-      target: { kind: "issue", number: 12 },
+      repository: { kind: "run", via: "env" },
+      target: { kind: "issue", number: 12, write: "comment" },
       body: { from: "file", path: "notes.md" },
     });
   });
@@ -146,7 +151,8 @@ describe("decideGh", () => {
     expect(decideGh(split("issue edit 4 --add-label done --remove-label wip"), "closure")).toEqual({
       kind: "run",
       argv: ["issue", "edit", "4", "--add-label", "done", "--remove-label", "wip"],
-      target: { kind: "issue", number: 4 },
+      repository: { kind: "run", via: "env" },
+      target: { kind: "issue", number: 4, write: "label" },
       labels: { add: ["done"], remove: ["wip"] },
     });
     expect(decideGh(split("issue edit 4 --add-label done"), "work").kind).toBe("refuse");
@@ -156,27 +162,27 @@ describe("decideGh", () => {
     );
     expect(decideGh(["issue", "close", "#4", "--comment", "fixed in abc"], "closure")).toEqual({
       kind: "record",
-      target: { kind: "issue", number: 4 },
+      target: { kind: "issue", number: 4, write: "close" },
       request: { action: "close", issue: 4, comment: "fixed in abc" },
     });
     expect(decideGh(["issue", "close", "4", "-r", "not planned"], "closure")).toEqual({
       kind: "record",
-      target: { kind: "issue", number: 4 },
+      target: { kind: "issue", number: 4, write: "close" },
       request: { action: "close", issue: 4, reason: "not planned" },
     });
     expect(decideGh(split("issue close https://github.com/O/R/issues/9"), "closure")).toEqual({
       kind: "record",
-      target: { kind: "issue", number: 9, repository: "o/r" },
+      target: { kind: "issue", number: 9, write: "close", repository: "o/r" },
       request: { action: "close", issue: 9 },
     });
     expect(decideGh(split("-R other/repo issue close 2"), "closure")).toEqual({
       kind: "record",
-      target: { kind: "issue", number: 2, repository: "other/repo" },
+      target: { kind: "issue", number: 2, write: "close", repository: "other/repo" },
       request: { action: "close", issue: 2 },
     });
     expect(decideGh(split("pr merge 5 --squash -d"), "closure")).toEqual({
       kind: "record",
-      target: { kind: "pullRequest", number: 5 },
+      target: { kind: "pullRequest", number: 5, write: "merge" },
       request: { action: "merge", pullRequest: 5, method: "squash", deleteBranch: true },
     });
     for (const command of ["issue close 4", "pr merge 5 --squash", "issue edit 4 --add-label x"]) {
@@ -197,6 +203,36 @@ describe("decideGh", () => {
     ]) {
       expect(decideGh(split(command), "closure").kind, command).toBe("refuse");
     }
+  });
+
+  it("says where each read acts: the repository it names, else the run's (which the broker gives it)", () => {
+    const where = (command: string) =>
+      (decideGh(split(command), "work") as { repository?: unknown }).repository;
+    expect(where("issue view 3")).toEqual({ kind: "run", via: "env" });
+    expect(where("pr view")).toEqual({ kind: "run", via: "env" });
+    expect(where("run list")).toEqual({ kind: "run", via: "env" });
+    expect(where("issue view 3 -R O/Other")).toEqual({ kind: "named", repository: "o/other" });
+    // gh takes a URL's repository over -R.
+    expect(where("issue view https://github.com/o/url/issues/3 -R o/flag")).toEqual({
+      kind: "named",
+      repository: "o/url",
+    });
+    expect(where("repo view")).toEqual({ kind: "run", via: "argument" });
+    expect(where("repo view o/other")).toEqual({ kind: "named", repository: "o/other" });
+    expect(where("api repos/{owner}/{repo}/issues")).toEqual({
+      kind: "run",
+      via: "endpoint",
+      at: 1,
+    });
+    expect(where("api repos/O/R/issues")).toEqual({ kind: "named", repository: "o/r" });
+    expect(where("api user")).toEqual({ kind: "none" });
+    expect(where("search issues repo:o/other")).toEqual({ kind: "none" });
+    expect(where("status")).toEqual({ kind: "none" });
+    expect(where("issue comment 3 -b x")).toEqual({ kind: "run", via: "env" });
+    expect(where("issue comment 3 -b x -R o/other")).toEqual({
+      kind: "named",
+      repository: "o/other",
+    });
   });
 
   it("reads the subcommand past flags placed before it", () => {

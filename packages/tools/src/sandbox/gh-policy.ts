@@ -6,11 +6,12 @@
  * decided); writes name their target (issue or pull request, and repository) for the ownership
  * check (`checkGithubTarget`), which the broker applies. Pure.
  */
-import { type GithubTarget, normalizeRepository } from "@climpt/model";
+import { type GithubTarget, type GithubWrite, normalizeRepository } from "@climpt/model";
 import type { CloseReason, MergeMethod } from "../boundary-request.ts";
 import { type ParsedGh, parseGhArgv } from "./gh-argv.ts";
 import { GH_ROOT, type GhCommand } from "./gh-commands.ts";
 import { refusedExpressionWord } from "./gh-expression.ts";
+import { apiRepositoryUse, type GhRepositoryUse, readRepositoryUse } from "./gh-repository.ts";
 
 export type GhStepKind = "work" | "verification" | "closure" | "section";
 
@@ -24,6 +25,8 @@ export type GhDecision =
   | {
       readonly kind: "run";
       readonly argv: readonly string[];
+      /** Where it acts: the repository it names, or the run's, which the broker gives it. */
+      readonly repository: GhRepositoryUse;
       /** A write: what it acts on (the broker checks it belongs to the run). */
       readonly target?: GithubTarget;
       /** `--body-file -` in `argv`: the body to pass on stdin. */
@@ -210,7 +213,10 @@ function decideApi(parsed: ParsedGh): GhDecision {
       );
     }
   }
-  return { kind: "run", argv: normalized(parsed.path, parsed.args, parsed.flags) };
+  const argv = normalized(parsed.path, parsed.args, parsed.flags);
+  // The endpoint is the first word after `api`, or the last one after `--` when it starts with -.
+  const at = endpoint.startsWith("-") ? argv.length - 1 : 1;
+  return { kind: "run", argv, repository: apiRepositoryUse(endpoint, at) };
 }
 
 const NUMBER = /^#?([1-9]\d{0,15})$/;
@@ -227,7 +233,12 @@ type TargetRead =
  * ones is refused). A branch name (which gh also takes for a pull request) is refused: ownership
  * is decided by number.
  */
-function targetOf(parsed: ParsedGh, kind: GithubTarget["kind"], what: string): TargetRead {
+function targetOf(
+  parsed: ParsedGh,
+  kind: GithubTarget["kind"],
+  write: GithubWrite,
+  what: string,
+): TargetRead {
   const arg = parsed.args[0];
   const noun = kind === "issue" ? "issue" : "pull request";
   if (arg === undefined) {
@@ -267,8 +278,15 @@ function targetOf(parsed: ParsedGh, kind: GithubTarget["kind"], what: string): T
   }
   return {
     ok: true,
-    target: { kind, number, ...(repository === undefined ? {} : { repository }) },
+    target: { kind, number, write, ...(repository === undefined ? {} : { repository }) },
   };
+}
+
+/** Where a write acts: the repository its target names, else the run's (`GH_REPO`). */
+function writeRepository(target: GithubTarget): GhRepositoryUse {
+  return target.repository === undefined
+    ? { kind: "run", via: "env" }
+    : { kind: "named", repository: target.repository };
 }
 
 /** Only these flags, or the reason another one is not brokered. */
@@ -287,7 +305,7 @@ function decideComment(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
   const what = `${group} comment`;
   const problem = onlyFlags(parsed, ["body", "body-file", "repo"], what);
   if (problem !== undefined) return refuse(problem);
-  const read = targetOf(parsed, group === "issue" ? "issue" : "pullRequest", what);
+  const read = targetOf(parsed, group === "issue" ? "issue" : "pullRequest", "comment", what);
   if (!read.ok) return refuse(read.reason);
   const body = last(parsed, "body");
   const file = last(parsed, "body-file");
@@ -300,12 +318,14 @@ function decideComment(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
     return {
       kind: "run",
       argv: normalized(path, [], [...flags.map(([n, v]) => [n, [v]] as const), ["body", [body]]]),
+      repository: writeRepository(read.target),
       target: read.target,
     };
   }
   return {
     kind: "run",
     argv: normalized(path, [], [...flags.map(([n, v]) => [n, [v]] as const), ["body-file", ["-"]]]),
+    repository: writeRepository(read.target),
     target: read.target,
     body: file === "-" ? { from: "stdin" } : { from: "file", path: file as string },
   };
@@ -323,7 +343,7 @@ function decideLabelEdit(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
   if (add.length + remove.length === 0) {
     return refuse(`\`gh ${what}\` needs --add-label or --remove-label.`);
   }
-  const read = targetOf(parsed, group === "issue" ? "issue" : "pullRequest", what);
+  const read = targetOf(parsed, group === "issue" ? "issue" : "pullRequest", "label", what);
   if (!read.ok) return refuse(read.reason);
   const flags: [string, readonly string[]][] = [
     ...repoFlags(read.target).map(([n, v]) => [n, [v]] as [string, string[]]),
@@ -333,6 +353,7 @@ function decideLabelEdit(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
   return {
     kind: "run",
     argv: normalized([group, "edit", String(read.target.number)], [], flags),
+    repository: writeRepository(read.target),
     target: read.target,
     labels: { add, remove },
   };
@@ -342,7 +363,7 @@ function decideLabelEdit(parsed: ParsedGh, group: "issue" | "pr"): GhDecision {
 function decideClose(parsed: ParsedGh): GhDecision {
   const problem = onlyFlags(parsed, ["comment", "reason", "repo"], "issue close");
   if (problem !== undefined) return refuse(problem);
-  const read = targetOf(parsed, "issue", "issue close");
+  const read = targetOf(parsed, "issue", "close", "issue close");
   if (!read.ok) return refuse(read.reason);
   const reason = last(parsed, "reason");
   if (reason !== undefined && reason !== "completed" && reason !== "not planned") {
@@ -372,7 +393,7 @@ function decideMerge(parsed: ParsedGh): GhDecision {
   if (methods.length !== 1) {
     return refuse("`gh pr merge` needs exactly one of --merge, --squash and --rebase.");
   }
-  const read = targetOf(parsed, "pullRequest", "pr merge");
+  const read = targetOf(parsed, "pullRequest", "merge", "pr merge");
   if (!read.ok) return refuse(read.reason);
   return {
     kind: "record",
@@ -399,12 +420,19 @@ export function decideGh(argv: readonly string[], stepKind: GhStepKind): GhDecis
   if (!parse.ok) return refuse(parse.reason);
   const { parsed } = parse;
   const what = parsed.path.join(" ");
-  if (parsed.help) return { kind: "run", argv: [...parsed.path, "--help"] };
+  if (parsed.help) {
+    return { kind: "run", argv: [...parsed.path, "--help"], repository: { kind: "none" } };
+  }
   const common = checkCommonFlags(parsed);
   if (common !== undefined) return refuse(common);
   if (what === "api") return decideApi(parsed);
-  if (READS.has(what))
-    return { kind: "run", argv: normalized(parsed.path, parsed.args, parsed.flags) };
+  if (READS.has(what)) {
+    return {
+      kind: "run",
+      argv: normalized(parsed.path, parsed.args, parsed.flags),
+      repository: readRepositoryUse(parsed),
+    };
+  }
   const [group, action] = parsed.path as [string, string | undefined];
   if ((group === "issue" || group === "pr") && action === "comment") {
     return decideComment(parsed, group);

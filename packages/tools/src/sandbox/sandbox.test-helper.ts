@@ -18,22 +18,67 @@ export const AWS_SECRET = "wJalrXUtnFEMI/K7MDENG+bPxRfiCYFAKESECRET0";
 
 /**
  * A recording fake `gh`, outside the working directory, that behaves like the real one where it
- * matters: it acts only with a token in GH_TOKEN (the real gh reads it, or its config directory)
- * and records each call in a state file next to it. Inside the sandbox it has neither.
+ * matters: it acts only with a token in GH_TOKEN (the real gh reads it, or its config directory),
+ * on the repository gh would pick — `-R/--repo`, else `GH_REPO`, else the github.com `origin` of
+ * the git repository of the folder it runs in (`o/r` where there is none) — and records each call
+ * in a state file next to it. Inside the sandbox it has neither.
  */
 export interface FakeGh {
   readonly bin: string;
   readonly path: string;
-  /** Argument vectors of the calls that had the token (the ones that reached "GitHub"). */
+  /**
+   * Argument vectors of the calls that had the token (the ones that reached "GitHub"), but for
+   * the host's own question for the run's repository (`repo view --json nameWithOwner`).
+   */
   calls(): string[][];
-  /** Bodies read from stdin, in call order. */
+  /** Bodies read from stdin, one per call of `calls()`. */
   bodies(): string[];
+  /** The calls with the repository each acted on and the folder it ran in. */
+  log(): { argv: string[]; repository: string; cwd: string }[];
 }
+
+/** The fake's logic: the repository it acts on, its record, its answer. */
+const FAKE_GH_SCRIPT = String.raw`
+const { execFileSync } = require("node:child_process");
+const fs = require("node:fs");
+const [state, body, ...argv] = process.argv.slice(2);
+function flagRepo() {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--repo" || argv[i] === "-R") return argv[i + 1];
+    if (argv[i].startsWith("--repo=")) return argv[i].slice(7);
+  }
+  return undefined;
+}
+function remoteRepo() {
+  try {
+    const url = execFileSync("git", ["remote", "get-url", "origin"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    const match = /github\.com[:/]([^/]+)\/([^/\s]+?)(\.git)?\s*$/.exec(url);
+    return match === null ? undefined : (match[1] + "/" + match[2]).toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+const viewsRepo = argv[0] === "repo" && argv[1] === "view";
+const positional = viewsRepo ? argv.slice(2).find((a, i, all) => !a.startsWith("-") && !(all[i - 1] || "").startsWith("--")) : undefined;
+// gh repo view reads the folder, not GH_REPO; the other commands take GH_REPO over the folder.
+const repository = (viewsRepo ? positional || remoteRepo() : flagRepo() || process.env.GH_REPO || remoteRepo()) || "o/r";
+fs.appendFileSync(state, JSON.stringify({ argv, body, repository, cwd: process.cwd() }) + "\n");
+const verb = argv[0] + " " + argv[1];
+if (verb === "issue view") process.stdout.write("title: Fix the parser\nstate: OPEN\n");
+if (verb === "issue comment") process.stdout.write("https://github.com/" + repository + "/issues/" + argv[2] + "#issuecomment-1\n");
+if (verb === "repo view") process.stdout.write(argv.includes("--json") ? JSON.stringify({ nameWithOwner: repository }) + "\n" : repository + "\n");
+if (verb === "pr view") process.stdout.write('{"mergeable":"MERGEABLE","reviewDecision":"APPROVED","statusCheckRollup":[],"baseRefName":"main","headRefName":"feature"}\n');
+`;
+
+/** What the toolbox asks gh to learn the run's repository (`resolveRunRepository`). */
+const RESOLVE_QUESTION = "repo view --json nameWithOwner";
 
 export function fakeGh(dir: string): FakeGh {
   const bin = path.join(dir, "gh-bin");
   mkdirSync(bin, { recursive: true });
   const state = path.join(dir, "gh-state.jsonl");
+  const script = path.join(bin, "fake-gh.cjs");
+  writeFileSync(script, FAKE_GH_SCRIPT);
   const file = path.join(bin, "gh");
   writeFileSync(
     file,
@@ -42,28 +87,27 @@ export function fakeGh(dir: string): FakeGh {
       `if [ "$GH_TOKEN" != "${GH_TOKEN}" ]; then echo "To get started with GitHub CLI, please run: gh auth login" >&2; exit 4; fi`,
       'body=""',
       'for arg in "$@"; do if [ "$arg" = "-" ]; then body=$(cat); fi; done',
-      `node -e 'require("fs").appendFileSync(process.argv[1], JSON.stringify({ argv: process.argv.slice(3), body: process.argv[2] }) + "\\n")' "${state}" "$body" "$@" || exit 1`,
-      'case "$1 $2" in',
-      '  "issue view") echo "title: Fix the parser"; echo "state: OPEN";;',
-      '  "issue comment") echo "https://github.com/o/r/issues/$3#issuecomment-1";;',
-      '  "repo view") echo "o/r";;',
-      '  "pr view") echo \'{"mergeable":"MERGEABLE","reviewDecision":"APPROVED","statusCheckRollup":[],"baseRefName":"main","headRefName":"feature"}\';;',
-      "esac",
+      `exec node "${script}" "${state}" "$body" "$@"`,
     ].join("\n"),
   );
   chmodSync(file, 0o755);
-  const lines = (): { argv: string[]; body: string }[] =>
+  const lines = (): { argv: string[]; body: string; repository: string; cwd: string }[] =>
     existsSync(state)
       ? readFileSync(state, "utf8")
           .split("\n")
           .filter((line) => line !== "")
-          .map((line) => JSON.parse(line) as { argv: string[]; body: string })
+          .map(
+            (line) =>
+              JSON.parse(line) as { argv: string[]; body: string; repository: string; cwd: string },
+          )
       : [];
+  const modelCalls = () => lines().filter((line) => line.argv.join(" ") !== RESOLVE_QUESTION);
   return {
     bin,
     path: file,
-    calls: () => lines().map((line) => line.argv),
-    bodies: () => lines().map((line) => line.body),
+    calls: () => modelCalls().map((line) => line.argv),
+    bodies: () => modelCalls().map((line) => line.body),
+    log: () => lines().map(({ argv, repository, cwd }) => ({ argv, repository, cwd })),
   };
 }
 

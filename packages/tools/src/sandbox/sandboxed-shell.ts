@@ -45,7 +45,10 @@ export interface SandboxedRunOptions {
    * Default: every push refused.
    */
   readonly gitPush?: GitPushSetting;
-  /** What the command's gh writes may touch; default: no issue or pull request of its own. */
+  /**
+   * What the command's gh writes may touch, and the run's repository; default: none, so every gh
+   * call that needs a repository is refused.
+   */
   readonly github?: GithubAccess;
   readonly timeoutMs: number;
   readonly outputCapBytes: number;

@@ -5,11 +5,20 @@ import { describe, expect, it } from "vitest";
 import { GITHUB_TOOL_NAMES } from "../tool-names.ts";
 import { agentDefinition, toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 
-/** A fake `gh` on PATH that appends each call's arguments (and a comment's body) to a log. */
+/**
+ * A fake `gh` on PATH that appends each call's arguments (and a comment's body and the
+ * repository it was given in GH_REPO) to a log. It names o/r to `gh repo view --json
+ * nameWithOwner` (the toolbox's question for the run's repository), which it does not log.
+ */
 function fakeGh(
   dir: string,
   exitCode = 0,
-): { env: Record<string, string>; calls: () => string[]; body: () => string } {
+): {
+  env: Record<string, string>;
+  calls: () => string[];
+  body: () => string;
+  repository: () => string;
+} {
   const bin = path.join(dir, ".fake-bin");
   mkdirSync(bin, { recursive: true });
   const log = path.join(dir, ".gh-calls.log");
@@ -17,7 +26,9 @@ function fakeGh(
     path.join(bin, "gh"),
     [
       "#!/bin/sh",
+      'if [ "$*" = "repo view --json nameWithOwner" ]; then echo \'{"nameWithOwner":"o/r"}\'; exit 0; fi',
       'printf "%s\\n" "$*" >> "$FAKE_GH_LOG"',
+      'printf "%s" "$GH_REPO" > "$FAKE_GH_LOG.repo"',
       `if [ ${exitCode} -ne 0 ]; then echo "HTTP 404: Not Found" >&2; exit ${exitCode}; fi`,
       'if [ "$1 $2" = "issue comment" ]; then cat > "$FAKE_GH_LOG.body"; echo "https://github.com/o/r/issues/$3#issuecomment-1"; fi',
     ].join("\n"),
@@ -28,6 +39,7 @@ function fakeGh(
     calls: () =>
       existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean) : [],
     body: () => readFileSync(`${log}.body`, "utf8"),
+    repository: () => readFileSync(`${log}.repo`, "utf8"),
   };
 }
 
@@ -111,6 +123,7 @@ describe("GitHub tools", () => {
       isError: false,
     });
     expect(gh.calls()).toEqual(["issue comment 7 --body-file -"]);
+    expect(gh.repository()).toBe("o/r");
     expect(gh.body()).toBe("Done: tests pass.\n`$(not run)`");
     expect(box.boundaryRequests()).toEqual([]);
   });
@@ -205,13 +218,27 @@ describe("GitHub tools", () => {
       content: "TOOL-GH-001: gh issue comment 9 exited with code 1:\nHTTP 404: Not Found",
       isError: true,
     });
+    // The run's repository fixed by the runner: the comment itself finds no gh.
     const missing = await toolboxFor(dir, {
       kind: "closure",
       params: { issue: 9 },
       ghCommand: path.join(dir, "no-such-gh"),
+      githubRepository: { known: true, name: "o/r" },
     }).call("github_comment", { issue: 9, body: "x" });
     expect(missing.isError).toBe(true);
     expect(missing.content).toMatch(/^TOOL-GH-001: could not run ".*no-such-gh"/);
+    // Without one, the toolbox asks that gh for it, and nothing is posted anywhere.
+    const unknown = await toolboxFor(dir, {
+      kind: "closure",
+      params: { issue: 9 },
+      ghCommand: path.join(dir, "no-such-gh"),
+    }).call("github_comment", { issue: 9, body: "x" });
+    expect(unknown).toEqual({
+      content: expect.stringMatching(
+        /^TOOL-GH-003: gh was not run: the run's repository is unknown \(`gh repo view` in the working directory failed: .*no-such-gh/,
+      ),
+      isError: true,
+    });
   });
 
   it("Bash cannot close or merge even in a closure step; label edits go through the broker", async () => {
@@ -265,5 +292,50 @@ describe("GitHub tools", () => {
     expect(box.boundaryRequests()).toEqual([
       { action: "close", issue: 1, labels: { add: [], remove: [] } },
     ]);
+  });
+
+  it("a run without an issue of its own (the triager) labels and comments on any issue, never closes one", async () => {
+    const dir = tempDir();
+    const gh = fakeGh(dir);
+    const triager = toolboxFor(dir, { kind: "closure", env: gh.env, params: {} });
+    expect(
+      (
+        await triager.call("Bash", {
+          command: "gh issue edit 15 --add-label kind:consider,order:1",
+        })
+      ).content,
+    ).toBe("(no output)\n[exit code 0]");
+    expect(
+      (await triager.call("github_edit_labels", { issue: 16, add: ["kind:impl"] })).isError,
+    ).toBe(false);
+    expect((await triager.call("github_comment", { issue: 16, body: "Triaged." })).isError).toBe(
+      false,
+    );
+    const close = await triager.call("github_close_issue", { issue: 15 });
+    expect(close.content).toMatch(
+      /^TOOL-GH-002 refused by the GitHub target policy: issue #15 is not the run's: this run has no issue of its own \(no --issue argument\)\. A run without an issue or pull request of its own may comment on and label any issue of its repository, but closing one needs an issue of its own or a declaration\./,
+    );
+    const hidden = Buffer.from("gh issue close 15").toString("base64");
+    expect(
+      (await triager.call("Bash", { command: `echo ${hidden} | base64 -d | sh` })).content,
+    ).toContain("refused by climpt's GitHub broker: issue #15 is not the run's");
+    expect(gh.calls()).toEqual([
+      "issue edit 15 --add-label kind:consider,order:1",
+      "issue comment 16 --body-file -",
+    ]);
+    expect(triager.boundaryRequests()).toEqual([
+      { action: "label-only", issue: 16, labels: { add: ["kind:impl"], remove: [] } },
+    ]);
+    // A run with an issue of its own still labels only that one.
+    const owned = toolboxFor(dir, { kind: "closure", env: gh.env, params: { issue: 1 } });
+    expect(
+      (await owned.call("Bash", { command: "gh issue edit 15 --add-label kind:consider" })).content,
+    ).toContain(
+      "refused by climpt's GitHub broker: issue #15 is not the run's: this run's issue is #1.",
+    );
+    expect((await owned.call("github_edit_labels", { issue: 15, add: ["x"] })).content).toMatch(
+      /^TOOL-GH-002/,
+    );
+    expect(gh.calls()).toHaveLength(2);
   });
 });

@@ -1,4 +1,4 @@
-import { checkGithubTarget } from "@climpt/model";
+import { checkGithubTarget, type GithubWrite } from "@climpt/model";
 import { describeBoundaryRequest } from "../boundary-request.ts";
 import {
   type BuiltinTool,
@@ -8,7 +8,9 @@ import {
   type ToolContext,
 } from "../builtin-tool.ts";
 import { TOOL_CODES } from "../codes.ts";
+import { UNKNOWN_REPOSITORY_HINT, unknownRepositoryReason } from "../github-access.ts";
 import { loadExeca } from "../lazy-modules.ts";
+import { hostGhEnv } from "../run-repository.ts";
 import { capHeadTail } from "../text-cap.ts";
 import { defineInput } from "../tool-input.ts";
 
@@ -29,8 +31,12 @@ const issueField = {
  * issue is refused before anything is recorded or posted (TOOL-GH-002), so the model learns at
  * once instead of the boundary hook dropping it later.
  */
-function notRunsIssue(issue: number, context: ToolContext): PreparedCall | undefined {
-  const check = checkGithubTarget(context.github.scope, { kind: "issue", number: issue });
+function notRunsIssue(
+  issue: number,
+  write: GithubWrite,
+  context: ToolContext,
+): PreparedCall | undefined {
+  const check = checkGithubTarget(context.github.scope, { kind: "issue", number: issue, write });
   return check.ok
     ? undefined
     : { kind: "refused", code: TOOL_CODES.notRunsTarget, reason: `${check.reason} ${check.hint}` };
@@ -55,18 +61,26 @@ export const githubCommentTool: BuiltinTool = {
     const parsed = commentInput.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
     const { issue, body } = parsed.value;
-    const refused = notRunsIssue(issue, context);
+    const refused = notRunsIssue(issue, "comment", context);
     if (refused !== undefined) return refused;
     return {
       kind: "run",
       async run(signal) {
+        // The run's repository, as every gh call of the run: never the one gh would pick.
+        const repository = await context.github.repository();
+        if (!repository.known) {
+          return failure(
+            TOOL_CODES.unknownRepository,
+            `gh was not run: ${unknownRepositoryReason(repository)} ${UNKNOWN_REPOSITORY_HINT}`,
+          );
+        }
         const { execa } = await loadExeca();
         const result = await execa(
           context.ghCommand,
           ["issue", "comment", String(issue), "--body-file", "-"],
           {
             cwd: context.root.real,
-            env: context.env,
+            env: { ...hostGhEnv(context.env), GH_REPO: repository.name },
             extendEnv: false,
             input: body,
             all: true,
@@ -113,7 +127,7 @@ export const githubEditLabelsTool: BuiltinTool = {
     if (add.length === 0 && remove.length === 0) {
       return { kind: "invalid", problems: ["give at least one label in add or remove."] };
     }
-    const refused = notRunsIssue(issue, context);
+    const refused = notRunsIssue(issue, "label", context);
     if (refused !== undefined) return refused;
     return {
       kind: "run",
@@ -143,7 +157,7 @@ export const githubCloseIssueTool: BuiltinTool = {
     const parsed = closeInput.parse(raw);
     if (!parsed.ok) return { kind: "invalid", problems: parsed.problems };
     const { issue, comment, add_labels: add = [], remove_labels: remove = [] } = parsed.value;
-    const refused = notRunsIssue(issue, context);
+    const refused = notRunsIssue(issue, "close", context);
     if (refused !== undefined) return refused;
     return {
       kind: "run",
