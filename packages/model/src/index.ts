@@ -47,6 +47,7 @@ export {
   type JsonPrimitive,
   type JsonSchema,
   type JsonValue,
+  nestingOf,
   recordEntries,
   recordValues,
   setEntry,

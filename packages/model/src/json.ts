@@ -93,3 +93,36 @@ export function recordEntries<T>(record: Readonly<Record<string, T>>): [string, 
   }
   return entries;
 }
+
+/**
+ * How many objects and arrays the deepest value of a JSON text sits in (`{}` is 1). A linear scan
+ * of the characters, strings skipped, with no allocation: it is meant to run before `JSON.parse`
+ * (or right after it) on text from a file, because JSON.parse builds a value nested a million
+ * levels deep without complaint and every recursive walk after it (JSON.stringify, a scrubber, a
+ * renderer) then overflows the stack. For text that is not valid JSON the number means nothing,
+ * and the parse reports the text.
+ */
+export function nestingOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
+  }
+  return deepest;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
