@@ -128,7 +128,7 @@ export async function readRegularFile(
     if (refused !== undefined) return { ok: false, ...refused };
     // One byte more than the size, so a file that did not grow is read to its end at once and a
     // file that grew past the cap is seen to have.
-    let buffer = Buffer.allocUnsafe(Math.min(stats.size, options.maxBytes) + 1);
+    let buffer: Buffer = Buffer.allocUnsafe(Math.min(stats.size, options.maxBytes) + 1);
     let length = 0;
     for (;;) {
       const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
@@ -157,7 +157,7 @@ export function readRegularFileSync(file: string, options: RegularFileOptions): 
     const stats = fstatSync(fd);
     const refused = refusal(stats, options.maxBytes);
     if (refused !== undefined) return { ok: false, ...refused };
-    let buffer = Buffer.allocUnsafe(Math.min(stats.size, options.maxBytes) + 1);
+    let buffer: Buffer = Buffer.allocUnsafe(Math.min(stats.size, options.maxBytes) + 1);
     let length = 0;
     for (;;) {
       const read = readSync(fd, buffer, length, buffer.length - length, null);
