@@ -48,6 +48,8 @@ export {
   type JsonSchema,
   type JsonValue,
   nestingOf,
+  ownEntry,
+  ownRecord,
   recordEntries,
   recordValues,
   setEntry,

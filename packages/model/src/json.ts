@@ -49,6 +49,26 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 /**
+ * An empty record with no prototype, for entries keyed by names an agent's author or a model
+ * chose (step ids, validator ids, parameter names, transition targets). A lookup of any name —
+ * `toString`, `constructor`, `__proto__` — finds only what was set, so `record[name] ===
+ * undefined` means "not there" for every name, and assigning `__proto__` sets an entry. The
+ * loader builds every such record of the normalized model this way.
+ */
+export function ownRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/**
+ * `record[key]` when it is the record's own entry, else undefined: never an inherited
+ * `toString` or `constructor`. For records that may have a prototype (JSON.parse builds them
+ * with one: a journal's router state, a model's output).
+ */
+export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
  * Sets `record[key]` as an own data property. Plain assignment would treat a key such as
  * `__proto__` (legal in JSON, and JSON.parse keeps it as data) as the prototype setter.
  */

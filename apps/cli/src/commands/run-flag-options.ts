@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import type { AgentParameter, JsonValue, Problem, StepExecutorName } from "@climpt/model";
+import { ownEntry } from "@climpt/model";
 import type { RunOptions, WorktreeRunOptions } from "@climpt/runner";
 import type { FlagSpec } from "../args/flag-spec.ts";
 import type { ParsedFlags } from "../args/parse-flags.ts";
@@ -127,7 +128,7 @@ export function branchesFromParameters(
     const parameter = Object.values(parameters).find(
       (candidate) => candidate.cli.replace(/^-+/, "") === flag,
     );
-    const value = parameter === undefined ? undefined : args[parameter.name];
+    const value = parameter === undefined ? undefined : ownEntry(args, parameter.name);
     if (typeof value === "string" && value !== "") out[key] = value;
   }
   return out;
