@@ -8,6 +8,7 @@ import type { ParsedFlags } from "../args/parse-flags.ts";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { booleanValue, numberValue, stringValue } from "./command-line.ts";
+import { modelWaitsFromFlags } from "./model-waits.ts";
 
 /** The run options `climpt run` and `climpt resume` share, read from their flags. */
 export interface FlagRunOptions {
@@ -56,6 +57,8 @@ export function runOptionsFromFlags(
   const maxTokens = numberValue(values, "maxTokens");
   const maxCostUsd = numberValue(values, "maxCost");
   const maxWallClockMs = numberValue(values, "maxTime");
+  const waits = modelWaitsFromFlags(values, io.env);
+  problems.push(...waits.problems);
   const model = stringValue(values, "model");
   const maxIterations = numberValue(values, "maxIterations");
   const worktree = booleanValue(values, "worktree");
@@ -74,6 +77,7 @@ export function runOptionsFromFlags(
               ...(maxWallClockMs === undefined ? {} : { maxWallClockMs }),
             },
           }),
+      ...waits.waits,
       ...(worktree === undefined ? {} : { worktree }),
       ...(Object.keys(worktreeOptions).length === 0 ? {} : { worktreeOptions }),
       ...(replayPath === undefined ? {} : { replay: replayPath }),
