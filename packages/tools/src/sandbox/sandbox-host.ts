@@ -6,7 +6,9 @@ import type {
   SandboxRuntimeConfig,
 } from "@anthropic-ai/sandbox-runtime";
 import { loadSandboxRuntime } from "../lazy-modules.ts";
+import { bindToProcessLife, type ReleaseBinding } from "../lifetime/process-life.ts";
 import { runShell } from "../run-shell.ts";
+import { bindRuntimeHelpers } from "./runtime-helpers.ts";
 import {
   probeRemembered,
   rememberProbe,
@@ -46,6 +48,8 @@ let active = 0;
 let idleTimer: NodeJS.Timeout | undefined;
 const allowCounts = new Map<string, number>();
 let probe: Promise<SandboxProbe> | undefined;
+/** Ends the binding of the runtime's bridges and sockets to this process's life (after reset). */
+let unbindHelpers: ReleaseBinding | undefined;
 /** The library, once loaded (it is imported on first use, see lazy-modules.ts). */
 let manager: typeof SandboxManagerApi | undefined;
 
@@ -82,6 +86,8 @@ async function ensureInitialized(): Promise<void> {
     };
     initialized = SandboxManager.initialize(runtimeConfig([...allowCounts.keys()]))
       .then(() => {
+        // Its socat bridges and sockets outlive a `kill -9` of this process unless bound.
+        unbindHelpers = bindRuntimeHelpers(SandboxManager);
         // The library stops its proxies on SIGINT/SIGTERM with a listener of its own, and a
         // listener replaces Node's default "exit on Ctrl-C". The caller decides what a signal
         // does; the proxies are stopped on exit (the library's exit hook) or when idle.
@@ -109,11 +115,14 @@ function scheduleIdleReset(): void {
     idleTimer = undefined;
     if (active > 0) return;
     initialized = undefined;
+    const unbind = unbindHelpers;
+    unbindHelpers = undefined;
     resetting = loadedManager()
       .reset()
       .catch(() => undefined)
       .finally(() => {
         resetting = undefined;
+        unbind?.();
       });
   }, IDLE_RESET_MS);
   idleTimer.unref();
@@ -196,6 +205,8 @@ async function withNeutralCwd<T>(wrap: () => Promise<T>): Promise<T> {
   if (neutralDir === undefined) {
     const made = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-sandbox-cwd-")));
     neutralDir = made;
+    // Removed by the watchdog when this process ends any other way (kill -9).
+    bindToProcessLife({ kind: "path", path: made });
     // One directory per process, kept for every wrap; without this each `climpt run` that ran a
     // command left one behind in the temporary folder. An `exit` handler must be synchronous,
     // and a failure to tidy up must not change how the process ends.
