@@ -6,7 +6,7 @@ import { numberValue } from "./command-line.ts";
 
 /**
  * The environment variables that set the bounds of each model call's waits
- * (docs/design.md#waits) for `climpt run`, `resume`, `orchestrate` and `worker`: a duration
+ * (docs/design.md#waits) for `climpt run`, `resume` and `orchestrate`: a duration
  * (`30s`, `2m`). A flag wins over them; they win over agent.json's `limits`.
  */
 export const MODEL_WAIT_ENV = {
