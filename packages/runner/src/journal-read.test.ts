@@ -21,8 +21,18 @@ function journal(lines: readonly string[]): string {
   return file;
 }
 
-const start = JSON.stringify({ type: "run_start", runId: "r", seq: 1 });
-const end = JSON.stringify({ type: "run_end", seq: 3 });
+const start = JSON.stringify({
+  type: "run_start",
+  runId: "r",
+  agent: "a",
+  time: "2026-11-28T00:00:00.000Z",
+  seq: 1,
+});
+const end = JSON.stringify({
+  type: "run_end",
+  result: { success: true, usage: { inputTokens: 0 } },
+  seq: 3,
+});
 /** An event whose `deep` field nests `levels` objects. */
 const deepEvent = (levels: number): string =>
   `{"type":"note","seq":2,"deep":${'{"a":'.repeat(levels)}1${"}".repeat(levels)}}`;
@@ -89,5 +99,15 @@ describe("reading a journal a model or a user could have written into", () => {
     const error = thrown(() => readJournal(fifo));
     expect(error.code).toBe("RUN-JOURNAL-001");
     expect(error.message).toContain("FIFO");
+  });
+
+  it("refuses a line of a known type without the fields readers rely on, and keeps the rest", () => {
+    const file = journal([start, '{"type":"run_end","seq":3}', end]);
+    const { events, problems } = inspectJournal(file);
+    expect(problems).toEqual([
+      expect.objectContaining({ code: "RUN-JOURNAL-002", path: "line 2" }),
+    ]);
+    expect(problems[0]?.message).toContain("is not a run_end event as the runner writes it");
+    expect(events).toHaveLength(2);
   });
 });

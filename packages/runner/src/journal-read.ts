@@ -49,10 +49,8 @@ export function inspectJournal(journalPath: string): JournalInspection {
     if (line.trim() === "") continue;
     const read = readLine(line, index + 1, journalPath);
     if (read.ok) events.push(read.event);
-    // A torn last line is what a crash leaves; a refused one (too deep) is reported wherever.
-    else if (!(index === last && read.problem.code === "RUN-JOURNAL-002")) {
-      problems.push(read.problem);
-    }
+    // A torn last line (not JSON) is what a crash leaves; any other refusal is reported.
+    else if (!(index === last && read.torn === true)) problems.push(read.problem);
   }
   return { events, problems };
 }
@@ -93,7 +91,7 @@ function readJournalText(journalPath: string): string {
 
 type LineRead =
   | { readonly ok: true; readonly event: RunEvent }
-  | { readonly ok: false; readonly problem: Problem };
+  | { readonly ok: false; readonly problem: Problem; readonly torn?: boolean };
 
 /** One line: checked for length and nesting before it is parsed, then parsed. */
 function readLine(line: string, lineNumber: number, file: string): LineRead {
@@ -124,16 +122,46 @@ function readLine(line: string, lineNumber: number, file: string): LineRead {
   try {
     value = JSON.parse(line);
   } catch {
-    return { ok: false, problem: notAnEvent(lineNumber, file, "is not valid JSON") };
+    return { ok: false, torn: true, problem: notAnEvent(lineNumber, file, "is not valid JSON") };
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, problem: notAnEvent(lineNumber, file, "is not a JSON object") };
   }
-  if (typeof (value as { type?: unknown }).type !== "string") {
+  const type = (value as { type?: unknown }).type;
+  if (typeof type !== "string") {
     return { ok: false, problem: notAnEvent(lineNumber, file, "has no event type") };
+  }
+  const shape = Object.hasOwn(EVENT_SHAPES, type) ? EVENT_SHAPES[type] : undefined;
+  if (shape !== undefined && !shape(value as Record<string, unknown>)) {
+    return {
+      ok: false,
+      problem: notAnEvent(lineNumber, file, `is not a ${type} event as the runner writes it`),
+    };
   }
   return { ok: true, event: value as RunEvent };
 }
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The fields of the events a reader of a whole journal relies on (the summary of `climpt runs`
+ * and `climpt show`, resume's fold): a line of one of these types without them is refused like
+ * a line that is not JSON, instead of failing whoever reads it later.
+ */
+const EVENT_SHAPES: Readonly<Record<string, (event: Record<string, unknown>) => boolean>> = {
+  run_start: (event) =>
+    typeof event.runId === "string" &&
+    typeof event.agent === "string" &&
+    typeof event.time === "string",
+  step_end: (event) => isObject(event.history) && isObject(event.routerState),
+  model_response: (event) => isObject(event.totals),
+  step_failed: (event) => isObject(event.error),
+  run_end: (event) =>
+    isObject(event.result) &&
+    typeof event.result.success === "boolean" &&
+    isObject(event.result.usage),
+};
 
 function notAnEvent(lineNumber: number, file: string, what: string): Problem {
   return {
