@@ -410,7 +410,12 @@ export function fallbackTemplate(
   stepId?: string,
   where: { readonly file?: string | undefined; readonly path?: string | undefined } = {},
 ): Result<FallbackTemplate> {
-  const template = FALLBACK_TEMPLATES[FALLBACK_KEY_ALIASES[key] ?? key];
+  // Own entries only: a key such as `toString` must be unknown, not Object.prototype's.
+  const name = Object.hasOwn(FALLBACK_KEY_ALIASES, key) ? FALLBACK_KEY_ALIASES[key] : key;
+  const template =
+    name !== undefined && Object.hasOwn(FALLBACK_TEMPLATES, name)
+      ? FALLBACK_TEMPLATES[name]
+      : undefined;
   if (template) return ok(template);
   const dotted = key.includes(".");
   return fail([

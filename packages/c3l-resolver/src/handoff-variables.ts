@@ -90,6 +90,7 @@ export class HandoffVariables {
     const merged: Record<string, Readonly<Record<string, string>>> = Object.create(null);
     for (const [stepId, byKey] of Object.entries(fromRegistry)) merged[stepId] = byKey;
     for (const [stepId, byKey] of Object.entries(paths)) {
+      // `merged` has no prototype, so `__proto__` is an entry here like any step id.
       merged[stepId] = { ...(merged[stepId] ?? {}), ...byKey };
     }
     this.paths = merged;

@@ -1,4 +1,4 @@
-import { handoffUvName, type JsonValue } from "@climpt/model";
+import { handoffUvName, type JsonValue, ownEntry } from "@climpt/model";
 import { HandoffVariables } from "./handoff-variables.ts";
 
 /**
@@ -161,9 +161,12 @@ function collectAll(
     }
   }
   for (const [stepId, values] of handoff) {
-    const paths = channels.handoffPaths?.[stepId] ?? {};
+    // Own entries only: step ids and keys are names an author chose (`toString` among them).
+    const paths =
+      (channels.handoffPaths === undefined ? undefined : ownEntry(channels.handoffPaths, stepId)) ??
+      {};
     for (const [key, value] of Object.entries(values)) {
-      const path = paths[key];
+      const path = ownEntry(paths, key);
       if (path === undefined || path === key) continue;
       offer(handoffUvName(stepId, path), value, { channel: "handoff", stepId, key, via: "path" });
     }

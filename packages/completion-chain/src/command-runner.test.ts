@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createExecaCommandRunner } from "./command-runner.ts";
+import { createExecaCommandRunner, DEFAULT_COMMAND_TIMEOUT_MS } from "./command-runner.ts";
 
 const runner = createExecaCommandRunner();
 
@@ -39,5 +39,14 @@ describe("createExecaCommandRunner", () => {
     });
     expect(outcome.exitCode).not.toBe(0);
     expect(outcome.stdout).not.toContain("never");
+  });
+
+  it("bounds a command whose caller sets no timeout", async () => {
+    expect(DEFAULT_COMMAND_TIMEOUT_MS).toBe(300_000);
+    // A gh that never answers, as one on a dead network: the runner's own bound ends it.
+    const bounded = createExecaCommandRunner({ defaultTimeoutMs: 300 });
+    const outcome = await bounded("sh", ["-c", "sleep 600"], { cwd: process.cwd() });
+    expect(outcome.timedOut).toBe(true);
+    expect(outcome.stderr).toContain("timed out after 300 ms");
   });
 });

@@ -5,7 +5,11 @@ export interface CommandRunOptions {
   /** Added to (or, with `undefined`, removed from) the runner's base environment. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly signal?: AbortSignal;
-  /** Stop the command after this long; the outcome then has `timedOut: true`. */
+  /**
+   * Stop the command after this long; the outcome then has `timedOut: true`. Default: the
+   * runner's `defaultTimeoutMs`, so no command (a `gh` that waits on a dead network, the
+   * verdict's poll) waits forever.
+   */
   readonly timeoutMs?: number;
 }
 
@@ -37,7 +41,16 @@ export interface ExecaCommandRunnerOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Bytes kept per stream; default 1 MiB (execa's `maxBuffer`). */
   readonly maxBufferBytes?: number;
+  /** The bound of a command whose caller gives none. Default `DEFAULT_COMMAND_TIMEOUT_MS`. */
+  readonly defaultTimeoutMs?: number;
 }
+
+/**
+ * How long a command runs when its caller sets no timeout: five minutes, the validators' own
+ * default. The callers that set none are `gh` calls (the `poll:state` verdict, the boundary
+ * hook's close and label actions), which take seconds when the network answers at all.
+ */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 5 * 60 * 1000;
 
 const WITHHELD_ENV = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
 
@@ -95,14 +108,13 @@ export function createExecaCommandRunner(options: ExecaCommandRunnerOptions = {}
       force.unref();
       timers.push(force);
     };
-    if (run.timeoutMs !== undefined) {
-      timers.push(
-        setTimeout(() => {
-          timedOut = true;
-          stop();
-        }, run.timeoutMs),
-      );
-    }
+    const timeoutMs = run.timeoutMs ?? options.defaultTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, timeoutMs),
+    );
     run.signal?.addEventListener("abort", stop, { once: true });
     // Once the program is gone, stop what it left behind in its group: a leftover holding the
     // pipes would keep this call from returning.
@@ -118,7 +130,7 @@ export function createExecaCommandRunner(options: ExecaCommandRunnerOptions = {}
       return { exitCode: result.exitCode, stdout, stderr };
     }
     if (timedOut) {
-      const note = `${command} timed out after ${run.timeoutMs} ms and was stopped`;
+      const note = `${command} timed out after ${timeoutMs} ms and was stopped`;
       return {
         exitCode: result.exitCode ?? 124,
         stdout,

@@ -32,6 +32,7 @@ export {
   type CommandRunner,
   type CommandRunOptions,
   createExecaCommandRunner,
+  DEFAULT_COMMAND_TIMEOUT_MS,
   type ExecaCommandRunnerOptions,
 } from "./command-runner.ts";
 export {

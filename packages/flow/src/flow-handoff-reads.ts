@@ -3,6 +3,7 @@ import {
   findUvPlaceholders,
   handoffFieldUvNames,
   isRuntimeUvName,
+  ownEntry,
   type Registry,
   type Step,
   stepPath,
@@ -130,7 +131,8 @@ export function collectHandoffReads(
         stepPath(step.id, "uvVariables", position),
       );
     });
-    const prompt = options.prompts?.[step.id];
+    // The step's own entry only: a step named `toString` without a prompt has none.
+    const prompt = options.prompts === undefined ? undefined : ownEntry(options.prompts, step.id);
     if (prompt !== undefined) {
       const seen = new Set<string>();
       for (const placeholder of findUvPlaceholders(prompt)) {

@@ -49,6 +49,26 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 /**
+ * An empty record with no prototype, for entries keyed by names an agent's author or a model
+ * chose (step ids, validator ids, parameter names, transition targets). A lookup of any name —
+ * `toString`, `constructor`, `__proto__` — finds only what was set, so `record[name] ===
+ * undefined` means "not there" for every name, and assigning `__proto__` sets an entry. The
+ * loader builds every such record of the normalized model this way.
+ */
+export function ownRecord<T>(): Record<string, T> {
+  return Object.create(null) as Record<string, T>;
+}
+
+/**
+ * `record[key]` when it is the record's own entry, else undefined: never an inherited
+ * `toString` or `constructor`. For records that may have a prototype (JSON.parse builds them
+ * with one: a journal's router state, a model's output).
+ */
+export function ownEntry<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
  * Sets `record[key]` as an own data property. Plain assignment would treat a key such as
  * `__proto__` (legal in JSON, and JSON.parse keeps it as data) as the prototype setter.
  */
@@ -93,3 +113,36 @@ export function recordEntries<T>(record: Readonly<Record<string, T>>): [string, 
   }
   return entries;
 }
+
+/**
+ * How many objects and arrays the deepest value of a JSON text sits in (`{}` is 1). A linear scan
+ * of the characters, strings skipped, with no allocation: it is meant to run before `JSON.parse`
+ * (or right after it) on text from a file, because JSON.parse builds a value nested a million
+ * levels deep without complaint and every recursive walk after it (JSON.stringify, a scrubber, a
+ * renderer) then overflows the stack. For text that is not valid JSON the number means nothing,
+ * and the parse reports the text.
+ */
+export function nestingOf(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (inString) {
+      if (code === BACKSLASH) index++;
+      else if (code === QUOTE) inString = false;
+    } else if (code === QUOTE) inString = true;
+    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
+  }
+  return deepest;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;

@@ -346,8 +346,12 @@ export interface AgentLimits {
   readonly maxTokens?: number;
   readonly maxCostUsd?: number;
   readonly maxWallClockMs?: number;
-  /** Per model call timeout. */
+  /** Per model call timeout: both bounds below when they are not given. */
   readonly callTimeoutMs?: number;
+  /** Per model call: how long its response may take to start (default 60 s). */
+  readonly connectTimeoutMs?: number;
+  /** Per model call: the longest silence in its streamed response (default 180 s). */
+  readonly streamIdleTimeoutMs?: number;
   /** Tool-loop turns per step. */
   readonly maxTurnsPerStep?: number;
 }

@@ -49,7 +49,7 @@ export const VERDICT_TYPE_CAMEL_NAMES: Readonly<Record<VerdictType, string>> = {
 /** The canonical spelling of a verdict type name, or undefined when the name is unknown. */
 export function canonicalVerdictType(name: string): VerdictType | undefined {
   if ((VERDICT_TYPES as readonly string[]).includes(name)) return name as VerdictType;
-  return VERDICT_TYPE_ALIASES[name];
+  return Object.hasOwn(VERDICT_TYPE_ALIASES, name) ? VERDICT_TYPE_ALIASES[name] : undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fail, ok, type Problem, type Result } from "@climpt/model";
+import { readRegularFile } from "@climpt/runner";
 import { checkWorkflow } from "./check-workflow.ts";
 import { ORCHESTRATOR_CODES as C } from "./codes.ts";
 import { resolveWorkflowSchemas } from "./handoff/workflow-schemas.ts";
@@ -8,6 +8,9 @@ import { findDuplicateKeys } from "./json-duplicate-keys.ts";
 import { readWorkflow } from "./read-workflow.ts";
 import { DEFAULT_WORKFLOW_PATH, type Workflow } from "./workflow-model.ts";
 import { ProblemList } from "./workflow-problems.ts";
+
+/** The largest workflow file read: a workflow is a page of JSON; past this it is not one. */
+const MAX_WORKFLOW_FILE_BYTES = 16 * 1024 * 1024;
 
 export interface LoadedWorkflow {
   readonly workflow: Workflow;
@@ -65,11 +68,11 @@ export async function loadWorkflow(
   options: LoadWorkflowOptions = {},
 ): Promise<Result<LoadedWorkflow>> {
   const file = path.resolve(cwd, options.path ?? DEFAULT_WORKFLOW_PATH);
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === "ENOENT";
+  // Without blocking and only a regular file: a FIFO in its place would hold `climpt
+  // orchestrate` (and its --dry-run) until some writer came.
+  const read = await readRegularFile(file, { maxBytes: MAX_WORKFLOW_FILE_BYTES });
+  if (!read.ok) {
+    const missing = read.reason === "missing";
     return fail([
       {
         code: missing ? C.loadNotFound : C.loadReadFailed,
@@ -77,15 +80,17 @@ export async function loadWorkflow(
         file,
         message: missing
           ? `There is no workflow file at ${file}.`
-          : `The workflow file ${file} cannot be read: ${(error as Error).message}.`,
+          : `The workflow file ${file} cannot be read: it ${read.detail}.`,
         hint: missing
           ? "Create .agent/workflow.json (the orchestrator README has an example), or pass --workflow PATH."
-          : "Check the file's permissions.",
+          : read.reason === "unreadable"
+            ? "Check the file's permissions."
+            : "Make it a regular JSON file (a FIFO or device in its place is never read).",
       },
     ]);
   }
   const problems = new ProblemList(file);
-  const workflow = parseInto(problems, text);
+  const workflow = parseInto(problems, read.bytes.toString("utf8"));
   if (workflow === null || problems.hasErrors) return fail(problems.items);
   // The schemas handoffs and payloadSchema name live in files of the repository (`cwd`).
   const resolved = await resolveWorkflowSchemas(problems, workflow, cwd);

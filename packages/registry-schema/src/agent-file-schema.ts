@@ -40,7 +40,21 @@ export const limitsSchema = v.looseObject({
     v.pipe(v.number(), v.minValue(0), v.description("Cost budget over the whole run, in USD.")),
   ),
   maxWallClockMs: v.optional(positiveInteger("Wall-clock budget of the run, in milliseconds.")),
-  callTimeoutMs: v.optional(positiveInteger("Timeout of one model call, in milliseconds.")),
+  callTimeoutMs: v.optional(
+    positiveInteger(
+      "Timeout of one model call, in milliseconds: both connectTimeoutMs and streamIdleTimeoutMs when they are not given.",
+    ),
+  ),
+  connectTimeoutMs: v.optional(
+    positiveInteger(
+      "How long one model call may wait for its response to start, in milliseconds (default 60000).",
+    ),
+  ),
+  streamIdleTimeoutMs: v.optional(
+    positiveInteger(
+      "The longest silence in one model call's streamed response, in milliseconds (default 180000).",
+    ),
+  ),
   maxTurnsPerStep: v.optional(positiveInteger("Tool-loop turns allowed inside one step.")),
 });
 

@@ -1,4 +1,4 @@
-import { type AgentParameter, isPlainObject, jsonPath, setEntry } from "@climpt/model";
+import { type AgentParameter, isPlainObject, jsonPath, ownRecord, setEntry } from "@climpt/model";
 import { parameterSchema } from "./agent-file-schema.ts";
 import { CLI_FLAG_PATTERN, cliFlagFor } from "./cli-flag.ts";
 import {
@@ -11,7 +11,7 @@ import {
 
 /** agent.json `parameters`: each declaration read, its default type-checked, its CLI flag unique. */
 export function readParameters(raw: unknown, findings: Findings): Record<string, AgentParameter> {
-  const parameters: Record<string, AgentParameter> = {};
+  const parameters = ownRecord<AgentParameter>();
   if (raw === undefined) return parameters;
   if (!isPlainObject(raw)) {
     reportNotObject(findings, raw, "$.parameters");

@@ -49,6 +49,7 @@ export {
   type NormalizeRegistryOptions,
   normalizeRegistry,
 } from "./normalize-registry.ts";
+export { MAX_DEFINITION_FILE_BYTES, MAX_JSON_DEPTH } from "./read-json-file.ts";
 export {
   CHECK_DIALECT_STEP_KEYS,
   type DialectDetection,
@@ -79,3 +80,11 @@ export {
   subprocessRunnerSchema,
   validatorSchema,
 } from "./registry-file-schema.ts";
+export {
+  type RegularFileFailure,
+  type RegularFileOptions,
+  type RegularFileResult,
+  readRegularFile,
+  readRegularFileSync,
+  type SpecialFileKind,
+} from "./regular-file.ts";

@@ -39,7 +39,13 @@ import {
 /** A schema file as the loader found it. */
 export type SchemaDocument =
   | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly code: string; readonly reason: string };
+  | {
+      readonly ok: false;
+      readonly code: string;
+      readonly reason: string;
+      /** How to fix the file itself, when that is not "create it" or "fix its syntax". */
+      readonly hint?: string;
+    };
 
 export interface InlineSchemaOptions {
   /** Absolute path → document, for every file the refs may reach (see collectSchemaRefFiles). */
@@ -211,7 +217,9 @@ class Inliner {
         `Step "${options.stepId}" names schema file "${cutShort(ref.file)}" (${this.display(file)}), which ${document?.ok === false ? document.reason : "does not exist"}.`,
         document?.code === "SR-LOAD-004"
           ? `Fix the JSON syntax of ${this.display(file)}.`
-          : `Create ${this.display(file)}, or correct outputSchemaRef.file (it is relative to the schemas folder).`,
+          : document?.ok === false && document.hint !== undefined
+            ? document.hint
+            : `Create ${this.display(file)}, or correct outputSchemaRef.file (it is relative to the schemas folder).`,
       );
       return fail(this.problems);
     }
@@ -394,7 +402,9 @@ class Inliner {
         context.file,
         at(),
         `$ref "${cutShort(ref)}" (step "${this.options.stepId}") names ${this.display(file)}, which ${document?.ok === false ? document.reason : "does not exist"}.`,
-        `Create ${this.display(file)} or correct the ref (it is relative to ${this.display(context.file)}).`,
+        document?.ok === false && document.hint !== undefined
+          ? document.hint
+          : `Create ${this.display(file)} or correct the ref (it is relative to ${this.display(context.file)}).`,
       );
       return {};
     }

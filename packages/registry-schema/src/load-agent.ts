@@ -187,7 +187,20 @@ async function readSchemaDocuments(
     const file = queue.shift() as string;
     if (documents.has(file) || !isInside(agentDir, file)) continue;
     const read = await readJsonFile(file, agentDir);
-    documents.set(file, read.ok ? read : { ok: false, code: read.code, reason: read.reason });
+    documents.set(
+      file,
+      read.ok
+        ? read
+        : {
+            ok: false,
+            code: read.code,
+            reason: read.reason,
+            // Only a file that is there but unusable has a fix of its own.
+            ...(read.code === "SR-LOAD-014" || read.code === "SR-LOAD-015"
+              ? { hint: read.hint }
+              : {}),
+          },
+    );
     if (!read.ok) continue;
     for (const ref of collectRefs(read.value)) {
       const target = refTargetFile(ref, file);

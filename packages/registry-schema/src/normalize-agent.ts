@@ -463,6 +463,8 @@ function normalizeLimits(
     "maxCostUsd",
     "maxWallClockMs",
     "callTimeoutMs",
+    "connectTimeoutMs",
+    "streamIdleTimeoutMs",
     "maxTurnsPerStep",
   ] as const) {
     const value = merged[key];

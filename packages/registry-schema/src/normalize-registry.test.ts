@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { Problem, Registry, Step } from "@climpt/model";
+import { ownEntry, type Problem, type Registry, type Step } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { normalizeRegistry } from "./normalize-registry.ts";
 import { detectRegistryDialect } from "./registry-dialect.ts";
@@ -391,7 +391,10 @@ describe("gate dialect", () => {
     );
     const registry = normalized(raw);
     expect(Object.keys(registry.steps)).toEqual(["__proto__"]);
-    expect(Object.getPrototypeOf(registry.steps)).toBe(Object.prototype);
+    // No prototype at all: a lookup of any other name finds nothing, `toString` included.
+    expect(Object.getPrototypeOf(registry.steps)).toBe(null);
+    expect(registry.steps.toString).toBeUndefined();
+    expect(ownEntry(registry.steps, "__proto__")?.id).toBe("__proto__");
   });
 
   it("keeps unknown extra fields out of the model without complaint", () => {

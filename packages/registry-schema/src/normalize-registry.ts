@@ -13,6 +13,7 @@ import {
   isPlainObject,
   jsonPath,
   ok,
+  ownRecord,
   type Problem,
   parseSuccessCondition,
   type Registry,
@@ -135,7 +136,7 @@ export function draftRegistry(
   // Each step object as written, for the checks that ask which keys it has (a set of its keys
   // per step would be thousands of small sets for one question each).
   const declared = new Map<string, Readonly<Record<string, unknown>>>();
-  const steps: Record<string, Step> = {};
+  const steps = ownRecord<Step>();
   if (root.steps === undefined) {
     report(
       findings,
@@ -176,7 +177,7 @@ export function draftRegistry(
     pathTemplate: top.pathTemplate ?? DEFAULT_PATH_TEMPLATE,
     pathTemplateNoAdaptation: top.pathTemplateNoAdaptation ?? DEFAULT_PATH_TEMPLATE_NO_ADAPTATION,
     ...(top.entryStep === undefined ? {} : { entryStep: top.entryStep }),
-    entryStepMapping: top.entryStepMapping ?? {},
+    entryStepMapping: readEntryStepMapping(root.entryStepMapping, top.entryStepMapping),
     failurePatterns: readFailurePatterns(root.failurePatterns, findings),
     validators: readValidators(root.validators, findings),
     validationSteps: readValidationSteps(root.validationSteps, findings),
@@ -245,8 +246,25 @@ function entriesOf(raw: unknown, at: string, findings: Findings): [string, unkno
   return Object.entries(raw);
 }
 
+/**
+ * `entryStepMapping` (verdict type → step id) as a record with no prototype. Read from the file
+ * as written: the schema's record drops keys such as `constructor` silently, and a step id named
+ * `toString` must be looked up as a step, never found on Object.prototype.
+ */
+function readEntryStepMapping(
+  raw: unknown,
+  checked: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
+  const mapping = ownRecord<string>();
+  if (checked === undefined || !isPlainObject(raw)) return mapping;
+  for (const [type, stepId] of recordEntries(raw)) {
+    if (typeof stepId === "string") setEntry(mapping, type, stepId);
+  }
+  return mapping;
+}
+
 function readFailurePatterns(raw: unknown, findings: Findings): Record<string, FailurePattern> {
-  const patterns: Record<string, FailurePattern> = {};
+  const patterns = ownRecord<FailurePattern>();
   for (const [id, value] of entriesOf(raw, "$.failurePatterns", findings)) {
     const fields = readObject(
       failurePatternSchema.entries,
@@ -271,7 +289,7 @@ function readFailurePatterns(raw: unknown, findings: Findings): Record<string, F
 }
 
 function readValidators(raw: unknown, findings: Findings): Record<string, ValidatorDefinition> {
-  const validators: Record<string, ValidatorDefinition> = {};
+  const validators = ownRecord<ValidatorDefinition>();
   for (const [id, value] of entriesOf(raw, "$.validators", findings)) {
     const at = jsonPath("$.validators", id);
     const fields = readObject(validatorSchema.entries, value, at, findings, {
@@ -304,7 +322,7 @@ function readValidators(raw: unknown, findings: Findings): Record<string, Valida
 }
 
 function readExtractParams(raw: unknown, at: string, findings: Findings): Record<string, string> {
-  const params: Record<string, string> = {};
+  const params = ownRecord<string>();
   for (const [param, extractor] of entriesOf(raw, at, findings)) {
     const here = jsonPath(at, param);
     if (typeof extractor !== "string") {
@@ -333,7 +351,7 @@ function readExtractParams(raw: unknown, at: string, findings: Findings): Record
 }
 
 function readValidationSteps(raw: unknown, findings: Findings): Record<string, ValidationStep> {
-  const validationSteps: Record<string, ValidationStep> = {};
+  const validationSteps = ownRecord<ValidationStep>();
   for (const [id, value] of entriesOf(raw, "$.validationSteps", findings)) {
     const at = jsonPath("$.validationSteps", id);
     const fields = readObject(validationStepSchema.entries, value, at, findings, {

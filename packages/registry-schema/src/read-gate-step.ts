@@ -3,20 +3,23 @@
  * Every bad field is reported with its JSON path and defaulted, so the rest is still read.
  */
 import {
+  canonicalIntent,
   contextKeysOf,
   DEFAULT_SUBPROCESS_TIMEOUT_MS,
   findContextRefs,
   type GateIntent,
   type HandoffField,
-  INTENT_ALIASES,
   inferStepKind,
   isGateIntent,
   isPlainObject,
   jsonPath,
+  ownRecord,
+  recordEntries,
   type Step,
   type StepKind,
   type StepSubprocess,
   type StructuredGate,
+  setEntry,
   type Transition,
 } from "@climpt/model";
 import { readDeclaredEnv } from "./declared-env.ts";
@@ -194,7 +197,7 @@ function readIntents(raw: unknown, at: string, findings: Findings): GateIntent[]
       intents.push(value);
       return;
     }
-    const alias = typeof value === "string" ? INTENT_ALIASES[value.toLowerCase()] : undefined;
+    const alias = canonicalIntent(value);
     report(
       findings,
       "SR-INTENT-002",
@@ -206,6 +209,21 @@ function readIntents(raw: unknown, at: string, findings: Findings): GateIntent[]
     );
   });
   return intents;
+}
+
+/**
+ * A conditional transition's `targets` (handoff value → step id) as a record with no prototype,
+ * read from the file as written: the schema's record has checked that every value is a string
+ * but drops keys such as `constructor`, and the router looks a model's handoff value up in it
+ * (a value `toString` must fall back to `default`, never find Object.prototype's).
+ */
+function ownTargets(raw: unknown): Record<string, string> {
+  const targets = ownRecord<string>();
+  if (!isPlainObject(raw)) return targets;
+  for (const [value, target] of recordEntries(raw)) {
+    if (typeof target === "string") setEntry(targets, value, target);
+  }
+  return targets;
 }
 
 function readTransitions(
@@ -221,7 +239,7 @@ function readTransitions(
   for (const [intent, value] of Object.entries(raw)) {
     const here = jsonPath(at, intent);
     if (!isGateIntent(intent)) {
-      const alias = INTENT_ALIASES[intent.toLowerCase()];
+      const alias = canonicalIntent(intent);
       report(
         findings,
         "SR-TRANS-013",
@@ -243,7 +261,7 @@ function readTransitions(
         transitions[intent] = {
           kind: "conditional",
           condition: fields.condition,
-          targets: fields.targets,
+          targets: ownTargets(value.targets),
         };
       }
       continue;

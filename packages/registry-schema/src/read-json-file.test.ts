@@ -1,8 +1,9 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
+import { nestingOf } from "@climpt/model";
 import { afterAll, describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, nestingOf, readJsonFile } from "./read-json-file.ts";
+import { MAX_JSON_DEPTH, readJsonFile } from "./read-json-file.ts";
 
 const folders: string[] = [];
 afterAll(async () => {

@@ -1,12 +1,20 @@
-import { readFile, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import * as path from "node:path";
-import { type JsonValue, jsonPath } from "@climpt/model";
+import { type JsonValue, jsonPath, nestingOf } from "@climpt/model";
 import { cutShort } from "./bounded-problems.ts";
 import { isInside } from "./inline-schema-refs.ts";
+import { readRegularFile } from "./regular-file.ts";
 
 /** Why a JSON file could not be used, with the SR-LOAD code that says so. */
 export interface JsonFileFailure {
-  readonly code: "SR-LOAD-001" | "SR-LOAD-003" | "SR-LOAD-004" | "SR-LOAD-007" | "SR-LOAD-013";
+  readonly code:
+    | "SR-LOAD-001"
+    | "SR-LOAD-003"
+    | "SR-LOAD-004"
+    | "SR-LOAD-007"
+    | "SR-LOAD-013"
+    | "SR-LOAD-014"
+    | "SR-LOAD-015";
   /** Completes "<file> …": "does not exist", "is not valid JSON (line 3, column 5: …)". */
   readonly reason: string;
   readonly hint: string;
@@ -17,13 +25,24 @@ export type JsonFileResult =
   | ({ readonly ok: false } & JsonFileFailure);
 
 /**
+ * The largest definition file read (agent.json, the registry, a schema file). A registry of
+ * 10,000 steps is about 6 MB; past this a file is not a definition anyone wrote by hand, and
+ * reading it would only fill memory.
+ */
+export const MAX_DEFINITION_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
  * Reads and parses a JSON file that must live inside `root` (after symlinks are followed), so a
- * definition can never make the loader read outside the agent folder.
+ * definition can never make the loader read outside the agent folder. The resolved file is opened
+ * without blocking and without following a link swapped in after the check, and must be a
+ * regular file of at most `MAX_DEFINITION_FILE_BYTES`: a FIFO in its place would otherwise hold
+ * the load (and `climpt validate`) until some writer came.
  */
 export async function readJsonFile(file: string, root: string): Promise<JsonFileResult> {
-  let text: string;
+  let realFile: string;
   try {
-    const [realFile, realRoot] = await Promise.all([realpath(file), realpath(root)]);
+    const [resolvedFile, realRoot] = await Promise.all([realpath(file), realpath(root)]);
+    realFile = resolvedFile;
     if (!isInside(realRoot, realFile)) {
       return {
         ok: false,
@@ -32,26 +51,42 @@ export async function readJsonFile(file: string, root: string): Promise<JsonFile
         hint: "Keep the file itself inside the agent folder.",
       };
     }
-    // One buffer decoded at once: with an encoding, readFile decodes chunk by chunk and joins
-    // the pieces, which JSON.parse then has to flatten again (a registry runs to megabytes).
-    text = (await readFile(realFile)).toString("utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") {
-      return {
-        ok: false,
-        code: "SR-LOAD-001",
-        reason: "does not exist",
-        hint: `Create ${path.basename(file)}, or correct the path that names it.`,
-      };
-    }
-    return {
-      ok: false,
-      code: "SR-LOAD-003",
-      reason: `cannot be read (${code ?? (error as Error).message})`,
-      hint: "Make it a readable file (not a folder) with read permission for this user.",
-    };
+    if (code === "ENOENT" || code === "ENOTDIR") return missing(file);
+    return unreadable(code ?? (error as Error).message);
   }
+  const read = await readRegularFile(realFile, {
+    maxBytes: MAX_DEFINITION_FILE_BYTES,
+    noFollow: true,
+  });
+  if (!read.ok) {
+    switch (read.reason) {
+      case "missing":
+        return missing(file);
+      case "unreadable":
+        return unreadable(read.errno);
+      case "too-large":
+        return {
+          ok: false,
+          code: "SR-LOAD-015",
+          reason: `is larger than ${MAX_DEFINITION_FILE_BYTES / (1024 * 1024)} MiB (${read.detail})`,
+          hint: "A definition file is small; split a generated one, or check that the path names the file you mean.",
+        };
+      case "not-regular":
+        // A folder keeps the code it always had; a FIFO, socket or device is never a definition.
+        if (read.kind === "folder") return unreadable("EISDIR");
+        return {
+          ok: false,
+          code: "SR-LOAD-014",
+          reason: `is a ${read.kind}, not a regular file, and is not read`,
+          hint: "Replace it with a regular JSON file (a FIFO or device in its place would make the loader wait or read forever).",
+        };
+    }
+  }
+  // One buffer decoded at once: with an encoding, readFile decodes chunk by chunk and joins
+  // the pieces, which JSON.parse then has to flatten again (a registry runs to megabytes).
+  let text = read.bytes.toString("utf8");
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let value: JsonValue;
   try {
@@ -78,42 +113,30 @@ export async function readJsonFile(file: string, root: string): Promise<JsonFile
   return { ok: true, value };
 }
 
+function missing(file: string): JsonFileResult {
+  return {
+    ok: false,
+    code: "SR-LOAD-001",
+    reason: "does not exist",
+    hint: `Create ${path.basename(file)}, or correct the path that names it.`,
+  };
+}
+
+function unreadable(why: string): JsonFileResult {
+  return {
+    ok: false,
+    code: "SR-LOAD-003",
+    reason: `cannot be read (${why})`,
+    hint: "Make it a readable file (not a folder) with read permission for this user.",
+  };
+}
+
 /**
  * How deep a definition file may nest. Real definitions stay under 20 levels; every walk over a
  * definition (normalizing, inlining, the JSON a run sends) is recursive, and V8's stack ends a
  * recursive walk somewhere past a few thousand levels.
  */
 export const MAX_JSON_DEPTH = 1_000;
-
-/**
- * How many objects and arrays the deepest value of a valid JSON text sits in (`{}` is 1). A
- * linear scan of the characters, strings skipped: the loader runs it over every definition file,
- * and the walk below, which keeps a record per value, cost more than the parse at 10,000 steps.
- */
-export function nestingOf(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (inString) {
-      if (code === BACKSLASH) index++;
-      else if (code === QUOTE) inString = false;
-    } else if (code === QUOTE) inString = true;
-    else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      depth++;
-      if (depth > deepest) deepest = depth;
-    } else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) depth--;
-  }
-  return deepest;
-}
-
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
 
 /** A value met in the walk, and how it was reached (its path is built only when reported). */
 interface Visit {

@@ -10,6 +10,7 @@ import {
   type AgentDefinition,
   type JsonValue,
   type LoadedAgent,
+  ownRecord,
   type Problem,
   type Registry,
   resolveRunIterationCap,
@@ -169,7 +170,12 @@ export async function checkAgent(
   const problems = inspection.problems;
   const draft = inspection.draft;
   if (draft === undefined) return { dir, problems, findings: [] };
-  const findings = flowFindings(draft, flowGraphOf(draft.registry, draft.agent), {}, problems);
+  const findings = flowFindings(
+    draft,
+    flowGraphOf(draft.registry, draft.agent),
+    ownRecord<string>(),
+    problems,
+  );
   return { dir, problems, findings };
 }
 

@@ -1,5 +1,5 @@
 import { type ChainEvent, runCompletionChain } from "@climpt/completion-chain";
-import type { JsonValue } from "@climpt/model";
+import { type JsonValue, ownEntry } from "@climpt/model";
 import type { ClosingDecision, CompleteDecision } from "@climpt/router";
 import { validatorLauncher } from "./command-sandboxes.ts";
 import type { FinishedStep } from "./follow-decision.ts";
@@ -73,7 +73,7 @@ export async function completionPhase(
     closureText: finished.text,
     handoff,
     returnStepId: ctx.router.returnStepFor(routerState, step.id),
-    attempt: routerState.validationAttempts[step.id] ?? 0,
+    attempt: ownEntry(routerState.validationAttempts, step.id) ?? 0,
     iteration,
     cwd: ctx.cwd,
     params: ctx.args,

@@ -5,7 +5,7 @@ import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
-import { readJournal } from "./journal.ts";
+import { readJournal } from "./journal-read.ts";
 import { fakeGhThatNeverCloses, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";

@@ -5,7 +5,7 @@ import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
-import { readJournal } from "./journal.ts";
+import { readJournal } from "./journal-read.ts";
 import type { JournalSink, JournalStore, JournalStoreFactory } from "./journal-store.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunnerOptions } from "./run-options.ts";

@@ -2,6 +2,9 @@ export {
   type AgentListing,
   type AgentLocationOptions,
   listAgents,
+  type RegularFileResult,
+  readRegularFile,
+  readRegularFileSync,
 } from "@climpt/registry-schema";
 export { findAgentDir, loadAgentDefinition } from "./agent-location.ts";
 export {
@@ -32,8 +35,15 @@ export {
   JournalWriter,
   journalDirectory,
   journalPath,
-  readJournal,
 } from "./journal.ts";
+export {
+  inspectJournal,
+  type JournalInspection,
+  MAX_JOURNAL_BYTES,
+  MAX_JOURNAL_DEPTH,
+  MAX_JOURNAL_LINE_CHARS,
+  readJournal,
+} from "./journal-read.ts";
 export type { RecordedReply } from "./journal-replay.ts";
 export {
   fileJournalStore,

@@ -16,7 +16,7 @@ import { startFakeAnthropic } from "@climpt/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
-import { readJournal } from "./journal.ts";
+import { readJournal } from "./journal-read.ts";
 import type { RunEvent, StepEndEvent } from "./run-event.ts";
 import type { HistoryEntry, RunResult } from "./run-result.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";

@@ -1,5 +1,6 @@
 import type { AgentDefinition } from "@climpt/model";
-import { endJournalAtLineBoundary, JournalWriter, journalPath, readJournal } from "./journal.ts";
+import { endJournalAtLineBoundary, JournalWriter, journalPath } from "./journal.ts";
+import { readJournal } from "./journal-read.ts";
 import type { RunEvent } from "./run-event.ts";
 
 /**

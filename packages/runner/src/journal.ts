@@ -4,13 +4,18 @@ import {
   fdatasync,
   mkdirSync,
   openSync,
-  readFileSync,
   truncateSync,
   writeFileSync,
   writeSync,
 } from "node:fs";
 import nodePath from "node:path";
 import type { AgentDefinition } from "@climpt/model";
+import { readRegularFileSync } from "@climpt/registry-schema";
+import { MAX_JOURNAL_BYTES } from "./journal-read.ts";
+
+// Reading a journal lives in journal-read.ts; kept reachable from here, where it used to be.
+export { readJournal } from "./journal-read.ts";
+
 import type { JournalSink } from "./journal-store.ts";
 import type { RunEvent } from "./run-event.ts";
 import { RunnerError } from "./runner-error.ts";
@@ -97,47 +102,6 @@ export class JournalWriter implements JournalSink {
 }
 
 /**
- * The events of a journal. A last line cut off by a crash is dropped (it is the only line that
- * can be incomplete); any other unreadable line is a coded error, because resuming from a
- * journal with a hole would silently repeat or skip work.
- */
-export function readJournal(journalPath: string): RunEvent[] {
-  let text: string;
-  try {
-    text = readFileSync(journalPath, "utf8");
-  } catch (error) {
-    throw new RunnerError({
-      code: "RUN-JOURNAL-001",
-      message: `Cannot read the journal ${journalPath}: ${(error as Error).message}.`,
-      file: journalPath,
-      hint: "Check the run id (it is the journal's file name) and the agent's logging.directory.",
-      cause: error,
-    });
-  }
-  const lines = text.split("\n");
-  const events: RunEvent[] = [];
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = lines[index] as string;
-    if (line.trim() === "") continue;
-    try {
-      events.push(JSON.parse(line) as RunEvent);
-    } catch (error) {
-      const isLast = lines.slice(index + 1).every((rest) => rest.trim() === "");
-      if (isLast) break;
-      throw new RunnerError({
-        code: "RUN-JOURNAL-002",
-        message: `Line ${index + 1} of the journal ${journalPath} is not valid JSON.`,
-        file: journalPath,
-        path: `line ${index + 1}`,
-        hint: "The journal was edited or corrupted; restore it, or start a new run.",
-        cause: error,
-      });
-    }
-  }
-  return events;
-}
-
-/**
  * Makes a journal end at a line boundary before a resumed run appends to it. A crash in the
  * middle of a write leaves a last line without its newline; appending after it would glue the
  * next event onto it, and that line, no longer the last, would make every later read fail
@@ -145,7 +109,17 @@ export function readJournal(journalPath: string): RunEvent[] {
  * one only lacks its newline, which is added.
  */
 export function endJournalAtLineBoundary(journalPath: string): void {
-  const text = readFileSync(journalPath, "utf8");
+  // Read as `readJournal` reads it: a FIFO or device here is refused, never waited on.
+  const read = readRegularFileSync(journalPath, { maxBytes: MAX_JOURNAL_BYTES });
+  if (!read.ok) {
+    throw new RunnerError({
+      code: "RUN-JOURNAL-001",
+      message: `Cannot read the journal ${journalPath}: it ${read.detail}.`,
+      file: journalPath,
+      hint: "A journal is a regular file the runner appends to; restore it, or start a new run.",
+    });
+  }
+  const text = read.bytes.toString("utf8");
   if (text === "" || text.endsWith("\n")) return;
   const lastBreak = text.lastIndexOf("\n");
   try {

@@ -85,6 +85,12 @@ export function createMessagesStepExecutor(client: ModelClient): StepExecutor {
           tools: (tools ?? request.tools) satisfies ToolExecutor,
           ...(request.maxTurns === undefined ? {} : { maxTurns: request.maxTurns }),
           ...(request.callTimeoutMs === undefined ? {} : { timeoutMs: request.callTimeoutMs }),
+          ...(request.connectTimeoutMs === undefined
+            ? {}
+            : { connectTimeoutMs: request.connectTimeoutMs }),
+          ...(request.streamIdleTimeoutMs === undefined
+            ? {}
+            : { streamIdleTimeoutMs: request.streamIdleTimeoutMs }),
           signal: request.signal,
           onEvent,
           ...(observer.textDelta === undefined ? {} : { onTextDelta: observer.textDelta }),

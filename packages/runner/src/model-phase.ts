@@ -286,6 +286,8 @@ export async function runModelPhase(
     tools: durableTools(ctx, toolbox),
     maxTurns: limits.maxTurnsPerStep,
     callTimeoutMs: limits.callTimeoutMs,
+    connectTimeoutMs: ctx.modelWaits.connectTimeoutMs,
+    streamIdleTimeoutMs: ctx.modelWaits.streamIdleTimeoutMs,
     signal: ctx.signal,
     replay: options.replay,
     observer,

@@ -16,6 +16,7 @@ import {
   findUvPlaceholders,
   type JsonValue,
   type LoadedAgent,
+  ownRecord,
   type Problem,
   problem,
 } from "@climpt/model";
@@ -64,7 +65,9 @@ export async function checkPrompts(
   const { agent, registry } = loaded;
   const registryFile = loaded.files.registry;
   const problems: Problem[] = [];
-  const flowPrompts: Record<string, string> = {};
+  // Keyed by step ids an author chose: no prototype, so a step named `toString` has no prompt
+  // until one is set, and `__proto__` is an entry like any other.
+  const flowPrompts = ownRecord<string>();
 
   const system = await resolveSystemPrompt(loaded.dir, agent.systemPromptPath, {
     declaredAt: {

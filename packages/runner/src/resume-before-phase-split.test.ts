@@ -14,7 +14,8 @@ import {
   type TestAgentSpec,
   writeTestAgent,
 } from "./agents.test-helper.ts";
-import { journalPath, readJournal } from "./journal.ts";
+import { journalPath } from "./journal.ts";
+import { readJournal } from "./journal-read.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 

@@ -10,7 +10,7 @@ import {
   type TestAgentSpec,
   writeTestAgent,
 } from "./agents.test-helper.ts";
-import { readJournal } from "./journal.ts";
+import { readJournal } from "./journal-read.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunResult } from "./run-result.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";

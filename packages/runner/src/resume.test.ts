@@ -4,7 +4,7 @@ import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
-import { readJournal } from "./journal.ts";
+import { readJournal } from "./journal-read.ts";
 import type { RunResult } from "./run-result.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";

@@ -87,6 +87,14 @@ export interface RunContext {
   /** The stop as the run's error, once the caller's signal or the wall-clock budget fired. */
   stopped(): RunError | undefined;
   readonly budgets: RunBudgets | undefined;
+  /**
+   * The bounds of each model call's waits: the run's options over agent.json's limits;
+   * undefined leaves the model client's default (docs/design.md#waits).
+   */
+  readonly modelWaits: {
+    readonly connectTimeoutMs: number | undefined;
+    readonly streamIdleTimeoutMs: number | undefined;
+  };
   readonly ghCommand: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>> | undefined;
   /**
@@ -241,6 +249,16 @@ export async function buildRunContext(
     signal: inputs.stop.signal,
     stopped: () => stoppedError(inputs, runId),
     budgets: runOptions.budgets,
+    modelWaits: {
+      connectTimeoutMs:
+        runOptions.connectTimeoutMs ??
+        runnerOptions.connectTimeoutMs ??
+        loaded.agent.limits.connectTimeoutMs,
+      streamIdleTimeoutMs:
+        runOptions.streamIdleTimeoutMs ??
+        runnerOptions.streamIdleTimeoutMs ??
+        loaded.agent.limits.streamIdleTimeoutMs,
+    },
     ghCommand: runnerOptions.ghCommand,
     env: runnerOptions.env,
     gitPush,

@@ -30,6 +30,15 @@ export interface RunOptions {
   /** Run-wide iteration cap; else the agent's, else 100. */
   readonly maxIterations?: number;
   readonly budgets?: RunBudgets;
+  /**
+   * The bounds of each model call's waits (docs/design.md#waits), over agent.json's
+   * `limits.connectTimeoutMs` / `limits.streamIdleTimeoutMs`: how long a response may take to
+   * start, and the longest silence in a streamed response. Unset: the agent's, else the model
+   * client's defaults (60 s and 180 s). A call that waits past one fails coded (AC-MODEL-004,
+   * AC-MODEL-011) and the run stays resumable.
+   */
+  readonly connectTimeoutMs?: number;
+  readonly streamIdleTimeoutMs?: number;
   /** Continue the run with this id from its journal. */
   readonly resume?: string;
   /**
@@ -96,6 +105,12 @@ export interface RunnerOptions {
   readonly fsync?: boolean;
   /** Per model call. */
   readonly callTimeoutMs?: number;
+  /**
+   * Defaults of `RunOptions.connectTimeoutMs` / `streamIdleTimeoutMs` for every run of this
+   * runner (a run's own win; both win over agent.json's limits).
+   */
+  readonly connectTimeoutMs?: number;
+  readonly streamIdleTimeoutMs?: number;
   /** SDK retries for 408/409/429/5xx. */
   readonly maxRetries?: number;
   /** Price overrides (USD per million tokens). */

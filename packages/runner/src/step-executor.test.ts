@@ -8,7 +8,7 @@ import { type JsonValue, problem } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { FLAG_VALIDATION, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
-import { readJournal } from "./journal.ts";
+import { readJournal } from "./journal-read.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunOptions } from "./run-options.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";

@@ -53,6 +53,10 @@ export interface StepExecutionRequest {
   readonly maxTurns: number | undefined;
   /** Per model call. */
   readonly callTimeoutMs: number | undefined;
+  /** Per model call: how long its response may take to start (undefined: the client's). */
+  readonly connectTimeoutMs?: number | undefined;
+  /** Per model call: the longest silence in its stream (undefined: the client's). */
+  readonly streamIdleTimeoutMs?: number | undefined;
   readonly signal: AbortSignal;
   /** What the journal recorded of this phase before the run stopped (resume). */
   readonly replay: PhaseReplay | undefined;

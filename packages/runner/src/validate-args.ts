@@ -3,8 +3,10 @@ import {
   fail,
   type JsonValue,
   ok,
+  ownEntry,
   type Problem,
   type Result,
+  setEntry,
 } from "@climpt/model";
 
 /**
@@ -18,11 +20,13 @@ export function validateArgs(
   args: Readonly<Record<string, JsonValue>>,
 ): Result<Record<string, JsonValue>> {
   const problems: Problem[] = [];
+  // A plain object (the journal stores it), set through setEntry: a parameter may be named
+  // `__proto__`, and only declared parameters are looked up, never Object.prototype's members.
   const values: Record<string, JsonValue> = {};
   const declared = agent.parameters;
   const names = Object.keys(declared);
   for (const [name, raw] of Object.entries(args)) {
-    const parameter = declared[name];
+    const parameter = ownEntry(declared, name);
     if (parameter === undefined) {
       problems.push({
         code: "RUN-ARGS-001",
@@ -47,12 +51,12 @@ export function validateArgs(
       });
       continue;
     }
-    values[name] = converted;
+    setEntry(values, name, converted);
   }
   for (const [name, parameter] of Object.entries(declared)) {
     if (Object.hasOwn(values, name) || Object.hasOwn(args, name)) continue;
     if (parameter.default !== undefined) {
-      values[name] = parameter.default;
+      setEntry(values, name, parameter.default);
     } else if (parameter.required) {
       problems.push({
         code: "RUN-ARGS-003",

@@ -40,10 +40,21 @@ export interface AnthropicClientOptions {
    */
   readonly maxRetries?: number;
   /**
-   * Per attempt: how long to wait for the response to start; for a stream, also the longest
-   * silence between two events. A request's `timeoutMs` wins. Default 10 minutes.
+   * Per attempt, both bounds below when they are not given; without streaming, how long the
+   * whole answer may take (default 10 minutes: the API answers only when it is done). A
+   * request's own value wins over the client's, a specific bound over this one.
    */
   readonly timeoutMs?: number;
+  /**
+   * Per attempt of a streamed call: how long to wait for the response to start (connection,
+   * TLS, the request sent, the response headers). Default `DEFAULT_CONNECT_TIMEOUT_MS` (60 s).
+   */
+  readonly connectTimeoutMs?: number;
+  /**
+   * The longest silence between two events of a streamed response, after it started. Default
+   * `DEFAULT_STREAM_IDLE_TIMEOUT_MS` (180 s).
+   */
+  readonly streamIdleTimeoutMs?: number;
   /** Merged over DEFAULT_PRICES, model by model. */
   readonly prices?: PriceTable;
   /**
@@ -66,7 +77,23 @@ export interface AnthropicClientOptions {
   readonly fetch?: typeof fetch;
 }
 
+/** Without streaming, the whole answer: the API answers only when the message is complete. */
 const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
+
+/**
+ * How long a streamed call waits for its response to start. The API sends the headers of a
+ * stream at once, before the model generates anything, so a minute is many times what a
+ * response takes to start on a slow network; a connection accepted by a stalled proxy or API
+ * ends here instead of holding the run.
+ */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 60 * 1000;
+
+/**
+ * The longest silence a streamed response may keep. The API sends an event at least every few
+ * seconds while it works (text, thinking and tool-input deltas, and `ping` keep-alives between
+ * them), so three minutes without one is a stalled connection, not a slow model.
+ */
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 3 * 60 * 1000;
 const DEFAULT_MAX_RETRIES = 2;
 
 function withoutUserInfo(url: string): string {
@@ -94,6 +121,40 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/** The bounds of one call's waits, in ms. */
+interface CallBounds {
+  /** Until the response starts (streaming), or until the whole answer is in (not streaming). */
+  readonly startMs: number;
+  /** The longest silence between two stream events. */
+  readonly idleMs: number;
+}
+
+/**
+ * A request's bounds: its own specific bound, else its `timeoutMs`, else the client's specific
+ * bound, else the client's `timeoutMs`, else the default. Never unbounded.
+ */
+function callBounds(
+  request: ModelRequest,
+  options: AnthropicClientOptions,
+  streaming: boolean,
+  wholeAnswerMs: number,
+): CallBounds {
+  const startMs = streaming
+    ? (request.connectTimeoutMs ??
+      request.timeoutMs ??
+      options.connectTimeoutMs ??
+      options.timeoutMs ??
+      DEFAULT_CONNECT_TIMEOUT_MS)
+    : (request.timeoutMs ?? wholeAnswerMs);
+  const idleMs =
+    request.streamIdleTimeoutMs ??
+    request.timeoutMs ??
+    options.streamIdleTimeoutMs ??
+    options.timeoutMs ??
+    DEFAULT_STREAM_IDLE_TIMEOUT_MS;
+  return { startMs, idleMs };
+}
+
 /**
  * A ModelClient on @anthropic-ai/sdk: no HTTP of its own. Streams by default, maps every SDK
  * failure to a coded ModelError, prices each call, and sets prompt-cache breakpoints.
@@ -118,12 +179,12 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
   async function once(
     request: ModelRequest,
     model: string,
-    timeoutMs: number,
+    bounds: CallBounds,
     state: { streamStarted: boolean; idleTimedOut: boolean },
   ): Promise<{ message: Anthropic.Message; requestId: string | undefined }> {
     const params = toParams(request, model);
     const requestOptions = {
-      timeout: timeoutMs,
+      timeout: bounds.startMs,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     };
     if (!streaming) {
@@ -139,7 +200,7 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
       idle = setTimeout(() => {
         state.idleTimedOut = true;
         stream.abort();
-      }, timeoutMs);
+      }, bounds.idleMs);
     };
     stream.on("connect", () => {
       state.streamStarted = true;
@@ -171,13 +232,13 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
 
   async function callWithRetries(request: ModelRequest): Promise<ModelResponse> {
     const model = modelId(request.model);
-    const timeoutMs = request.timeoutMs ?? defaultTimeout;
+    const bounds = callBounds(request, options, streaming, defaultTimeout);
     let attempts = 0;
     for (;;) {
       attempts++;
       const state = { streamStarted: false, idleTimedOut: false };
       try {
-        const { message, requestId } = await once(request, model, timeoutMs, state);
+        const { message, requestId } = await once(request, model, bounds, state);
         const content = message.content.map(fromContentBlock);
         const text = textOf(content);
         const toolCalls = toolCallsOf(content);
@@ -219,7 +280,8 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
         const context: ErrorContext = {
           model,
           baseURL,
-          timeoutMs,
+          timeoutMs: bounds.startMs,
+          idleTimeoutMs: bounds.idleMs,
           maxRetries,
           idleTimedOut: state.idleTimedOut,
           callerAborted,

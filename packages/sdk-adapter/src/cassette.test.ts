@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -172,6 +173,14 @@ describe("record and replay", () => {
     );
     expect(() => readCassette(join(dir, "none.jsonl"))).toThrow(CassetteError);
     expect(() => createReplayClient(join(dir, "none.jsonl"))).toThrow(/cannot be read/);
+  });
+
+  it("refuses a FIFO as the cassette at once, instead of waiting for a writer", () => {
+    const fifo = join(dir, "fifo.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    // A plain read would block the whole process here: the test's time limit, not this error.
+    expect(() => createReplayClient(fifo)).toThrow(/is not a regular file \(a FIFO\)/);
+    expect(() => readCassette(fifo)).toThrow(CassetteError);
   });
 });
 

@@ -1,4 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { appendFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { isRecord, type JsonValue } from "@climpt/model";
@@ -76,17 +85,41 @@ export function createRecordingClient(
   };
 }
 
+class NotRegularFileError extends Error {}
+
+/**
+ * The cassette's text, opened without blocking: a FIFO given as `--replay` opens at once and is
+ * refused by the fstat that follows, instead of holding the process until a writer comes.
+ */
+function readCassetteText(cassettePath: string): string {
+  const fd = openSync(cassettePath, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) {
+      throw new NotRegularFileError(stats.isFIFO() ? "a FIFO" : "a folder, socket or device");
+    }
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Read and check a cassette; a bad line is an error naming the file and line. */
 export function readCassette(cassettePath: string): CassetteEntry[] {
   let text: string;
   try {
-    text = readFileSync(cassettePath, "utf8");
+    text = readCassetteText(cassettePath);
   } catch (error) {
+    const notAFile = error instanceof NotRegularFileError;
     throw new CassetteError({
       code: SDK_ADAPTER_CODES.cassetteUnreadable,
-      message: `The cassette ${cassettePath} cannot be read.`,
+      message: notAFile
+        ? `The cassette ${cassettePath} is not a regular file (${error.message}), so it is not read.`
+        : `The cassette ${cassettePath} cannot be read.`,
       file: cassettePath,
-      hint: "Record it first (climpt run … --record <file>), or check the path.",
+      hint: notAFile
+        ? "Pass the .jsonl file a recording wrote (climpt run … --record <file>), not a FIFO or device."
+        : "Record it first (climpt run … --record <file>), or check the path.",
       cause: error,
     });
   }

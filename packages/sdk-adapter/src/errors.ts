@@ -7,6 +7,7 @@ export const SDK_ADAPTER_CODES = Object.freeze({
   rateLimit: "AC-MODEL-002",
   overloaded: "AC-MODEL-003",
   timeout: "AC-MODEL-004",
+  streamIdle: "AC-MODEL-011",
   connection: "AC-MODEL-005",
   badRequest: "AC-MODEL-006",
   server: "AC-MODEL-007",
@@ -144,11 +145,24 @@ export class ModelOverloadedError extends ModelError {
 
 const modelTimeoutErrorMarker = errorMarker("ModelTimeoutError");
 
+/**
+ * A model call that waited past a bound: its response did not start within the connect timeout
+ * (`AC-MODEL-004`), or its stream went silent for longer than the idle timeout (`AC-MODEL-011`).
+ */
 export class ModelTimeoutError extends ModelError {
-  constructor(options: SubclassOptions) {
-    super({ ...options, kind: "timeout", code: SDK_ADAPTER_CODES.timeout, retryable: true });
+  /** Which wait ran out. */
+  readonly phase: "start" | "idle";
+  constructor(options: SubclassOptions & { readonly phase?: "start" | "idle" }) {
+    const { phase = "start", ...rest } = options;
+    super({
+      ...rest,
+      kind: "timeout",
+      code: phase === "idle" ? SDK_ADAPTER_CODES.streamIdle : SDK_ADAPTER_CODES.timeout,
+      retryable: true,
+    });
     markError(this, modelTimeoutErrorMarker);
     this.name = "ModelTimeoutError";
+    this.phase = phase;
   }
 
   /** Whether `error` is a ModelTimeoutError (or a subclass of it), from any copy of this package. */

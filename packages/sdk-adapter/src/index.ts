@@ -4,6 +4,8 @@ export type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "@climpt
 export {
   type AnthropicClientOptions,
   createAnthropicClient,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
   type SdkLogger,
 } from "./anthropic-client.ts";
 export {

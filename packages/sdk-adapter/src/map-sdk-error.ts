@@ -23,7 +23,10 @@ export interface ErrorContext {
   readonly model: string;
   /** The base URL without credentials, for connection messages. */
   readonly baseURL: string;
+  /** How long the response had to start. */
   readonly timeoutMs: number;
+  /** The longest silence a stream was allowed. */
+  readonly idleTimeoutMs: number;
   readonly maxRetries: number;
   /** Our stream idle timer fired (the SDK then reports a user abort). */
   readonly idleTimedOut: boolean;
@@ -92,13 +95,19 @@ export function mapSdkError(error: unknown, context: ErrorContext): ModelError {
       cause: error,
     });
   }
-  if (context.idleTimedOut || error instanceof APIConnectionTimeoutError) {
-    const what = context.idleTimedOut
-      ? `the response stream from ${model} went silent for ${context.timeoutMs} ms`
-      : `${model} did not start answering within ${context.timeoutMs} ms on any of ${attemptsText(context)}`;
+  if (context.idleTimedOut) {
     return new ModelTimeoutError({
-      message: `The model call timed out: ${what}.`,
-      hint: "Raise the call timeout (agent limits.callTimeoutMs, or timeoutMs of the client), or check the network.",
+      phase: "idle",
+      message: `The model call timed out: the response stream from ${model} went silent for ${context.idleTimeoutMs} ms (${context.attempts === 1 ? "1 attempt" : `${context.attempts} attempts`}).`,
+      hint: "The API sends events (pings at least) while it works, so a silent stream is a stalled connection; run again (climpt resume continues the run). To allow longer silences: agent.json limits.streamIdleTimeoutMs, climpt run --stream-idle-timeout, CLIMPT_STREAM_IDLE_TIMEOUT, or streamIdleTimeoutMs of the client.",
+      cause: error,
+    });
+  }
+  if (error instanceof APIConnectionTimeoutError) {
+    return new ModelTimeoutError({
+      phase: "start",
+      message: `The model call timed out: ${model} did not start answering within ${context.timeoutMs} ms on any of ${attemptsText(context)}.`,
+      hint: "Check the network and ANTHROPIC_BASE_URL, then run again (climpt resume continues the run). To wait longer for a response to start: agent.json limits.connectTimeoutMs, climpt run --connect-timeout, CLIMPT_CONNECT_TIMEOUT, or connectTimeoutMs of the client.",
       cause: error,
     });
   }

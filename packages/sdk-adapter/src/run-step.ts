@@ -73,6 +73,10 @@ export interface RunStepOptions {
   readonly maxTokens?: number;
   /** Per call (see ModelRequest.timeoutMs). Default: the client's. */
   readonly timeoutMs?: number;
+  /** Per call (see ModelRequest.connectTimeoutMs). Default: the client's. */
+  readonly connectTimeoutMs?: number;
+  /** Per call (see ModelRequest.streamIdleTimeoutMs). Default: the client's. */
+  readonly streamIdleTimeoutMs?: number;
   readonly signal?: AbortSignal;
   readonly onEvent?: (event: StepEvent) => void;
   readonly onTextDelta?: (delta: string) => void;
@@ -297,6 +301,12 @@ export async function runStep(options: RunStepOptions): Promise<StepResult> {
         ...(options.outputSchema === undefined ? {} : { outputSchema: options.outputSchema }),
         maxTokens,
         ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+        ...(options.connectTimeoutMs === undefined
+          ? {}
+          : { connectTimeoutMs: options.connectTimeoutMs }),
+        ...(options.streamIdleTimeoutMs === undefined
+          ? {}
+          : { streamIdleTimeoutMs: options.streamIdleTimeoutMs }),
         ...(signal === undefined ? {} : { signal }),
         ...(options.onTextDelta === undefined ? {} : { onTextDelta: options.onTextDelta }),
         ...(schemaAbort === undefined

@@ -84,8 +84,18 @@ export interface ModelRequest {
   /** Sent as `output_config.format = {type: "json_schema", schema}`. */
   readonly outputSchema?: JsonSchema;
   readonly maxTokens: number;
-  /** Per-attempt timeout; for a stream, the longest silence between two events. */
+  /**
+   * Per attempt, both bounds below when they are not given (and, without streaming, how long
+   * the whole answer may take). Default: the client's.
+   */
   readonly timeoutMs?: number;
+  /**
+   * Per attempt: how long a streamed call may wait for its response to start (connection, TLS,
+   * the request sent, the response headers). Default: the client's (60 s).
+   */
+  readonly connectTimeoutMs?: number;
+  /** The longest silence between two events of a streamed response. Default: the client's (180 s). */
+  readonly streamIdleTimeoutMs?: number;
   readonly signal?: AbortSignal;
   /** Each piece of text as it streams in (once, with the whole text, when not streaming). */
   readonly onTextDelta?: (delta: string) => void;

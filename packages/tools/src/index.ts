@@ -39,6 +39,12 @@ export {
   type GithubAccessOptions,
   NO_GITHUB_ACCESS,
 } from "./github-access.ts";
+export {
+  bindToProcessLife,
+  type LifeBoundResource,
+  processLifeWatchdogPid,
+  type ReleaseBinding,
+} from "./lifetime/process-life.ts";
 export { PATTERN_DEADLINE_MS, patternFailure } from "./pattern-failure.ts";
 export {
   resolveToolPolicy,

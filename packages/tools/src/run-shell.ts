@@ -1,4 +1,5 @@
 import { loadExeca } from "./lazy-modules.ts";
+import { bindToProcessLife, type ReleaseBinding } from "./lifetime/process-life.ts";
 import { tailBytes, trimIncompleteEnd } from "./text-cap.ts";
 
 export interface ShellRunOptions {
@@ -78,6 +79,10 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
   subprocess.all?.on("data", (chunk: Buffer | string) => collector.add(chunk));
 
   const pid = subprocess.pid;
+  // Bound to this process's life at once: a climpt killed by `kill -9` while the command runs
+  // takes the command's group with it (the exit hook above covers every other way out).
+  const unbind: ReleaseBinding | undefined =
+    pid === undefined ? undefined : bindToProcessLife({ kind: "process-group", pgid: pid });
   let timedOut = false;
   let aborted = false;
   const graceMs = options.killGraceMs ?? 2000;
@@ -140,7 +145,13 @@ export async function runShell(command: string, options: ShellRunOptions): Promi
     clearTimeout(timer);
     for (const pending of timers) clearTimeout(pending);
     options.signal?.removeEventListener("abort", onAbort);
-    if (pid !== undefined) activeGroups.delete(pid);
+    if (pid !== undefined) {
+      activeGroups.delete(pid);
+      // The command is over: anything of its group still there (a child that ignored SIGTERM
+      // while the escalation timer was cleared above) goes now, before the binding does.
+      killGroup(pid, "SIGKILL");
+    }
+    unbind?.();
   }
 }
 

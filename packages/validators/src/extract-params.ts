@@ -1,4 +1,4 @@
-import { isExtractorName, type JsonValue } from "@climpt/model";
+import { isExtractorName, type JsonValue, setEntry } from "@climpt/model";
 import { VALIDATOR_CODES } from "./codes.ts";
 import { EXTRACTORS } from "./extractors/registry.ts";
 import type { ExtractorInput } from "./extractors/types.ts";
@@ -28,7 +28,7 @@ export async function extractParams(
   const problems: ExtractionProblem[] = [];
   for (const [param, name] of Object.entries(spec)) {
     if (!isExtractorName(name)) {
-      values[param] = null;
+      setEntry(values, param, null);
       problems.push({
         param,
         extractor: name,
@@ -38,9 +38,9 @@ export async function extractParams(
       continue;
     }
     try {
-      values[param] = await EXTRACTORS[name](input);
+      setEntry(values, param, await EXTRACTORS[name](input));
     } catch (error) {
-      values[param] = null;
+      setEntry(values, param, null);
       problems.push({
         param,
         extractor: name,

@@ -1,6 +1,8 @@
 import {
   closeSync,
+  constants,
   existsSync,
+  fstatSync,
   openSync,
   readdirSync,
   readSync,
@@ -41,7 +43,10 @@ function isDirectory(dir: string): boolean {
 export function looksLikeJournal(file: string): boolean {
   let fd: number | undefined;
   try {
-    fd = openSync(file, "r");
+    // Without blocking, and only a regular file: a FIFO named *.jsonl in a log folder would
+    // otherwise hold `climpt view` until some writer opened it.
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    if (!fstatSync(fd).isFile()) return false;
     const buffer = Buffer.alloc(512);
     const read = readSync(fd, buffer, 0, buffer.length, 0);
     const head = buffer.subarray(0, read).toString("utf8");

@@ -1,9 +1,14 @@
-import { readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { handoffDiff } from "./client/handoff-diff.ts";
+import { looksLikeJournal } from "./discover-runs.ts";
 import { adaptJournal, summarizeJournal } from "./journal-adapter.ts";
 import { parseJournalLines } from "./journal-lines.ts";
 import { loadDeclaredFlow } from "./registry-flow.ts";
+import { DeclaredFlowCache, loadRunSource } from "./run-source.ts";
 import { FIX_BUG, runDemo } from "./runs.test-helper.ts";
 import type { DeclaredFlow, RunDetail } from "./view-model.ts";
 
@@ -188,5 +193,36 @@ describe("a journal this viewer did not expect", () => {
     const summary = summarizeJournal(parsed.events, "fallback");
     expect(summary.status).toBe("unfinished");
     expect(summary.currentStepId).toBe("continuation.implement");
+  });
+
+  it("leaves out a line nested 100,000 levels deep, says so, and shows the rest", async () => {
+    const deep = `{"type":"note","deep":${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}}`;
+    const lines = events.map((event) => JSON.stringify(event));
+    lines.splice(3, 0, deep);
+    const dir = mkdtempSync(path.join(tmpdir(), "climpt-viewer-deep-"));
+    try {
+      const file = path.join(dir, "20261128T000000Z-deep00.jsonl");
+      writeFileSync(file, `${lines.join("\n")}\n`);
+      // Scrubbing every event is a recursive walk: without the check, a stack overflow.
+      const loaded = await loadRunSource(file, (text) => text, new DeclaredFlowCache());
+      expect(loaded.source.events).toHaveLength(events.length);
+      expect(loaded.source.notices.join("\n")).toMatch(
+        /^RUN-JOURNAL-004: 1 line of .* \(line 4\)/m,
+      );
+      expect(loaded.summary.status).toBe("completed");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("does not take a FIFO named like a journal for one, and does not wait on it", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "climpt-viewer-fifo-"));
+    try {
+      const fifo = path.join(dir, "20261128T000000Z-fifo00.jsonl");
+      execFileSync("mkfifo", [fifo]);
+      expect(looksLikeJournal(fifo)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { parseJournalLines } from "./journal-lines.ts";
 
 /**
@@ -11,6 +11,7 @@ export class JournalTail {
   private partial: Buffer = Buffer.alloc(0);
   private lineNumber = 1;
   readonly skippedLines: number[] = [];
+  readonly refusedLines: number[] = [];
 
   constructor(readonly path: string) {}
 
@@ -28,11 +29,22 @@ export class JournalTail {
       this.partial = Buffer.alloc(0);
       this.lineNumber = 1;
       this.skippedLines.length = 0;
+      this.refusedLines.length = 0;
       reset = true;
     }
     if (size === this.offset) return { events: [], reset };
     const chunk = Buffer.alloc(size - this.offset);
-    const fd = openSync(this.path, "r");
+    let fd: number;
+    try {
+      // Without blocking: a FIFO swapped in since the stat opens at once and is refused.
+      fd = openSync(this.path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+      if (!fstatSync(fd).isFile()) {
+        closeSync(fd);
+        return { events: [], reset };
+      }
+    } catch {
+      return { events: [], reset };
+    }
     let read = 0;
     try {
       while (read < chunk.length) {
@@ -56,6 +68,7 @@ export class JournalTail {
     const parsed = parseJournalLines(text, this.lineNumber);
     this.lineNumber += text.split("\n").length;
     this.skippedLines.push(...parsed.skippedLines);
+    this.refusedLines.push(...parsed.refusedLines);
     return { events: parsed.events, reset };
   }
 }

@@ -60,7 +60,11 @@ export class ProjectRuns {
   async source(runId: string): Promise<RunSource | null> {
     const run = this.runs.get(runId);
     if (run === undefined) return null;
-    const notices = skippedLinesNotice(path.basename(run.tail.path), run.tail.skippedLines);
+    const notices = skippedLinesNotice(
+      path.basename(run.tail.path),
+      run.tail.skippedLines,
+      run.tail.refusedLines,
+    );
     const agentDir = agentDirOf(run.events);
     let declaredFlow: RunSource["declaredFlow"] = null;
     if (agentDir !== null) {

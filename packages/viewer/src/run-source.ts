@@ -1,11 +1,14 @@
-import { readFileSync } from "node:fs";
 import * as path from "node:path";
+import { readRegularFileSync } from "@climpt/registry-schema";
 import { summarizeJournal } from "./journal-adapter.ts";
 import { isRecord, text } from "./journal-fields.ts";
 import { parseJournalLines, skippedLinesNotice } from "./journal-lines.ts";
 import { type DeclaredFlowResult, loadDeclaredFlow } from "./registry-flow.ts";
 import { type Scrub, scrubDeep } from "./scrub-secrets.ts";
 import type { RunSource, RunSummary } from "./view-model.ts";
+
+/** The largest journal shown: about what one JavaScript string holds (the runner's limit). */
+const MAX_JOURNAL_FILE_BYTES = 512 * 1024 * 1024;
 
 /** Loads each agent's flow once per page or server, whatever the number of its runs. */
 export class DeclaredFlowCache {
@@ -48,8 +51,18 @@ export async function loadRunSource(
   flows: DeclaredFlowCache,
 ): Promise<LoadedRun> {
   const runId = runIdOfFile(file);
-  const parsed = parseJournalLines(readFileSync(file, "utf8"));
-  return buildRunSource(runId, file, parsed.events, parsed.skippedLines, scrub, flows);
+  const read = readRegularFileSync(file, { maxBytes: MAX_JOURNAL_FILE_BYTES });
+  if (!read.ok) throw new Error(`The journal ${file} ${read.detail}.`);
+  const parsed = parseJournalLines(read.bytes.toString("utf8"));
+  return buildRunSource(
+    runId,
+    file,
+    parsed.events,
+    parsed.skippedLines,
+    scrub,
+    flows,
+    parsed.refusedLines,
+  );
 }
 
 export async function buildRunSource(
@@ -59,9 +72,10 @@ export async function buildRunSource(
   skippedLines: readonly number[],
   scrub: Scrub,
   flows: DeclaredFlowCache,
+  refusedLines: readonly number[] = [],
 ): Promise<LoadedRun> {
   const events = rawEvents.map((event) => scrubDeep(event, scrub));
-  const notices = skippedLinesNotice(path.basename(file), skippedLines);
+  const notices = skippedLinesNotice(path.basename(file), skippedLines, refusedLines);
   const agentDir = agentDirOf(rawEvents);
   let declaredFlow: RunSource["declaredFlow"] = null;
   if (agentDir === null) {

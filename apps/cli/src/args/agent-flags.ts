@@ -1,5 +1,5 @@
 import type { AgentParameter, JsonValue, Problem } from "@climpt/model";
-import { closestMatch } from "@climpt/model";
+import { closestMatch, ownEntry, setEntry } from "@climpt/model";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { FlagKind, FlagSpec, FlagValue } from "./flag-spec.ts";
 import { convertFlagValue } from "./flag-values.ts";
@@ -65,7 +65,10 @@ export function collectAgentArgs(
 
   for (const parameter of declared) {
     const value = values.get(`${PARAMETER_KEY_PREFIX}${parameter.name}`);
-    if (value !== undefined && !Array.isArray(value)) args[parameter.name] = value as FlagValue;
+    // setEntry and Object.hasOwn: a parameter may be named `__proto__` or `toString`.
+    if (value !== undefined && !Array.isArray(value)) {
+      setEntry(args, parameter.name, value as FlagValue);
+    }
   }
 
   for (const entry of paramEntries) {
@@ -83,7 +86,7 @@ export function collectAgentArgs(
     const text = entry.slice(equals + 1);
     const bare = rawName.replace(/^-+/, "");
     const parameter =
-      parameters[bare] ?? declared.find((candidate) => flagName(candidate) === bare);
+      ownEntry(parameters, bare) ?? declared.find((candidate) => flagName(candidate) === bare);
     if (parameter === undefined) {
       const names = declared.map((candidate) => candidate.name);
       const closest = closestMatch(bare, names);
@@ -113,7 +116,7 @@ export function collectAgentArgs(
       });
       continue;
     }
-    if (parameter.name in args) {
+    if (Object.hasOwn(args, parameter.name)) {
       problems.push({
         code: CLI_CODES.repeatedFlag,
         severity: "error",
@@ -122,12 +125,16 @@ export function collectAgentArgs(
       });
       continue;
     }
-    args[parameter.name] = converted.value;
+    setEntry(args, parameter.name, converted.value);
   }
 
   if (!options.skipRequired) {
     for (const parameter of declared) {
-      if (!parameter.required || parameter.default !== undefined || parameter.name in args)
+      if (
+        !parameter.required ||
+        parameter.default !== undefined ||
+        Object.hasOwn(args, parameter.name)
+      )
         continue;
       const placeholder =
         parameter.type === "number" ? "N" : parameter.type === "boolean" ? "" : "VALUE";

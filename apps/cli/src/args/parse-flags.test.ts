@@ -1,4 +1,4 @@
-import type { AgentParameter } from "@climpt/model";
+import { type AgentParameter, ownRecord, setEntry } from "@climpt/model";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CLI_CODES } from "../cli-codes.ts";
@@ -249,5 +249,51 @@ describe("--json", () => {
     expect(wantsJson(["a", "--isue", "3", "--json"])).toBe(true);
     expect(wantsJson(["a", "--", "--json"])).toBe(false);
     expect(wantsJson(["a"])).toBe(false);
+  });
+});
+
+describe("parameters named like Object.prototype's members", () => {
+  // The loader gives parameters as a record with no prototype; the CLI must not bring one back.
+  const toStringParameter: AgentParameter = {
+    name: "toString",
+    type: "string",
+    required: true,
+    cli: "--to-string",
+  };
+  const proto: AgentParameter = {
+    name: "__proto__",
+    type: "string",
+    required: false,
+    cli: "--proto",
+  };
+  const named = ownRecord<AgentParameter>();
+  setEntry(named, "toString", toStringParameter);
+  setEntry(named, "__proto__", proto);
+  const namedSpecs = [...RUN_FLAGS, ...parameterFlagSpecs(named)];
+
+  it("takes __proto__ and toString as the parameters they are, by flag and by --param", () => {
+    for (const argv of [
+      ["a", "--to-string", "x", "--proto", "y"],
+      ["a", "--param", "toString=x", "--param", "__proto__=y"],
+    ]) {
+      const parsed = parseFlags(argv, namedSpecs);
+      const { args, problems } = collectAgentArgs(
+        parsed.values,
+        (parsed.values.get("param") ?? []) as string[],
+        named,
+      );
+      expect(problems).toEqual([]);
+      expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+      expect(Object.entries(args).sort()).toEqual([
+        ["__proto__", "y"],
+        ["toString", "x"],
+      ]);
+    }
+  });
+
+  it("still says a required toString is missing when it is", () => {
+    const parsed = parseFlags(["a"], namedSpecs);
+    const { problems } = collectAgentArgs(parsed.values, [], named);
+    expect(problems.map((problem) => problem.message).join("\n")).toContain("--to-string");
   });
 });

@@ -1,7 +1,7 @@
-import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { JsonValue, Problem } from "@climpt/model";
 import type { BatchResult, IssueResult, OrchestratorContext } from "@climpt/orchestrator";
+import { readRegularFileSync } from "@climpt/registry-schema";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
@@ -9,6 +9,9 @@ import { orchestratorModule } from "../orchestrator-module.ts";
 import { writeJson } from "./command-line.ts";
 import { usageProblem } from "./orchestrate-flags.ts";
 import { formatBatch } from "./orchestrate-report.ts";
+
+/** The largest `--payload @file` read: a payload is an issue's handoff, a page of JSON. */
+const MAX_PAYLOAD_FILE_BYTES = 16 * 1024 * 1024;
 
 /** `--payload`: a JSON object, inline or `@file` (relative to --cwd); undefined when not given. */
 export async function payloadOf(
@@ -22,18 +25,19 @@ export async function payloadOf(
   let source = text;
   if (text.startsWith("@")) {
     const file = path.resolve(cwd, text.slice(1));
-    try {
-      source = readFileSync(file, "utf8");
-    } catch (error) {
+    // Without blocking and only a regular file: a FIFO named here would hold the command.
+    const read = readRegularFileSync(file, { maxBytes: MAX_PAYLOAD_FILE_BYTES });
+    if (!read.ok) {
       return {
         ok: false,
         problem: usageProblem(
           CLI_CODES.badValue,
-          `--payload ${text}: ${file} cannot be read: ${(error as Error).message}.`,
-          "Name a JSON file, or give the JSON inline.",
+          `--payload ${text}: ${file} ${read.detail}.`,
+          "Name a regular JSON file, or give the JSON inline.",
         ),
       };
     }
+    source = read.bytes.toString("utf8");
   }
   let value: unknown;
   try {

@@ -25,6 +25,8 @@ const RESUME_KEYS = new Set([
   "maxTokens",
   "maxCost",
   "maxTime",
+  "connectTimeout",
+  "streamIdleTimeout",
   "json",
   "jsonl",
   "verbose",

@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
 import * as path from "node:path";
 import type { AgentParameter, JsonValue, Problem, StepExecutorName } from "@climpt/model";
+import { ownEntry } from "@climpt/model";
 import type { RunOptions, WorktreeRunOptions } from "@climpt/runner";
 import type { FlagSpec } from "../args/flag-spec.ts";
 import type { ParsedFlags } from "../args/parse-flags.ts";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { booleanValue, numberValue, stringValue } from "./command-line.ts";
+import { modelWaitsFromFlags } from "./model-waits.ts";
 
 /** The run options `climpt run` and `climpt resume` share, read from their flags. */
 export interface FlagRunOptions {
@@ -55,6 +57,8 @@ export function runOptionsFromFlags(
   const maxTokens = numberValue(values, "maxTokens");
   const maxCostUsd = numberValue(values, "maxCost");
   const maxWallClockMs = numberValue(values, "maxTime");
+  const waits = modelWaitsFromFlags(values, io.env);
+  problems.push(...waits.problems);
   const model = stringValue(values, "model");
   const maxIterations = numberValue(values, "maxIterations");
   const worktree = booleanValue(values, "worktree");
@@ -73,6 +77,7 @@ export function runOptionsFromFlags(
               ...(maxWallClockMs === undefined ? {} : { maxWallClockMs }),
             },
           }),
+      ...waits.waits,
       ...(worktree === undefined ? {} : { worktree }),
       ...(Object.keys(worktreeOptions).length === 0 ? {} : { worktreeOptions }),
       ...(replayPath === undefined ? {} : { replay: replayPath }),
@@ -127,7 +132,7 @@ export function branchesFromParameters(
     const parameter = Object.values(parameters).find(
       (candidate) => candidate.cli.replace(/^-+/, "") === flag,
     );
-    const value = parameter === undefined ? undefined : args[parameter.name];
+    const value = parameter === undefined ? undefined : ownEntry(args, parameter.name);
     if (typeof value === "string" && value !== "") out[key] = value;
   }
   return out;

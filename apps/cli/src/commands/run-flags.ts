@@ -64,6 +64,24 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     description: "Stop after this much wall-clock time: 90s, 15m, 1h30m.",
   },
   {
+    name: "connect-timeout",
+    kind: "duration",
+    key: "connectTimeout",
+    valueName: "DURATION",
+    min: 1,
+    description:
+      "How long each model call may wait for its response to start (default: $CLIMPT_CONNECT_TIMEOUT, else agent.json limits.connectTimeoutMs, else 60s).",
+  },
+  {
+    name: "stream-idle-timeout",
+    kind: "duration",
+    key: "streamIdleTimeout",
+    valueName: "DURATION",
+    min: 1,
+    description:
+      "The longest silence allowed in a model call's streamed response (default: $CLIMPT_STREAM_IDLE_TIMEOUT, else agent.json limits.streamIdleTimeoutMs, else 3m).",
+  },
+  {
     name: "worktree",
     kind: "boolean",
     key: "worktree",

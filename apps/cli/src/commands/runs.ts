@@ -1,7 +1,9 @@
+import type { Problem } from "@climpt/model";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { problemsFromError } from "../locate-agent.ts";
 import { formatDuration, formatInteger, formatUsd } from "../progress/format.ts";
+import { formatProblemsByFile, problemJson } from "../report-problems.ts";
 import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import {
@@ -50,28 +52,35 @@ export const runsCommand: Command = {
   flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
     "Reads the journals of the agents under <cwd>/.agent/ (their logging.directory, relative to --cwd), newest run last. `climpt show RUN_ID` prints one run's history; `climpt resume RUN_ID` continues one that stopped.",
-    '--json prints {"runs": [{runId, agent, status, error, steps, tokens, costUsd, startedAt, durationMs, resumable, journalPath}]}.',
+    '--json prints {"runs": [{runId, agent, status, error, steps, tokens, costUsd, startedAt, durationMs, resumable, journalPath}], "problems": [a warning per journal line left out (RUN-JOURNAL-002, RUN-JOURNAL-004)]}.',
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
     const outcome = parseCommandLine(this, argv, io, { names: [] });
     if (!outcome.ok) return outcome.exitCode;
     const json = outcome.parsed.values.get("json") === true;
     const location = resolveLocation(outcome.parsed.values, io);
-    const { readJournal } = await runnerModule();
+    const { inspectJournal } = await runnerModule();
     const runs: RunSummary[] = [];
+    const warnings: Problem[] = [];
     try {
       for (const agent of await journaledAgents(location)) {
         for (const file of journalFiles(agent.dir)) {
-          const summary = summarizeRun(readJournal(file), file);
+          // A line that is not an event is left out of the summary and reported beside it.
+          const { events, problems } = inspectJournal(file);
+          for (const problem of problems) warnings.push({ ...problem, severity: "warning" });
+          const summary = summarizeRun(events, file);
           if (summary !== undefined) runs.push(summary);
         }
       }
     } catch (error) {
       return reportUsageProblems(io, this, problemsFromError(error), json);
     }
+    if (warnings.length > 0 && !json) {
+      io.stderr.write(formatProblemsByFile(warnings, location.cwd));
+    }
     runs.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.runId.localeCompare(b.runId));
     if (json) {
-      writeJson(io, { runs });
+      writeJson(io, { runs, problems: warnings.map(problemJson) });
       return EXIT.ok;
     }
     if (runs.length === 0) {

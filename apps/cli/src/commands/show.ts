@@ -1,8 +1,10 @@
+import type { Problem } from "@climpt/model";
 import type { RunEvent } from "@climpt/runner";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { problemsFromError } from "../locate-agent.ts";
 import { formatDuration, formatInteger, formatUsd, oneLine } from "../progress/format.ts";
+import { formatProblemsByFile, problemJson } from "../report-problems.ts";
 import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import {
@@ -74,7 +76,7 @@ export const showCommand: Command = {
   flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
     "The run is found as `climpt runs` finds it. Prints the summary line, then each step execution (intent and where the flow went), validators, the verdict and how the run ended.",
-    '--json prints {"run": <the summary of climpt runs --json>, "events": [every journaled event]}.',
+    '--json prints {"run": <the summary of climpt runs --json>, "events": [every journaled event], "problems": [a warning per journal line that is not an event (RUN-JOURNAL-002) or is too long or too deep to read (RUN-JOURNAL-004); the other lines are shown]}.',
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
     const outcome = parseCommandLine(this, argv, io, { names: ["run-id"] });
@@ -84,13 +86,17 @@ export const showCommand: Command = {
     const location = resolveLocation(outcome.parsed.values, io);
     const found = await findRunJournal(runId, location);
     if (!found.ok) return reportUsageProblems(io, this, found.issues, json);
-    const { readJournal } = await runnerModule();
+    const { inspectJournal } = await runnerModule();
     let events: RunEvent[];
+    let unread: readonly Problem[];
     try {
-      events = readJournal(found.value.file);
+      // Lines that are not events (edited, too deep to print) are left out and reported; the
+      // rest of the run is still shown.
+      ({ events, problems: unread } = inspectJournal(found.value.file));
     } catch (error) {
       return reportUsageProblems(io, this, problemsFromError(error), json);
     }
+    const warnings = unread.map((problem): Problem => ({ ...problem, severity: "warning" }));
     const run = summarizeRun(events, found.value.file);
     if (run === undefined) {
       return reportUsageProblems(
@@ -108,9 +114,10 @@ export const showCommand: Command = {
       );
     }
     if (json) {
-      writeJson(io, { run, events });
+      writeJson(io, { run, events, problems: warnings.map(problemJson) });
       return EXIT.ok;
     }
+    if (warnings.length > 0) io.stderr.write(formatProblemsByFile(warnings, location.cwd));
     const header = formatTable([
       ["run", run.runId],
       ["agent", run.agent],

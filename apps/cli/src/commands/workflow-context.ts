@@ -13,6 +13,7 @@ import { EXIT } from "../exit-codes.ts";
 import { orchestratorModule } from "../orchestrator-module.ts";
 import type { Command } from "./command.ts";
 import { numberValue, reportUsageProblems, stringValue, writeJson } from "./command-line.ts";
+import { modelWaitsFromEnv } from "./model-waits.ts";
 
 /** One line for a run event worth seeing as it happens (`--verbose`), or null. */
 function describeRunEvent(event: RunEvent): string | null {
@@ -52,6 +53,10 @@ export async function loadWorkflowContext(
     readonly onProgress?: (event: ProgressEvent) => void;
   },
 ): Promise<LoadedContext> {
+  const waits = modelWaitsFromEnv(io.env);
+  if (waits.problems.length > 0) {
+    return { ok: false, exitCode: reportUsageProblems(io, command, waits.problems, options.json) };
+  }
   const orchestrator = await orchestratorModule();
   const workflowPath = stringValue(values, "workflow");
   const loaded = await orchestrator.loadWorkflow(
@@ -91,7 +96,8 @@ export async function loadWorkflowContext(
     dispatcher: new orchestrator.RunnerDispatcher({
       repoDir: options.cwd,
       limiter: new orchestrator.LocalModelLimiter({ maxConcurrent: Math.max(4, concurrency * 2) }),
-      runner: { env: io.env },
+      // The bounds of model calls the environment sets (a bad value was refused above).
+      runner: { env: io.env, ...waits.waits },
       gh,
       ...(options.verbose === true
         ? {

@@ -8,10 +8,12 @@ import {
   type FailurePattern,
   formatProblem,
   type JsonValue,
+  ownEntry,
   type Problem,
   problem,
   type Registry,
   type Step,
+  setEntry,
   type ValidationStep,
 } from "@climpt/model";
 import type { ValidatorResult } from "@climpt/validators";
@@ -245,7 +247,10 @@ function validatorParams(
     pattern !== undefined && pattern.params.length > 0
       ? pattern.params
       : Object.keys(failure.extracted);
-  for (const name of names) params[name] = capStrings(failure.extracted[name], cap);
+  // Keyed by parameter names the registry chose: own entries only, set as own properties, so a
+  // parameter named `toString` or `__proto__` is a parameter like any other.
+  for (const name of names)
+    setEntry(params, name, capStrings(ownEntry(failure.extracted, name), cap));
   const builtIns: Record<string, JsonValue> = {
     validator: failure.id,
     command: failure.command,
@@ -259,7 +264,7 @@ function validatorParams(
     description: pattern?.description ?? null,
   };
   for (const [name, value] of Object.entries(builtIns)) {
-    if (params[name] === undefined) params[name] = value;
+    if (ownEntry(params, name) === undefined) setEntry(params, name, value);
   }
   return params;
 }

@@ -1,4 +1,4 @@
-import type { JsonValue } from "@climpt/model";
+import { type JsonValue, setEntry } from "@climpt/model";
 import type {
   AfterIterationAnswer,
   AfterIterationContext,
@@ -106,7 +106,7 @@ export class CompositeVerdict implements VerdictStrategy {
     const merged: Record<string, JsonValue> = {};
     for (const child of this.children) {
       for (const [name, value] of Object.entries(child.uvVariables(ctx))) {
-        if (!(name in merged)) merged[name] = value;
+        if (!Object.hasOwn(merged, name)) setEntry(merged, name, value);
       }
     }
     return merged;

@@ -3,6 +3,7 @@ import path from "node:path";
 import { ClimptError, type JsonValue, type LoadedAgent } from "@climpt/model";
 import {
   fileJournalStore,
+  inspectJournal,
   type JournalStore,
   type JournalStoreFactory,
   journalDirectory,
@@ -111,9 +112,15 @@ function newestRun(dir: string, loaded: LoadedAgent, since: string): string | nu
     .sort()
     .reverse();
   for (const id of ids) {
-    const start = readJournal(path.join(dir, `${id}.jsonl`)).find(
-      (event) => event.type === "run_start",
-    );
+    // Only the run_start matters here: a journal with an unreadable line elsewhere still names
+    // its run, and one that cannot be read at all names none.
+    let events: RunEvent[];
+    try {
+      events = inspectJournal(path.join(dir, `${id}.jsonl`)).events;
+    } catch {
+      continue;
+    }
+    const start = events.find((event) => event.type === "run_start");
     if (start?.type === "run_start" && start.agent === loaded.agent.name && start.time >= since)
       return id;
   }
@@ -351,7 +358,14 @@ export class RunnerDispatcher implements Dispatcher {
       const refused = Array.isArray((error as { problems?: unknown }).problems);
       return setupFailure(problemText(error), runId, { interrupted: !refused });
     }
-    const events = result.journalPath === null ? [] : readJournal(result.journalPath);
+    let events: RunEvent[];
+    try {
+      // The journal lives in the issue's worktree, where the run's commands could write: a line
+      // that is not an event (or too deep to read) is a coded failure, never a crash.
+      events = result.journalPath === null ? [] : readJournal(result.journalPath);
+    } catch (error) {
+      return setupFailure(problemText(error), runId);
+    }
     return outcomeOfRun(result, events, worktree.branch);
   }
 

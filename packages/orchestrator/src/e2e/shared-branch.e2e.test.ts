@@ -99,7 +99,7 @@ describe("a run whose step ended but whose branch was not pushed, resumed on ano
     expect(git(remote, "log", "--format=%s", "climpt/issue-1")).not.toContain("pass 1");
 
     const resumed = await orchestrateIssue(await machineContext(second), 1);
-    expect(resumed).toMatchObject({ status: "completed", phase: "done" });
+    expect(resumed, JSON.stringify(resumed)).toMatchObject({ status: "completed", phase: "done" });
     expect(resumed.resumed).toEqual([stopped.runs.at(-1)]);
     // The step ran again on machine b: its commit is on the shared branch, with its file.
     expect(git(remote, "log", "--format=%s", "main..climpt/issue-1").split("\n")).toEqual([

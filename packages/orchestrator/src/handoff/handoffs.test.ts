@@ -3,6 +3,7 @@
  * checked with coded problems, emitted on the named outcome, validated, kept with the issue and
  * given to the next agent as its parameters, shown by a dry run and in the comment trail.
  */
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -162,6 +163,18 @@ describe("loading handoffs and payloadSchema", () => {
       /agents\/common\/schemas\/verdict@1\.0\.0\.json$/,
     );
     expect(workflow.payloadSchema?.schema).toMatchObject({ required: ["prNumber"] });
+  });
+
+  it("does not wait on a FIFO in place of a schema file: a warning saying so, at once", async () => {
+    const raw = reviewMergeWorkflow();
+    const dir = repoWith(raw);
+    const schema = path.join(dir, "agents", "common", "schemas", "verdict@1.0.0.json");
+    rmSync(schema);
+    execFileSync("mkfifo", [schema]);
+    const loaded = await loadWorkflow(dir);
+    if (!loaded.ok) throw new Error(loaded.issues.map((p) => p.message).join("\n"));
+    const warning = loaded.value.warnings.find((problem) => problem.message.includes("FIFO"));
+    expect(warning?.message).toContain("is a FIFO, not a regular file");
   });
 
   it("reports each problem with its code and JSON path; a handoff that cannot fire here or a missing schema is only a warning", async () => {

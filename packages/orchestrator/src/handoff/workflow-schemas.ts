@@ -1,10 +1,14 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import { type JsonSchema, jsonPath } from "@climpt/model";
+import { readRegularFile } from "@climpt/runner";
 import { compileSchema } from "@climpt/sdk-adapter";
 import { ORCHESTRATOR_CODES as C } from "../codes.ts";
 import type { NamedSchema, Workflow } from "../workflow-model.ts";
 import { isRecord, type ProblemList } from "../workflow-problems.ts";
+
+/** The largest schema file read: a schema is a page of JSON. */
+const MAX_SCHEMA_FILE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Where a handoff's `emit.schemaRef` is looked for, in order, relative to the repository:
@@ -32,13 +36,11 @@ async function readSchema(
   at: string,
   ref: string,
 ): Promise<Record<string, unknown> | string> {
-  let text: string;
-  try {
-    // A regular file only: a FIFO or a device would block the read.
-    if (!(await stat(file)).isFile()) throw new Error("not a regular file");
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    const why = `The schema "${ref}" cannot be read from ${file}: ${(error as Error).message}.`;
+  // A regular file only, opened without blocking: a FIFO or a device (also one swapped in after
+  // a check) would block the read.
+  const read = await readRegularFile(file, { maxBytes: MAX_SCHEMA_FILE_BYTES });
+  if (!read.ok) {
+    const why = `The schema "${ref}" cannot be read from ${file}: it ${read.detail}.`;
     problems.warning(
       C.handoffSchema,
       at,
@@ -47,6 +49,7 @@ async function readSchema(
     );
     return why;
   }
+  const text = read.bytes.toString("utf8");
   let schema: unknown;
   try {
     schema = JSON.parse(text);

@@ -6,13 +6,16 @@ import type {
   SandboxRuntimeConfig,
 } from "@anthropic-ai/sandbox-runtime";
 import { loadSandboxRuntime } from "../lazy-modules.ts";
+import { bindToProcessLife, type ReleaseBinding } from "../lifetime/process-life.ts";
 import { runShell } from "../run-shell.ts";
+import { bindRuntimeHelpers } from "./runtime-helpers.ts";
 import {
   probeRemembered,
   rememberProbe,
   sandboxFingerprint,
   sandboxProbeCacheFile,
 } from "./sandbox-probe-cache.ts";
+import { locateSandboxPrograms, missingProgramsText, retryLookupMiss } from "./sandbox-programs.ts";
 
 /** What one sandboxed command may touch. Every path is absolute (the library's `.` is process.cwd()). */
 export interface SandboxPolicy {
@@ -46,6 +49,8 @@ let active = 0;
 let idleTimer: NodeJS.Timeout | undefined;
 const allowCounts = new Map<string, number>();
 let probe: Promise<SandboxProbe> | undefined;
+/** Ends the binding of the runtime's bridges and sockets to this process's life (after reset). */
+let unbindHelpers: ReleaseBinding | undefined;
 /** The library, once loaded (it is imported on first use, see lazy-modules.ts). */
 let manager: typeof SandboxManagerApi | undefined;
 
@@ -60,11 +65,21 @@ function loadedManager(): typeof SandboxManagerApi {
   return manager;
 }
 
+/**
+ * bubblewrap and socat as found on PATH when the runtime last started: given their paths, the
+ * runtime checks that they are executable instead of running `which` for them
+ * (sandbox-programs.ts says why). Looked up once per start, not per command.
+ */
+let programPaths: { readonly bwrap?: string; readonly socat?: string } = {};
+
 function runtimeConfig(networkAllow: readonly string[]): SandboxRuntimeConfig {
+  const paths = programPaths;
   return {
     // The proxies only ever allow what a running command's policy allows; nothing asks a user.
     network: { allowedDomains: [...networkAllow], deniedDomains: [], strictAllowlist: true },
     filesystem: { denyRead: [], allowRead: [], allowWrite: [], denyWrite: [] },
+    ...(paths.bwrap === undefined ? {} : { bwrapPath: paths.bwrap }),
+    ...(paths.socat === undefined ? {} : { socatPath: paths.socat }),
   };
 }
 
@@ -80,8 +95,14 @@ async function ensureInitialized(): Promise<void> {
       SIGINT: new Set(process.listeners("SIGINT")),
       SIGTERM: new Set(process.listeners("SIGTERM")),
     };
-    initialized = SandboxManager.initialize(runtimeConfig([...allowCounts.keys()]))
+    programPaths = locateSandboxPrograms().paths;
+    // The runtime checks its programs again here, ripgrep by its own `which`.
+    initialized = retryLookupMiss(() =>
+      SandboxManager.initialize(runtimeConfig([...allowCounts.keys()])),
+    )
       .then(() => {
+        // Its socat bridges and sockets outlive a `kill -9` of this process unless bound.
+        unbindHelpers = bindRuntimeHelpers(SandboxManager);
         // The library stops its proxies on SIGINT/SIGTERM with a listener of its own, and a
         // listener replaces Node's default "exit on Ctrl-C". The caller decides what a signal
         // does; the proxies are stopped on exit (the library's exit hook) or when idle.
@@ -109,11 +130,14 @@ function scheduleIdleReset(): void {
     idleTimer = undefined;
     if (active > 0) return;
     initialized = undefined;
+    const unbind = unbindHelpers;
+    unbindHelpers = undefined;
     resetting = loadedManager()
       .reset()
       .catch(() => undefined)
       .finally(() => {
         resetting = undefined;
+        unbind?.();
       });
   }, IDLE_RESET_MS);
   idleTimer.unref();
@@ -153,21 +177,24 @@ export async function wrapForSandbox(
   try {
     await ensureInitialized();
     if (policy.networkAllow.length > 0) updateNetwork();
-    const wrapped = await withNeutralCwd(() =>
-      loadedManager().wrapWithSandbox(
-        command,
-        "sh",
-        {
-          network: { allowedDomains: [...policy.networkAllow], deniedDomains: [] },
-          filesystem: {
-            denyRead: [...policy.hidden],
-            allowRead: [...policy.readable],
-            allowWrite: [...policy.writable],
-            denyWrite: [...policy.readOnly],
+    // The runtime looks the shell up with its own `which` at every wrap.
+    const wrapped = await retryLookupMiss(() =>
+      withNeutralCwd(() =>
+        loadedManager().wrapWithSandbox(
+          command,
+          "sh",
+          {
+            network: { allowedDomains: [...policy.networkAllow], deniedDomains: [] },
+            filesystem: {
+              denyRead: [...policy.hidden],
+              allowRead: [...policy.readable],
+              allowWrite: [...policy.writable],
+              denyWrite: [...policy.readOnly],
+            },
           },
-        },
-        options.signal,
-        { commandId: options.commandId },
+          options.signal,
+          { commandId: options.commandId },
+        ),
       ),
     );
     return { command: wrapped, release };
@@ -196,6 +223,8 @@ async function withNeutralCwd<T>(wrap: () => Promise<T>): Promise<T> {
   if (neutralDir === undefined) {
     const made = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-sandbox-cwd-")));
     neutralDir = made;
+    // Removed by the watchdog when this process ends any other way (kill -9).
+    bindToProcessLife({ kind: "path", path: made });
     // One directory per process, kept for every wrap; without this each `climpt run` that ran a
     // command left one behind in the temporary folder. An `exit` handler must be synchronous,
     // and a failure to tidy up must not change how the process ends.
@@ -248,9 +277,12 @@ async function runProbe(): Promise<SandboxProbe> {
       reason: `the OS sandbox does not support this platform (${process.platform}).`,
     };
   }
-  const dependencies = SandboxManager.checkDependencies();
-  if (dependencies.errors.length > 0) {
-    return { ok: false, reason: `${dependencies.errors.join("; ")}.` };
+  // Whether the programs are there is decided by a look at PATH, never by the runtime's own
+  // `which` with its one-second bound: under load that said "bwrap not installed" of a present
+  // bubblewrap. The runtime's other checks run when it starts, in the wrap below.
+  const { missing } = locateSandboxPrograms();
+  if (missing.length > 0) {
+    return { ok: false, reason: `${missingProgramsText(missing)}.` };
   }
   let wrapped: WrappedCommand;
   try {

@@ -21,12 +21,10 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { homedir, release } from "node:os";
 import path from "node:path";
+import { findOnPath, SANDBOX_PROGRAMS } from "./sandbox-programs.ts";
 
 /** How long a remembered success counts. */
 const REMEMBER_MS = 24 * 60 * 60 * 1000;
-
-/** The programs the sandbox library looks for on PATH before it starts. */
-const PROGRAMS = ["bwrap", "socat", "rg", "sh"] as const;
 
 /** Kernel switches that decide whether an unprivileged user may create namespaces. */
 const USERNS_SETTINGS = [
@@ -65,20 +63,6 @@ function fileIdentity(file: string): string | null {
   }
 }
 
-/** The first executable file named `name` on PATH, as `which` would find it. */
-function onPath(name: string, pathVariable: string): string | null {
-  for (const dir of pathVariable.split(path.delimiter)) {
-    if (dir === "") continue;
-    const candidate = path.join(dir, name);
-    try {
-      if (statSync(candidate).isFile()) return candidate;
-    } catch {
-      // not in this directory
-    }
-  }
-  return null;
-}
-
 /** The sandbox library's entry file, resolved without loading it. */
 function libraryIdentity(): string | null {
   try {
@@ -101,9 +85,9 @@ export function sandboxFingerprint(env: NodeJS.ProcessEnv = process.env): string
     release(),
     String(process.getuid()),
     ...USERNS_SETTINGS.map(readSetting),
-    ...PROGRAMS.map((name) => {
-      const found = onPath(name, pathVariable);
-      return found === null ? `${name}:missing` : fileIdentity(found);
+    ...SANDBOX_PROGRAMS.map((name) => {
+      const found = findOnPath(name, pathVariable);
+      return found === undefined ? `${name}:missing` : fileIdentity(found);
     }),
     libraryIdentity(),
   ];

@@ -7,6 +7,7 @@ import type { SecretScrubber } from "@climpt/model";
 import type { BoundaryRequestLog } from "../boundary-request.ts";
 import type { WorkingRoot } from "../confine-path.ts";
 import type { GithubAccess } from "../github-access.ts";
+import { bindToProcessLife, type ReleaseBinding } from "../lifetime/process-life.ts";
 import { runShell, type ShellRun } from "../run-shell.ts";
 import { type GhBrokerRecord, startGhBroker } from "./gh-broker.ts";
 import type { GhStepKind } from "./gh-policy.ts";
@@ -97,8 +98,10 @@ async function makeLayout(
   repo: GitLayout | null,
   env: Readonly<Record<string, string>>,
   searchPath: string | undefined,
-): Promise<SandboxLayout> {
+): Promise<{ readonly layout: SandboxLayout; readonly unbind: ReleaseBinding }> {
   const dir = realpathSync(await fs.mkdtemp(path.join(tmpdir(), "climpt-sandbox-")));
+  // Removed with this process however it ends (kill -9 included), not only by the launch's undo.
+  const unbind = bindToProcessLife({ kind: "path", path: dir });
   const layout: SandboxLayout = {
     dir,
     home: path.join(dir, "home"),
@@ -126,7 +129,7 @@ async function makeLayout(
       { mode: 0o755 },
     );
   }
-  return layout;
+  return { layout, unbind };
 }
 
 /**
@@ -187,10 +190,13 @@ export async function launchSandboxed(
   options: SandboxedLaunchOptions,
 ): Promise<SandboxedLaunch> {
   const repo = repositoryOf(options.root.real);
-  const layout = await makeLayout(repo, options.ghEnv, options.hostEnv.PATH);
+  const { layout, unbind } = await makeLayout(repo, options.ghEnv, options.hostEnv.PATH);
   // Undone in reverse order: the wrap, the gh broker, the push broker, then the folders.
   const undo: Array<() => Promise<void> | void> = [
-    () => fs.rm(layout.dir, { recursive: true, force: true }).catch(() => undefined),
+    async () => {
+      await fs.rm(layout.dir, { recursive: true, force: true }).catch(() => undefined);
+      unbind();
+    },
   ];
   const undoAll = async (): Promise<void> => {
     for (const step of undo.splice(0).reverse()) await step();
@@ -254,7 +260,11 @@ export async function launchSandboxed(
     };
     let released: Promise<void> | undefined;
     return {
-      command: wrapped.command,
+      // `exec`: the shell that runs the launch becomes bubblewrap, so bubblewrap is this
+      // process's own child, and its --die-with-parent (the runtime passes it) kills the sandbox
+      // the moment this process dies, by the kernel, even before the lifetime watchdog acts.
+      // The runtime's command stays a simple command, so the prefix composes.
+      command: `exec ${wrapped.command}`,
       env,
       cwd: options.root.real,
       gh: broker.records,

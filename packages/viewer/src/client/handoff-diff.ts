@@ -15,7 +15,8 @@ export interface HandoffChange {
  * the runner folds them (an execution that hands nothing over keeps the earlier one).
  */
 export function handoffBefore(steps: readonly StepView[], index: number): HandoffState {
-  const state: Record<string, Readonly<Record<string, ViewJson>>> = {};
+  // No prototype: step ids are names an author chose, `__proto__` and `toString` among them.
+  const state: Record<string, Readonly<Record<string, ViewJson>>> = Object.create(null);
   for (let position = 0; position < index && position < steps.length; position++) {
     const step = steps[position] as StepView;
     if (step.handoff !== null && Object.keys(step.handoff).length > 0)
@@ -28,7 +29,10 @@ export function handoffBefore(steps: readonly StepView[], index: number): Handof
 export function handoffDiff(steps: readonly StepView[], index: number): HandoffChange[] {
   const before = handoffBefore(steps, index);
   const step = steps[index];
-  const after: Record<string, Readonly<Record<string, ViewJson>>> = { ...before };
+  const after: Record<string, Readonly<Record<string, ViewJson>>> = Object.assign(
+    Object.create(null),
+    before,
+  );
   if (
     step?.handoff !== null &&
     step?.handoff !== undefined &&
@@ -39,8 +43,9 @@ export function handoffDiff(steps: readonly StepView[], index: number): HandoffC
   const changes: HandoffChange[] = [];
   const stepIds = [...new Set([...Object.keys(before), ...Object.keys(after)])];
   for (const stepId of stepIds) {
-    const old = before[stepId] ?? {};
-    const next = after[stepId] ?? {};
+    // Own entries only: a step may be named `toString`.
+    const old = Object.hasOwn(before, stepId) ? (before[stepId] ?? {}) : {};
+    const next = Object.hasOwn(after, stepId) ? (after[stepId] ?? {}) : {};
     for (const key of [...new Set([...Object.keys(old), ...Object.keys(next)])]) {
       const had = Object.hasOwn(old, key);
       const has = Object.hasOwn(next, key);
