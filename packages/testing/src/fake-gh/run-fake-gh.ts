@@ -1,3 +1,4 @@
+import { apiCommand } from "./api-command.ts";
 import { GhUsageError, parseGhArgs } from "./gh-args.ts";
 import { GhCommandError, type GhContext, type GhOutput } from "./gh-context.ts";
 import { ISSUE_COMMANDS } from "./issue-commands.ts";
@@ -77,10 +78,11 @@ function dispatch(context: GhContext, argv: readonly string[]): GhOutput {
       stderr: `github.com\n  ✓ Logged in to github.com as ${context.state.user} (climpt fake gh)\n`,
     };
   }
+  if (group === "api") return apiCommand(context, argv.slice(1));
   const handlers = group === undefined ? undefined : GROUPS[group];
   if (handlers === undefined) {
     return usage(
-      `fake gh: \`gh ${group ?? ""}\` is not modelled. It models: issue (list, view, create, edit, close, reopen, comment), label (list, create, edit, delete), pr (create, list, view, merge), repo view, auth status, --version.`,
+      `fake gh: \`gh ${group ?? ""}\` is not modelled. It models: issue (list, view, create, edit, close, reopen, comment), label (list, create, edit, delete), pr (create, list, view, merge), repo view, api (a few REST calls), auth status, --version.`,
     );
   }
   const handler = command === undefined ? undefined : handlers[command];
