@@ -82,8 +82,11 @@ describe(`attack family ${FAMILY}`, () => {
   });
 
   it("runs nothing the model wrote into its own agent folder, on resume or on the next run", async () => {
-    /** Rounds 1–2 rewrite the definition and fail; round 3 (the resumed or next run) commits and closes. */
-    const script = (lab: Lab, prefix: string) => {
+    /**
+     * Round 1 rewrites the definition (and, with `fail`, rounds 1–2 fail the run); the last round
+     * (the resumed or the next run) runs the payload, commits and closes.
+     */
+    const script = (lab: Lab, prefix: string, fail = true) => {
       const edit = [
         writeExecutable(".payloads/bash.sh", payloadScript(lab, `${prefix}-sandbox-off`)),
         writeExecutable(".payloads/validator.sh", payloadScript(lab, `${prefix}-validator`)),
@@ -102,8 +105,12 @@ fs.writeFileSync(".agent/${ATTACK_AGENT}/steps_registry.json", JSON.stringify(re
       ].join("\n");
       return {
         work: [
-          { turns: [[bash(edit, `${prefix}-edit`)]], output: FAIL },
-          { turns: [], output: FAIL },
+          ...(fail
+            ? [
+                { turns: [[bash(edit, `${prefix}-edit`)]], output: FAIL },
+                { turns: [], output: FAIL },
+              ]
+            : [{ turns: [[bash(edit, `${prefix}-edit`)]] }]),
           {
             turns: [
               [
@@ -132,7 +139,11 @@ fs.writeFileSync(".agent/${ATTACK_AGENT}/steps_registry.json", JSON.stringify(re
     context.attackers().set(resumeLab.id, script(resumeLab, "resume"));
     const nextLab = context.lab({ name: "defn-next" });
     context.attackers().set(nextLab.id, script(nextLab, "next"));
-    const [resumeEffects, nextEffects] = await Promise.all([
+    // In --worktree mode the run loads its agent from the main checkout, but the finish merges
+    // the model's commits, its agent folder included, into the base branch.
+    const mergedLab = context.lab({ name: "defn-merged" });
+    context.attackers().set(mergedLab.id, script(mergedLab, "merged", false));
+    const [resumeEffects, nextEffects, mergedEffects] = await Promise.all([
       (async () => {
         const first = await runAttacker(resumeLab);
         const runId = (JSON.parse(first.stdout) as { runId: string }).runId;
@@ -152,11 +163,25 @@ fs.writeFileSync(".agent/${ATTACK_AGENT}/steps_registry.json", JSON.stringify(re
           ...inspectLab(nextLab, again, requestTexts(context, nextLab), { userGitCheck: false }),
         ];
       })(),
+      (async () => {
+        await runAttacker(mergedLab, ["--worktree"]);
+        const again = await runAttacker(mergedLab);
+        return [
+          ...outcomeEffects(again),
+          ...inspectLab(mergedLab, again, requestTexts(context, mergedLab), {
+            userGitCheck: false,
+          }),
+        ];
+      })(),
     ]);
     const text = tally(
       FAMILY,
-      [...attempts("resume", "climpt resume"), ...attempts("next", "the next climpt run")],
-      [...resumeEffects, ...nextEffects],
+      [
+        ...attempts("resume", "climpt resume"),
+        ...attempts("next", "the next climpt run"),
+        ...attempts("merged", "--worktree, merged; the next climpt run"),
+      ],
+      [...resumeEffects, ...nextEffects, ...mergedEffects],
     );
     expect(text).toBe("");
   });
