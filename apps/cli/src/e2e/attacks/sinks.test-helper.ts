@@ -397,7 +397,9 @@ export function inspectLab(
   const effects: Effect[] = [];
   if (run.hung)
     effects.push({ kind: "hang", detail: `climpt ${run.args.join(" ")} did not end`, key: "hang" });
-  else if (run.code !== 0 && run.code !== 1) {
+  // 0 done, 1 the run failed (a refusal mid-run is one), 2 refused before it started (a setup
+  // the boundary cannot hold, such as a config that includes a file of the working tree).
+  else if (run.code !== 0 && run.code !== 1 && run.code !== 2) {
     effects.push({
       kind: "exit",
       detail: `climpt ${run.args[0]} exited ${run.code ?? run.signal}`,
