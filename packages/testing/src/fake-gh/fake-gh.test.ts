@@ -1,5 +1,5 @@
-import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeGh, type FakeGhSeed, installFakeGh } from "./install-fake-gh.ts";
@@ -443,6 +443,29 @@ describe("the fake gh: what it does not model, failures, and many processes at o
       nameWithOwner: "acme/widgets",
       defaultBranchRef: { name: "main" },
     });
+  });
+
+  it("without --repo or GH_REPO, acts on the github.com remote of the folder it runs in, as gh does", async () => {
+    const fake = install({
+      ...WORKFLOW_SEED,
+      repos: { "other/repo": { issues: [{ title: "x" }] } },
+    });
+    const repo = path.join(fake.dir, "checkout");
+    mkdirSync(repo);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo });
+    git("init", "-q");
+    expect(
+      (await gh(fake, ["repo", "view", "--json", "nameWithOwner"], { cwd: repo })).stdout,
+    ).toContain("acme/widgets");
+    git("remote", "add", "origin", "https://github.com/acme/widgets.git");
+    git("remote", "add", "upstream", "git@github.com:other/repo.git");
+    const viewed = await gh(fake, ["issue", "view", "1", "--json", "title"], { cwd: repo });
+    expect(JSON.parse(viewed.stdout)).toEqual({ title: "x" });
+    expect(fake.calls().at(-1)?.repo).toBe("other/repo");
+    const named = await gh(fake, ["issue", "view", "1", "--json", "title", "-R", "acme/widgets"], {
+      cwd: repo,
+    });
+    expect(JSON.parse(named.stdout)).toEqual({ title: "Add a flag" });
   });
 
   it("acts on another repository with --repo or GH_REPO, and on none it does not have", async () => {

@@ -106,7 +106,7 @@ export interface FakeGhCall {
 /** Everything the fake gh keeps, in one JSON file. */
 export interface FakeGhState {
   version: 1;
-  /** The repository a call without `--repo` / `GH_REPO` acts on (gh would read the git remote). */
+  /** The repository a call acts on when `--repo`, `GH_REPO` and the git remotes of its folder name none. */
   defaultRepo: string;
   /** The login comments and issues are written by. */
   user: string;

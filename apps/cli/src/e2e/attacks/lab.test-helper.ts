@@ -45,7 +45,7 @@ export interface LabOptions {
   readonly files?: Readonly<Record<string, string>>;
   /** Lines added to the host `~/.gitconfig`. */
   readonly globalGitConfig?: string;
-  /** Issues #1–#N, open, in `climpt-test/sample` (default 9); `other/repo` has #1–#3. */
+  /** Issues #1–#N, open, in `climpt-test/sample` (default 9); `other/repo` has #1–#4. */
   readonly issues?: number;
   /** Open pull requests of `climpt-test/sample` (default #10, #11), numbered after the issues. */
   readonly pullRequests?: readonly number[];
@@ -86,7 +86,12 @@ function ghSeed(issues: number): FakeGhSeed {
     repos: {
       "other/repo": {
         labels: ["pwned"],
-        issues: [{ title: "Someone else's" }, { title: "Also theirs" }, { title: "Theirs too" }],
+        issues: [
+          { title: "Someone else's" },
+          { title: "Also theirs" },
+          { title: "Theirs too" },
+          { title: "Theirs as well" },
+        ],
       },
     },
   };
