@@ -27,6 +27,7 @@ export {
 } from "./fake-gh/install-fake-gh.ts";
 export { FAKE_GH_VERSION, type RunFakeGhOptions, runFakeGh } from "./fake-gh/run-fake-gh.ts";
 export type {
+  FakeGhApiWrite,
   FakeGhCall,
   FakeGhComment,
   FakeGhFailure,

@@ -1,5 +1,5 @@
-import { execFile } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { execFile, execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type FakeGh, type FakeGhSeed, installFakeGh } from "./install-fake-gh.ts";
@@ -290,12 +290,116 @@ describe("the fake gh: pull requests", () => {
   });
 });
 
+describe("the fake gh: gh api", () => {
+  it("reads flags as pflag does: joined (-XPATCH, -fstate=closed), grouped (-iX), --flag=value", async () => {
+    const fake = install({
+      ...WORKFLOW_SEED,
+      repos: { "other/repo": { issues: [{ title: "x" }] } },
+    });
+    const joined = await gh(fake, [
+      "api",
+      "-XPATCH",
+      "repos/acme/widgets/issues/1",
+      "-fstate=closed",
+    ]);
+    expect(joined.code, joined.stderr).toBe(0);
+    expect(JSON.parse(joined.stdout)).toMatchObject({ number: 1, state: "closed" });
+    expect(fake.issue(1)?.state).toBe("CLOSED");
+    const grouped = await gh(fake, [
+      "api",
+      "-iXPATCH",
+      "repos/{owner}/{repo}/issues/2",
+      "--raw-field=state=closed",
+    ]);
+    expect(grouped.code, grouped.stderr).toBe(0);
+    expect(fake.issue(2)?.state).toBe("CLOSED");
+    // Fields alone make it a POST; -F types its values; another repository by its path.
+    const comment = await gh(fake, ["api", "repos/other/repo/issues/1/comments", "-F", "body=42"]);
+    expect(comment.code, comment.stderr).toBe(0);
+    expect(fake.issue(1, "other/repo")?.comments.map((c) => c.body)).toEqual(["42"]);
+    expect(fake.state().repos["acme/widgets"]?.apiWrites?.map((w) => w.method)).toEqual([
+      "PATCH",
+      "PATCH",
+    ]);
+  });
+
+  it("reads @file fields and --input files where it runs, and runs --jq with its own environment", async () => {
+    const fake = install(WORKFLOW_SEED);
+    writeFileSync(path.join(fake.dir, "body.txt"), "from a file");
+    writeFileSync(path.join(fake.dir, "patch.json"), '{"state":"closed"}');
+    const fromFile = await gh(fake, [
+      "api",
+      "repos/acme/widgets/issues/2/comments",
+      "-Fbody=@body.txt",
+    ]);
+    expect(fromFile.code, fromFile.stderr).toBe(0);
+    expect(fake.issue(2)?.comments.map((c) => c.body)).toEqual(["from a file"]);
+    const input = await gh(fake, [
+      "api",
+      "-X",
+      "PATCH",
+      "repos/acme/widgets/issues/1",
+      "--input",
+      "patch.json",
+    ]);
+    expect(input.code, input.stderr).toBe(0);
+    expect(fake.issue(1)?.state).toBe("CLOSED");
+    const token = await gh(fake, ["api", "user", "-q$ENV.FAKE_TOKEN"], {
+      env: { FAKE_TOKEN: "t0ken-value" },
+    });
+    expect(token).toMatchObject({ code: 0, stdout: "t0ken-value\n" });
+    const login = await gh(fake, ["api", "user", "--jq", ".login"]);
+    expect(login.stdout).toBe("climpt-bot\n");
+  });
+
+  it("merges a pull request, logs ref, merge and release writes, and answers 404 for the rest", async () => {
+    const fake = install(WORKFLOW_SEED);
+    fake.update((state) => {
+      state.repos["acme/widgets"]?.pullRequests.push({
+        number: 9,
+        title: "PR",
+        body: "",
+        state: "OPEN",
+        headRefName: "feature",
+        baseRefName: "main",
+        labels: [],
+        author: "climpt-bot",
+        createdAt: "2026-01-01T00:00:00Z",
+        mergedAt: null,
+      });
+    });
+    expect((await gh(fake, ["api", "-XPUT", "repos/acme/widgets/pulls/9/merge"])).code).toBe(0);
+    expect(fake.state().repos["acme/widgets"]?.pullRequests[0]?.state).toBe("MERGED");
+    expect(
+      (await gh(fake, ["api", "-XDELETE", "repos/acme/widgets/git/refs/heads/main"])).code,
+    ).toBe(0);
+    expect(
+      (await gh(fake, ["api", "repos/acme/widgets/merges", "-fbase=main", "-fhead=x"])).code,
+    ).toBe(0);
+    expect((await gh(fake, ["api", "repos/acme/widgets/releases", "-ftag_name=v9"])).code).toBe(0);
+    const writes = fake.state().repos["acme/widgets"]?.apiWrites ?? [];
+    expect(writes.map((w) => `${w.method} ${w.endpoint}`)).toEqual([
+      "PUT repos/acme/widgets/pulls/9/merge",
+      "DELETE repos/acme/widgets/git/refs/heads/main",
+      "POST repos/acme/widgets/merges",
+      "POST repos/acme/widgets/releases",
+    ]);
+    expect(writes[3]?.body).toEqual({ tag_name: "v9" });
+    const missing = await gh(fake, ["api", "repos/acme/widgets/hooks"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("Not Found (HTTP 404)");
+  });
+});
+
 describe("the fake gh: what it does not model, failures, and many processes at once", () => {
   it("fails loudly (exit 1) on a subcommand or flag it does not model, and changes nothing", async () => {
     const fake = install(WORKFLOW_SEED);
-    const api = await gh(fake, ["api", "repos/acme/widgets/issues/1", "-X", "PATCH"]);
-    expect(api.code).toBe(1);
-    expect(api.stderr).toContain("`gh api` is not modelled");
+    const gist = await gh(fake, ["gist", "list"]);
+    expect(gist.code).toBe(1);
+    expect(gist.stderr).toContain("`gh gist` is not modelled");
+    const graphql = await gh(fake, ["api", "graphql", "-f", "query=mutation{x}"]);
+    expect(graphql.code).toBe(1);
+    expect(graphql.stderr).toContain("`gh api graphql` is not modelled");
     const transfer = await gh(fake, ["issue", "transfer", "1", "other"]);
     expect(transfer.code).toBe(1);
     expect(transfer.stderr).toContain("`gh issue transfer` is not modelled");
@@ -339,6 +443,29 @@ describe("the fake gh: what it does not model, failures, and many processes at o
       nameWithOwner: "acme/widgets",
       defaultBranchRef: { name: "main" },
     });
+  });
+
+  it("without --repo or GH_REPO, acts on the github.com remote of the folder it runs in, as gh does", async () => {
+    const fake = install({
+      ...WORKFLOW_SEED,
+      repos: { "other/repo": { issues: [{ title: "x" }] } },
+    });
+    const repo = path.join(fake.dir, "checkout");
+    mkdirSync(repo);
+    const git = (...args: string[]) => execFileSync("git", args, { cwd: repo });
+    git("init", "-q");
+    expect(
+      (await gh(fake, ["repo", "view", "--json", "nameWithOwner"], { cwd: repo })).stdout,
+    ).toContain("acme/widgets");
+    git("remote", "add", "origin", "https://github.com/acme/widgets.git");
+    git("remote", "add", "upstream", "git@github.com:other/repo.git");
+    const viewed = await gh(fake, ["issue", "view", "1", "--json", "title"], { cwd: repo });
+    expect(JSON.parse(viewed.stdout)).toEqual({ title: "x" });
+    expect(fake.calls().at(-1)?.repo).toBe("other/repo");
+    const named = await gh(fake, ["issue", "view", "1", "--json", "title", "-R", "acme/widgets"], {
+      cwd: repo,
+    });
+    expect(JSON.parse(named.stdout)).toEqual({ title: "Add a flag" });
   });
 
   it("acts on another repository with --repo or GH_REPO, and on none it does not have", async () => {

@@ -1,5 +1,8 @@
-/** How a gh flag takes its value, as pflag declares them. */
-export type GhFlagKind = "string" | "strings" | "int" | "bool";
+/**
+ * How a gh flag takes its value, as pflag declares them: `strings` is a StringSlice (split on
+ * commas, repeatable), `array` a StringArray (repeatable, never split: `gh api -f a=b,c`).
+ */
+export type GhFlagKind = "string" | "strings" | "array" | "int" | "bool";
 
 export interface GhFlagSpec {
   readonly kind: GhFlagKind;
@@ -16,9 +19,11 @@ export class GhUsageError extends Error {}
 
 /**
  * Parses one gh subcommand's arguments the way pflag does for the flags gh declares: `--name
- * value`, `--name=value`, `-s value`, booleans without a value, and `strings` flags split on
- * commas and repeatable (`--add-label a,b --add-label c`). An undeclared flag is an error, as in
- * gh (`unknown flag: --x`), so a caller using a flag the fake does not model fails loudly.
+ * value`, `--name=value`, `-s value`, `-svalue`, `-s=value`, grouped shorthands (`-iXPATCH` is
+ * `-i -X PATCH` when `-i` is a boolean), booleans without a value, `strings` flags split on
+ * commas and repeatable (`--add-label a,b --add-label c`), and `array` flags repeatable without
+ * splitting. An undeclared flag is an error, as in gh (`unknown flag: --x`), so a caller using a
+ * flag the fake does not model fails loudly.
  */
 export function parseGhArgs(
   argv: readonly string[],
@@ -44,11 +49,22 @@ export function parseGhArgs(
       inline = equals === -1 ? undefined : token.slice(equals + 1);
       if (specs[name] === undefined) throw new GhUsageError(`unknown flag: --${name}`);
     } else if (token.startsWith("-") && token.length > 1) {
-      const letter = token.slice(1, 2);
-      name = byShort.get(letter);
-      if (name === undefined)
-        throw new GhUsageError(`unknown shorthand flag: '${letter}' in ${token}`);
-      inline = token.length > 2 ? token.slice(2).replace(/^=/, "") : undefined;
+      // pflag reads a shorthand group letter by letter: booleans take no value, so the next
+      // letter is another flag; the first flag that takes a value takes the rest of the token.
+      let at = 1;
+      for (;;) {
+        const letter = token.slice(at, at + 1);
+        name = byShort.get(letter);
+        if (name === undefined)
+          throw new GhUsageError(`unknown shorthand flag: '${letter}' in ${token}`);
+        const rest = token.slice(at + 1);
+        if ((specs[name] as GhFlagSpec).kind !== "bool" || rest === "" || rest.startsWith("=")) {
+          inline = rest === "" ? undefined : rest.replace(/^=/, "");
+          break;
+        }
+        flags.set(name, true);
+        at++;
+      }
     } else {
       positionals.push(token);
       continue;
@@ -67,7 +83,10 @@ export function parseGhArgs(
     if (spec.kind === "int" && !/^-?\d+$/.test(value)) {
       throw new GhUsageError(`invalid argument "${value}" for "--${name}" flag: not an integer`);
     }
-    if (spec.kind === "strings") {
+    if (spec.kind === "array") {
+      const previous = flags.get(name);
+      flags.set(name, [...(Array.isArray(previous) ? previous : []), value]);
+    } else if (spec.kind === "strings") {
       const previous = flags.get(name);
       const list = Array.isArray(previous) ? previous : [];
       list.push(

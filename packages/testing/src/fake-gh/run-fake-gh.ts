@@ -1,5 +1,7 @@
+import { apiCommand } from "./api-command.ts";
 import { GhUsageError, parseGhArgs } from "./gh-args.ts";
 import { GhCommandError, type GhContext, type GhOutput } from "./gh-context.ts";
+import { repositoryFromGitRemotes } from "./git-remote.ts";
 import { ISSUE_COMMANDS } from "./issue-commands.ts";
 import { GhFieldError } from "./json-fields.ts";
 import { LABEL_COMMANDS } from "./label-commands.ts";
@@ -77,10 +79,11 @@ function dispatch(context: GhContext, argv: readonly string[]): GhOutput {
       stderr: `github.com\n  ✓ Logged in to github.com as ${context.state.user} (climpt fake gh)\n`,
     };
   }
+  if (group === "api") return apiCommand(context, argv.slice(1));
   const handlers = group === undefined ? undefined : GROUPS[group];
   if (handlers === undefined) {
     return usage(
-      `fake gh: \`gh ${group ?? ""}\` is not modelled. It models: issue (list, view, create, edit, close, reopen, comment), label (list, create, edit, delete), pr (create, list, view, merge), repo view, auth status, --version.`,
+      `fake gh: \`gh ${group ?? ""}\` is not modelled. It models: issue (list, view, create, edit, close, reopen, comment), label (list, create, edit, delete), pr (create, list, view, merge), repo view, api (a few REST calls), auth status, --version.`,
     );
   }
   const handler = command === undefined ? undefined : handlers[command];
@@ -99,9 +102,10 @@ function dispatch(context: GhContext, argv: readonly string[]): GhOutput {
  * model is exit 1 with a message naming what it models, never a silent success.
  */
 export function runFakeGh(argv: readonly string[], options: RunFakeGhOptions): GhOutput {
+  const named = repoFlag(argv) ?? options.envRepo ?? repositoryFromGitRemotes(options.cwd);
   return withStateLock(options.statePath, () => {
     const state = readFakeGhState(options.statePath);
-    const repoName = repoFlag(argv) ?? options.envRepo ?? state.defaultRepo;
+    const repoName = named ?? state.defaultRepo;
     let repo = state.repos[repoName];
     const now = (options.now ?? new Date()).toISOString();
     const record = (output: GhOutput, injected: boolean): GhOutput => {

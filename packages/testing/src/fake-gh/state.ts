@@ -55,6 +55,15 @@ export interface FakeGhPullRequest {
   mergedAt: string | null;
 }
 
+/** A write `gh api` made (the fake logs every one, whatever else it changed). */
+export interface FakeGhApiWrite {
+  method: string;
+  /** The endpoint as requested, `{owner}/{repo}` filled in, e.g. `repos/o/r/git/refs/heads/main`. */
+  endpoint: string;
+  body: unknown;
+  time: string;
+}
+
 export interface FakeGhRepo {
   /** Issues and pull requests share one number sequence, as on GitHub. */
   nextNumber: number;
@@ -62,6 +71,8 @@ export interface FakeGhRepo {
   labels: FakeGhLabel[];
   issues: FakeGhIssue[];
   pullRequests: FakeGhPullRequest[];
+  /** Every write through `gh api`, oldest first; absent until the first. */
+  apiWrites?: FakeGhApiWrite[];
 }
 
 /**
@@ -95,7 +106,7 @@ export interface FakeGhCall {
 /** Everything the fake gh keeps, in one JSON file. */
 export interface FakeGhState {
   version: 1;
-  /** The repository a call without `--repo` / `GH_REPO` acts on (gh would read the git remote). */
+  /** The repository a call acts on when `--repo`, `GH_REPO` and the git remotes of its folder name none. */
   defaultRepo: string;
   /** The login comments and issues are written by. */
   user: string;

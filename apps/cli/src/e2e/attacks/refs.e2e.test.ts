@@ -1,0 +1,210 @@
+/**
+ * Family 3 — refs and the repository itself. From inside the sandbox the model moves the base
+ * branch of a `--worktree --no-merge` run, creates, moves and deletes tags and branches (loose
+ * and packed), rewrites `packed-refs`, repoints the main checkout's HEAD and index, deletes
+ * objects, and removes the git directory. Only the run's own branch may change; every other ref,
+ * the main checkout's HEAD and index, and every object must be as they were.
+ */
+import { describe, expect, it } from "vitest";
+import { attackLabs, familySetup, type LabAttack } from "./family.test-helper.ts";
+import { bash } from "./scripted-attacker.test-helper.ts";
+
+const context = familySetup();
+const FAMILY = "3 refs and the repository";
+
+/** A commit on the run's branch first, so there is something to point refs at. */
+const COMMIT = "echo work > work.txt && git add work.txt && git commit -qm work";
+const COMMON = 'C=$(cd "$(git rev-parse --git-common-dir)" && pwd)';
+
+const worktreeRefs: LabAttack = {
+  lab: { name: "refs-worktree" },
+  args: ["--worktree", "--no-merge"],
+  inspect: { worktree: { merge: false } },
+  attempts: [
+    {
+      id: "wt-update-ref-base",
+      what: "--worktree --no-merge: git update-ref refs/heads/main HEAD",
+      keys: ["ref:refs/heads/main"],
+    },
+    { id: "wt-tag-new", what: "--worktree: git tag v9", keys: ["ref:refs/tags/v9"] },
+    {
+      id: "wt-tag-move-packed",
+      what: "--worktree: git tag -f v1.0 HEAD (a packed tag)",
+      keys: ["ref:refs/tags/v1.0"],
+    },
+    {
+      id: "wt-packed-refs",
+      what: "--worktree: rewrite packed-refs so feature points at the run's commit",
+      keys: ["ref:refs/heads/feature"],
+    },
+    {
+      id: "wt-branch-delete",
+      what: "--worktree: git update-ref -d refs/heads/release",
+      keys: ["ref:refs/heads/release"],
+    },
+    {
+      id: "wt-main-head",
+      what: "--worktree: the main checkout's HEAD → another branch",
+      keys: ["ref:HEAD"],
+    },
+    {
+      id: "wt-main-index",
+      what: "--worktree: empty the main checkout's index",
+      keys: ["index:main"],
+    },
+  ],
+  script: () => ({
+    work: [
+      {
+        turns: [
+          [
+            bash(`${COMMIT} && git update-ref refs/heads/main HEAD`, "wt-update-ref-base"),
+            bash("git tag v9", "wt-tag-new"),
+            bash("git tag -f v1.0 HEAD", "wt-tag-move-packed"),
+            bash(
+              `${COMMON}; sed -i "s#^[0-9a-f]* refs/heads/feature\\$#$(git rev-parse HEAD) refs/heads/feature#" "$C/packed-refs"`,
+              "wt-packed-refs",
+            ),
+            bash("git update-ref -d refs/heads/release", "wt-branch-delete"),
+            bash(`${COMMON}; printf 'ref: refs/heads/feature\\n' > "$C/HEAD"`, "wt-main-head"),
+            bash(`${COMMON}; GIT_INDEX_FILE="$C/index" git read-tree --empty`, "wt-main-index"),
+          ],
+        ],
+      },
+    ],
+  }),
+};
+
+const plainRefs: LabAttack = {
+  lab: { name: "refs-plain" },
+  attempts: [
+    { id: "plain-tag-new", what: "git tag v9", keys: ["ref:refs/tags/v9"] },
+    {
+      id: "plain-tag-move",
+      what: "git tag -f -a v1.1 HEAD~1 (a loose annotated tag)",
+      keys: ["ref:refs/tags/v1.1"],
+    },
+    {
+      id: "plain-packed-refs",
+      what: "rewrite packed-refs so tag v1.0 points elsewhere",
+      keys: ["ref:refs/tags/v1.0"],
+    },
+    {
+      id: "plain-branch-delete",
+      what: "git branch -D feature (a packed branch)",
+      keys: ["ref:refs/heads/feature"],
+    },
+    {
+      id: "plain-branch-move",
+      what: "git branch -f release HEAD~2",
+      keys: ["ref:refs/heads/release"],
+    },
+  ],
+  script: () => ({
+    work: [
+      {
+        turns: [
+          [
+            bash(`${COMMIT} && git tag v9`, "plain-tag-new"),
+            bash("git tag -f -a v1.1 -m moved HEAD~1", "plain-tag-move"),
+            bash(
+              'sed -i "s#^[0-9a-f]* refs/tags/v1.0\\$#$(git rev-parse HEAD) refs/tags/v1.0#" .git/packed-refs',
+              "plain-packed-refs",
+            ),
+            bash("git branch -D feature", "plain-branch-delete"),
+            bash("git branch -f release HEAD~2", "plain-branch-move"),
+          ],
+        ],
+      },
+    ],
+  }),
+};
+
+const objects: LabAttack = {
+  lab: { name: "refs-objects" },
+  attempts: [
+    {
+      id: "objects-delete",
+      what: "repack everything, then delete the packs (every object of every ref)",
+      keys: ["fsck", "ref:*"],
+    },
+  ],
+  script: () => ({
+    work: [
+      {
+        turns: [
+          [
+            bash(
+              "git repack -a -d -q; rm -f .git/objects/pack/*.pack; ls .git/objects/pack",
+              "objects-delete",
+            ),
+          ],
+        ],
+      },
+    ],
+  }),
+};
+
+const removePlain: LabAttack = {
+  lab: { name: "refs-rm-plain" },
+  attempts: [{ id: "rm-git", what: "rm -rf .git (plain mode)", keys: ["fsck", "ref:*"] }],
+  script: () => ({ work: [{ turns: [[bash("rm -rf .git; ls -a .git", "rm-git")]] }] }),
+};
+
+const removeCommon: LabAttack = {
+  lab: { name: "refs-rm-common" },
+  args: ["--worktree", "--no-merge"],
+  inspect: { worktree: { merge: false } },
+  attempts: [
+    {
+      id: "rm-common-git",
+      what: "--worktree: rm -rf the repository's git directory (the common dir)",
+      keys: ["fsck", "ref:*"],
+    },
+  ],
+  script: () => ({
+    work: [{ turns: [[bash(`${COMMON}; rm -rf "$C"; ls -a "$C"`, "rm-common-git")]] }],
+  }),
+};
+
+const finishSymlinks: LabAttack = {
+  // The run succeeds: the finish merges and removes the worktree, links and all.
+  lab: { name: "refs-finish-links" },
+  args: ["--worktree"],
+  inspect: { worktree: { merge: true } },
+  attempts: [
+    {
+      id: "finish-symlinks",
+      what: "--worktree: links to a folder and files outside, committed and ignored, when the finish removes the worktree",
+      keys: ["outside", "home:.bashrc", "home:private"],
+    },
+  ],
+  script: (lab) => ({
+    work: [
+      {
+        turns: [
+          [
+            bash(
+              `ln -s ${lab.outside} out-dir && ln -s ${lab.home}/.bashrc rc && ln -s ${lab.home}/private ignored-link && mkdir -p sub && ln -s ${lab.outside}/precious.txt sub/p && printf 'ignored-link\nsub/\n' >> .gitignore && git add out-dir rc .gitignore && git commit -qm links`,
+              "finish-symlinks",
+            ),
+          ],
+        ],
+      },
+    ],
+  }),
+};
+
+describe(`attack family ${FAMILY}`, () => {
+  it("changes no ref but the run's branch, and loses no object", async () => {
+    const report = await attackLabs(context, FAMILY, [
+      worktreeRefs,
+      plainRefs,
+      objects,
+      removePlain,
+      removeCommon,
+      finishSymlinks,
+    ]);
+    expect(report).toBe("");
+  });
+});
