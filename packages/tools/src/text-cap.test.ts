@@ -2,6 +2,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { capHeadTail, trimIncompleteEnd } from "./text-cap.ts";
 
+function replacementCharacters(text: string): number {
+  return text.split("\uFFFD").length - 1;
+}
+
 describe("capHeadTail", () => {
   it("leaves short text alone", () => {
     expect(capHeadTail("short", 100)).toEqual({ text: "short", omittedBytes: 0 });
@@ -14,7 +18,9 @@ describe("capHeadTail", () => {
         fc.integer({ min: 8, max: 200 }),
         (text, cap) => {
           const { text: capped, omittedBytes } = capHeadTail(text, cap);
-          expect(capped).not.toContain("\uFFFD");
+          // A character cut in two would show as U+FFFD; the input may hold that character
+          // itself (fast-check draws it now and then), so count instead of looking for one.
+          expect(replacementCharacters(capped)).toBeLessThanOrEqual(replacementCharacters(text));
           if (omittedBytes > 0) {
             const [head = "", tail = ""] = capped.split(/\n\[… \d+ bytes of output omitted …\]\n/);
             expect(Buffer.byteLength(head) + Buffer.byteLength(tail) + omittedBytes).toBe(
