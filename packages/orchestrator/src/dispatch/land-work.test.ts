@@ -85,6 +85,29 @@ describe("RunnerDispatcher.land", () => {
     expect(again.ok && again.value.commits).toBe(0);
   });
 
+  it("runs no hook the issue's branch brings: a husky-style core.hooksPath names a tracked folder", async () => {
+    // The branch's work is the model's: with the repository's `core.hooksPath = .githooks`, a
+    // `post-merge` hook committed there would run on the host, with the user's credentials,
+    // when the work lands. Host git (@climpt/host-git) runs no hook.
+    const marker = path.join(scratch(), "hook-ran");
+    const repo = repoWithIssueBranch();
+    git(repo, "config", "core.hooksPath", ".githooks");
+    git(repo, "checkout", "-q", "climpt/issue-7");
+    mkdirSync(path.join(repo, ".githooks"));
+    writeFileSync(
+      path.join(repo, ".githooks/post-merge"),
+      `#!/bin/sh\necho ran > ${JSON.stringify(marker)}\n`,
+      { mode: 0o755 },
+    );
+    git(repo, "add", "-A");
+    git(repo, "commit", "-qm", "a hook");
+    git(repo, "checkout", "-q", "main");
+    const landed = await new RunnerDispatcher({ repoDir: repo }).land(request());
+    expect(landed.ok && landed.value.commits).toBe(2);
+    expect(existsSync(path.join(repo, ".githooks/post-merge"))).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("reports a conflict (ORC-LAND-001) and leaves the base as it was", async () => {
     const repo = repoWithIssueBranch("README.md", "# theirs\n");
     writeFileSync(path.join(repo, "README.md"), "# ours\n");

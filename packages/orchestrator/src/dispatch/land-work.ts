@@ -1,25 +1,31 @@
-import { execFile } from "node:child_process";
 import path from "node:path";
-import { promisify } from "node:util";
+import { gitLayoutOf, HostGitError, hostGit } from "@climpt/host-git";
 import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
 import type { GhClient } from "../github/gh-client.ts";
 import type { Landed, LandRequest } from "./dispatcher.ts";
-
-const exec = promisify(execFile);
 
 /** A push or a pull request talks to a remote: bounded, so a stalled network cannot hang a pass. */
 const REMOTE_TIMEOUT_MS = 300_000;
 
 type LandResult = { ok: true; value: Landed } | { ok: false; error: OrchestratorError };
 
+/**
+ * Git on the host, through @climpt/host-git: the checkout and the issue's branch hold what a
+ * model wrote (a tracked hooks folder a `core.hooksPath` names, a `commondir`, a filter), and
+ * this git runs with the user's credentials, so no hook, fsmonitor or repository-named program
+ * runs (docs/design.md#tools-and-their-boundary). The layout is read from the file system.
+ */
 async function git(cwd: string, args: readonly string[], timeout = 60_000): Promise<string> {
-  const { stdout } = await exec("git", [...args], { cwd, encoding: "utf8", timeout });
-  return stdout.trim();
+  return (await hostGit(gitLayoutOf(cwd), args, { timeoutMs: timeout })).trim();
 }
 
 function stderrOf(error: unknown): string {
-  const stderr = (error as { stderr?: string }).stderr?.trim();
-  return stderr !== undefined && stderr !== "" ? stderr : (error as Error).message;
+  const stderr = error instanceof HostGitError ? error.result.stderr.trim() : "";
+  return stderr !== "" ? stderr : (error as Error).message;
+}
+
+function stdoutOf(error: unknown): string {
+  return error instanceof HostGitError ? error.result.stdout : "";
 }
 
 // One landing at a time per repository in this process: two issues merging into one checkout at
@@ -105,7 +111,7 @@ async function mergeInto(
       tree =
         (await git(repoDir, ["merge-tree", "--write-tree", base, branch])).split("\n")[0] ?? "";
     } catch (error) {
-      const stdout = ((error as { stdout?: string }).stdout ?? "").split("\n");
+      const stdout = stdoutOf(error).split("\n");
       const conflicts = stdout.filter((line) => line.startsWith("CONFLICT"));
       return {
         ok: false,
