@@ -1,14 +1,17 @@
 import path from "node:path";
 import { ClimptError, type Problem, problem } from "@climpt/model";
+import type { StepExecutionRequest, StepExecutionResult, StepExecutor } from "@climpt/protocol";
 import { StepError, type StepEvent } from "@climpt/sdk-adapter";
 import { type ClaudeCodeSettings, createClaudeCodeExecutor } from "./claude-code-executor.ts";
-import type { SeamRequest, SeamResult } from "./step-executor-seam.ts";
 
-/** The runner's `StepExecutor` on Claude Code, and the settings it runs every step with. */
-export interface ClaudeCodeStepExecutor {
+/**
+ * The `StepExecutor` of @climpt/protocol on Claude Code, and the settings it runs every step
+ * with. It extends the seam itself (no copy of it), so a duty the seam gains is one this
+ * executor fails to compile without.
+ */
+export interface ClaudeCodeStepExecutor extends StepExecutor {
   readonly name: "claude-code";
   readonly settings: ClaudeCodeSettings;
-  execute(request: SeamRequest): Promise<SeamResult>;
 }
 
 /** A thrown error as the run's error: a coded error keeps its code, anything else gets `fallback`. */
@@ -18,7 +21,8 @@ function runErrorOf(error: unknown, fallback: string): Problem {
 }
 
 /**
- * The runner's model-step seam (`RunnerOptions.stepExecutor`) on the Claude Agent SDK: each step
+ * The model-step seam (`StepExecutor` of @climpt/protocol, `RunnerOptions.stepExecutor`) on the
+ * Claude Agent SDK: each step
  * phase the runner hands over runs as one fresh Claude Code session (`runStep` of
  * `createClaudeCodeExecutor`), and what happens in it is reported to the runner's observer the
  * way the default executor reports it, so the journal, usage totals and budgets work unchanged.
@@ -42,7 +46,7 @@ export function createClaudeCodeStepExecutor(
   return {
     name: "claude-code",
     settings,
-    async execute(request: SeamRequest): Promise<SeamResult> {
+    async execute(request: StepExecutionRequest): Promise<StepExecutionResult> {
       const { observer } = request;
       const onEvent = (event: StepEvent): void => {
         if (event.type === "model-request") {

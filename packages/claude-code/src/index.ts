@@ -14,12 +14,6 @@ export {
 export { CLAUDE_CODE_CODES, type ClaudeCodeCode } from "./codes.ts";
 export { gitDenyWrite } from "./git-protection.ts";
 export { QUIET_ENV, sandboxSettings, sessionEnv } from "./session-env.ts";
-export type {
-  SeamObserver,
-  SeamReply,
-  SeamRequest,
-  SeamResult,
-} from "./step-executor-seam.ts";
 export type { ModelReply } from "./step-transcript.ts";
 export {
   canonicalToolName,

@@ -1,4 +1,5 @@
 import type { JsonValue } from "@climpt/model";
+import type { RecordedReply } from "@climpt/protocol";
 import type {
   ModelClient,
   ModelContentBlock,
@@ -7,18 +8,9 @@ import type {
   ToolCall,
   ToolExecutor,
   ToolResult,
-  Usage,
 } from "@climpt/sdk-adapter";
 
-/** A model reply the journal recorded for the step that was interrupted. */
-export interface RecordedReply {
-  readonly content: readonly ModelContentBlock[];
-  readonly usage: Usage;
-  readonly costUsd: number;
-  readonly stopReason: string | null;
-  readonly model: string;
-  readonly requestId: string | null;
-}
+export type { RecordedReply } from "@climpt/protocol";
 
 function toolCallsOf(content: readonly ModelContentBlock[]): ToolCall[] {
   const calls: ToolCall[] = [];

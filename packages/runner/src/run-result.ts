@@ -1,99 +1,10 @@
-import type { JsonValue, Problem } from "@climpt/model";
-
-/** One step execution, as the run result and the programmatic API report it. */
-export interface HistoryEntry {
-  readonly iteration: number;
-  readonly stepId: string;
-  /** The intent the gate read (gate dialect), or null (check dialect, failed steps). */
-  readonly intent: string | null;
-  /**
-   * Where the flow went: the next step id, `closing` / `complete` (the completion chain ran),
-   * `validation-retry:<step>` (validation failed, back to that step), `abort`, or `error`.
-   */
-  readonly transition: string;
-  /** The check-dialect check's verdict for this execution, or null. */
-  readonly checkResult: { readonly passed: boolean; readonly message: string } | null;
-}
-
-export interface RunUsage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheReadInputTokens: number;
-  readonly cacheCreationInputTokens: number;
-  readonly costUsd: number;
-}
-
-/**
- * Why a run failed: the one `Problem` shape every coded failure has (docs/design.md#errors).
- * `code` is the specific code (`SR-INTENT-007`, `AC-STEP-001`, `AGENT_MAX_ITERATIONS`); `family`
- * is the run-level code it belongs to when that is another one (`FAILED_STEP_ROUTING`,
- * `GATE_INTERPRETATION_ERROR`, `FAILED_SCHEMA_RESOLUTION`). A caller that routes on the
- * run-level outcome reads `family ?? code`.
- */
-export type RunError = Problem;
-
-/**
- * What a boundary hook did, as reported in the result (a failed hook is never swallowed):
- * every action with its command and output, and every problem with its code and reason.
- */
-export interface BoundaryReport {
-  readonly ok: boolean;
-  readonly actions: readonly JsonValue[];
-  readonly problems: readonly Problem[];
-}
-
-/**
- * What a run in worktree mode did with its worktree and branch when it ended
- * (docs/design.md#worktrees). After a failed run everything is kept (for `climpt resume`),
- * unless the run failed before anything ran in the worktree: then it is removed.
- */
-export interface WorktreeReport {
-  readonly path: string;
-  readonly branch: string;
-  /** The branch the worktree was made from and is merged back into; null on a detached HEAD. */
-  readonly baseBranch: string | null;
-  /** The branch was merged into the base branch (false with `--no-merge`, `--create-pr`, or nothing to merge). */
-  readonly merged: boolean;
-  /** Commits of the branch the merge brought into the base branch. */
-  readonly commits: number;
-  /** `<remote>/<ref>` that was pushed, or null. */
-  readonly pushed: string | null;
-  /** The pull request `gh pr create` opened, or null. */
-  readonly pr: { readonly url: string; readonly base: string } | null;
-  /** The worktree folder was removed. */
-  readonly removed: boolean;
-}
-
-/**
- * The run result (docs/design.md#the-run-result). `climpt run --json` prints exactly this object,
- * and `StepFlowRunner#run` returns it.
- */
-export interface RunResult {
-  readonly runId: string;
-  readonly success: boolean;
-  readonly finalStepId: string | null;
-  readonly completionReason: string;
-  readonly iterations: number;
-  /**
-   * The `verdict` string of the closure step's output the run ended with (what the orchestration
-   * layer routes on, as the original runtime's result carries it); absent when there is none.
-   */
-  readonly verdict?: string;
-  /** Only when success is false. */
-  readonly error?: RunError;
-  readonly state: {
-    readonly history: readonly HistoryEntry[];
-    /** Step id → the handoff values of its latest execution, by short key. */
-    readonly handoff: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
-  };
-  readonly usage: RunUsage;
-  /** The boundary hook's report, when one ran. */
-  readonly boundary?: BoundaryReport;
-  /** Worktree mode: what happened to the worktree and its branch. */
-  readonly worktree?: WorktreeReport;
-  /** Where the journal is; `climpt run --resume <runId>` continues from it. */
-  readonly journalPath: string | null;
-  /** Whether `--resume` can continue this run (it failed or was interrupted). */
-  readonly resumable: boolean;
-  readonly durationMs: number;
-}
+// The run result is part of the protocol between runners and their callers (@climpt/protocol);
+// the runner's files keep importing it from here.
+export type {
+  BoundaryReport,
+  HistoryEntry,
+  RunError,
+  RunResult,
+  RunUsage,
+  WorktreeReport,
+} from "@climpt/protocol";

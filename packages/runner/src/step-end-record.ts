@@ -1,33 +1,7 @@
+import type { StepEnd, StepEndRecord } from "@climpt/protocol";
 import type { RouterState, StepCount } from "@climpt/router";
-import type { StepEnd } from "./step-end.ts";
 
-/**
- * The journal's format, recorded in `run_start.journalFormat` (absent in a journal of format 1).
- *
- * - 1: each `step_end.routerState` holds the router's whole `stepCounts`, one entry per step
- *   run so far, so a line grew with the run.
- * - 2: `step_end.routerState` has no `stepCounts`; `step_end.stepCountChanges` holds the entries
- *   this step changed (the step that ran), and resume rebuilds the list by folding them.
- *
- * Both are read: a step_end is recognised by its own shape, whatever the run_start says.
- */
-export const JOURNAL_FORMAT = 2;
-
-/** The router state as a format-2 `step_end` stores it: everything but the per-step totals. */
-export type JournaledRouterState = Omit<RouterState, "stepCounts"> & {
-  /** Only in a journal of format 1: the whole list. */
-  readonly stepCounts?: readonly StepCount[];
-};
-
-/** A `StepEnd` as the journal stores it (docs/design.md#the-journal-and-resume). */
-export interface StepEndRecord extends Omit<StepEnd, "routerState"> {
-  readonly routerState: JournaledRouterState;
-  /**
-   * Format 2: the `stepCounts` entries that differ from the previous step end's (new or
-   * changed), in list order. Absent in format 1.
-   */
-  readonly stepCountChanges?: readonly StepCount[];
-}
+export { JOURNAL_FORMAT, type JournaledRouterState, type StepEndRecord } from "@climpt/protocol";
 
 /**
  * The entries of `next` that are not in `previous` as the same object. The router never

@@ -1,44 +1,14 @@
 import type { JsonValue, Step } from "@climpt/model";
+import type { PendingRetry, StepEnd } from "@climpt/protocol";
 import type { RouterState } from "@climpt/router";
-import type { HistoryEntry, RunUsage } from "./run-result.ts";
+import type { RunUsage } from "./run-result.ts";
+
+export type { PendingRetry, StepEnd } from "@climpt/protocol";
 
 /** The check-dialect check's verdict for one execution. */
 export interface CheckResult {
   readonly passed: boolean;
   readonly message: string;
-}
-
-/** A retry prompt the next iteration uses instead of its step prompt. */
-export interface PendingRetry {
-  readonly stepId: string;
-  readonly text: string;
-}
-
-/**
- * A step finished and the flow decided where to go: the one record of it. The step's dialect
- * phase builds it where it interprets the step; the journal stores it as the `step_end` event
- * (with `type`, `runId`, `time` and `seq` added) and `applyStepEnd` folds it into the run state,
- * the live run and resume alike, so a folded journal is exactly the state the live run had.
- */
-export interface StepEnd {
-  readonly iteration: number;
-  readonly stepId: string;
-  readonly history: HistoryEntry;
-  /** The router state the next iteration starts from. */
-  readonly routerState: RouterState;
-  /** This execution's full structured output (or text), kept for the journal and completion. */
-  readonly output: JsonValue;
-  /** This execution's handoff by short key. */
-  readonly handoff: Readonly<Record<string, JsonValue>>;
-  /** This execution's handoff by full dot path (gate handoffFields). */
-  readonly handoffPaths: Readonly<Record<string, JsonValue>>;
-  /** A retry prompt the next iteration uses instead of its step prompt. */
-  readonly pendingRetry: PendingRetry | null;
-  readonly consecutiveSchemaFailures: number;
-  /** The run's usage after this step. */
-  readonly totals: RunUsage;
-  /** Set when this step ended the run (success or failure): the run_end follows. */
-  readonly final: boolean;
 }
 
 /** What one execution of a step said, as its dialect interpreted it. */

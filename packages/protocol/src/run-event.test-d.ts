@@ -1,5 +1,5 @@
 // Type tests (vitest typecheck): the run event union is closed, every event is stamped the same
-// way, and a journaled step_end is the StepEnd record in its journal shape, which the fold rebuilds.
+// way, and a journaled step_end is the StepEnd record in its journal shape.
 import type { StepVia } from "@climpt/router";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
@@ -9,11 +9,8 @@ import type {
   RunEventType,
   StepEndEvent,
 } from "./run-event.ts";
-import { applyStepEnd, type RunState } from "./run-state.ts";
-import type { StepEnd } from "./step-end.ts";
-import { type StepEndFold, type StepEndRecord, stepEndRecord } from "./step-end-record.ts";
+import type { StepEndRecord } from "./step-end.ts";
 import type { StepExecutionResult } from "./step-executor.ts";
-import type { RunEnding, StepOutcome } from "./step-outcome.ts";
 
 describe("RunEvent", () => {
   it("has exactly these event types", () => {
@@ -94,31 +91,16 @@ describe("RunEvent", () => {
   });
 });
 
-describe("StepEnd", () => {
-  it("is stored as step_end in its journal shape, minus the stamp", () => {
+describe("StepEndEvent", () => {
+  it("is the StepEnd record in its journal shape, minus the stamp", () => {
     expectTypeOf<Omit<StepEndEvent, "type" | "runId" | "time" | "seq">>().toEqualTypeOf<
       Omit<StepEndRecord, never>
     >();
-    expectTypeOf(stepEndRecord).returns.toEqualTypeOf<StepEndRecord>();
-  });
-
-  it("is what applyStepEnd folds; resume rebuilds it from the journal with StepEndFold", () => {
-    expectTypeOf(applyStepEnd).parameters.toEqualTypeOf<[RunState, StepEnd]>();
-    expectTypeOf(applyStepEnd).returns.toEqualTypeOf<RunState>();
-    expectTypeOf<StepEndFold["apply"]>().parameters.toEqualTypeOf<[StepEndRecord]>();
-    expectTypeOf<StepEndFold["apply"]>().returns.toEqualTypeOf<StepEnd>();
-    expectTypeOf<StepEndEvent>().toExtend<StepEndRecord>();
   });
 });
 
-describe("StepOutcome", () => {
-  it("either continues with a step end or ends the run", () => {
-    expectTypeOf<StepOutcome["kind"]>().toEqualTypeOf<"continue" | "end">();
-    expectTypeOf<Extract<StepOutcome, { kind: "continue" }>["stepEnd"]>().toEqualTypeOf<StepEnd>();
-    expectTypeOf<Extract<StepOutcome, { kind: "end" }>["ending"]>().toEqualTypeOf<RunEnding>();
-  });
-
-  it("a step executor reports expected failures as data", () => {
+describe("StepExecutor", () => {
+  it("reports expected failures as data", () => {
     expectTypeOf<Extract<StepExecutionResult, { ok: false }>["reason"]>().toEqualTypeOf<
       "schema" | "failed"
     >();

@@ -1,0 +1,51 @@
+export type { DefinitionRecord } from "./definition-record.ts";
+export type {
+  BoundaryHookEvent,
+  BoundaryHookStartEvent,
+  CheckEvent,
+  GateEvent,
+  ModelRequestEvent,
+  ModelResponseEvent,
+  NoticeEvent,
+  ProgramEvent,
+  PromptResolvedEvent,
+  RouteEvent,
+  RunEndEvent,
+  RunEvent,
+  RunEventInput,
+  RunEventType,
+  RunResumeEvent,
+  RunStartEvent,
+  StepEndEvent,
+  StepFailedEvent,
+  StepStartEvent,
+  ToolCallEvent,
+  ToolRefusedEvent,
+  ToolResultEvent,
+  ValidatorEvent,
+  VerdictEvent,
+} from "./run-event.ts";
+export type {
+  BoundaryReport,
+  HistoryEntry,
+  RunError,
+  RunResult,
+  RunUsage,
+  WorktreeReport,
+} from "./run-result.ts";
+export {
+  JOURNAL_FORMAT,
+  type JournaledRouterState,
+  type PendingRetry,
+  type StepEnd,
+  type StepEndRecord,
+} from "./step-end.ts";
+export type {
+  PhaseReplay,
+  RecordedReply,
+  StepAnswer,
+  StepExecutionObserver,
+  StepExecutionRequest,
+  StepExecutionResult,
+  StepExecutor,
+} from "./step-executor.ts";
