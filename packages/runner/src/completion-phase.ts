@@ -2,7 +2,7 @@ import { type ChainEvent, runCompletionChain } from "@climpt/completion-chain";
 import { type JsonValue, ownEntry } from "@climpt/model";
 import type { ClosingDecision, CompleteDecision } from "@climpt/router";
 import { validatorLauncher } from "./command-sandboxes.ts";
-import type { FinishedStep } from "./follow-decision.ts";
+import type { FinishedStep } from "./finished-step.ts";
 import { runtimeVariables } from "./model-phase.ts";
 import type { RunContext } from "./run-context.ts";
 import { problemError } from "./run-errors.ts";

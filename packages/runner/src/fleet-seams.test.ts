@@ -6,11 +6,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
 import { readJournal } from "./journal-read.ts";
-import type { JournalSink, JournalStore, JournalStoreFactory } from "./journal-store.ts";
+import type { JournalSink } from "./journal-sink.ts";
+import type { JournalStore, JournalStoreFactory } from "./journal-store.ts";
 import type { RunEvent } from "./run-event.ts";
-import type { RunnerOptions } from "./run-options.ts";
+import type { RunnerOptions, StepEndNotice } from "./run-options.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
-import type { StepEndNotice } from "./step-end-hook.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 
 // The seams a fleet of workers uses: a journal store of the caller's (a worker on another

@@ -45,9 +45,9 @@ export {
   readJournal,
 } from "./journal-read.ts";
 export type { RecordedReply } from "./journal-replay.ts";
+export type { JournalSink } from "./journal-sink.ts";
 export {
   fileJournalStore,
-  type JournalSink,
   type JournalStore,
   type JournalStoreFactory,
   type JournalStoreScope,
@@ -79,7 +79,13 @@ export type {
   VerdictEvent,
 } from "./run-event.ts";
 export { newRunId } from "./run-id.ts";
-export type { RunBudgets, RunnerOptions, RunOptions, WorktreeRunOptions } from "./run-options.ts";
+export type {
+  RunBudgets,
+  RunnerOptions,
+  RunOptions,
+  StepEndNotice,
+  WorktreeRunOptions,
+} from "./run-options.ts";
 export { runProtectedPaths, workTreeTop } from "./run-protected-paths.ts";
 export type {
   BoundaryReport,
@@ -91,7 +97,6 @@ export type {
 } from "./run-result.ts";
 export { AgentDefinitionError, RunnerError } from "./runner-error.ts";
 export type { CheckResult, PendingRetry, StepEnd } from "./step-end.ts";
-export type { StepEndNotice } from "./step-end-hook.ts";
 export type {
   PhaseReplay,
   StepAnswer,

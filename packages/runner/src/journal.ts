@@ -16,7 +16,7 @@ import { MAX_JOURNAL_BYTES } from "./journal-read.ts";
 // Reading a journal lives in journal-read.ts; kept reachable from here, where it used to be.
 export { readJournal } from "./journal-read.ts";
 
-import type { JournalSink } from "./journal-store.ts";
+import type { JournalSink } from "./journal-sink.ts";
 import type { RunEvent } from "./run-event.ts";
 import { RunnerError } from "./runner-error.ts";
 

@@ -27,7 +27,7 @@ import {
   resolveRunRepository,
   resolveToolPolicy,
 } from "@climpt/tools";
-import type { JournalSink } from "./journal-store.ts";
+import type { JournalSink } from "./journal-sink.ts";
 import { createMessagesStepExecutor } from "./messages-step-executor.ts";
 import { runModelClient } from "./model-client.ts";
 import type { RunEvent } from "./run-event.ts";

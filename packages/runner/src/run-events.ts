@@ -1,5 +1,5 @@
 import { NO_SECRETS, type SecretScrubber } from "@climpt/model";
-import type { JournalSink } from "./journal-store.ts";
+import type { JournalSink } from "./journal-sink.ts";
 import type { RunEvent, RunEventInput } from "./run-event.ts";
 import type { BoundaryReport } from "./run-result.ts";
 import type { RunTelemetry } from "./telemetry.ts";

@@ -2,8 +2,20 @@ import type { JsonValue, WorktreeFinish } from "@climpt/model";
 import type { ModelClient, PriceTable } from "@climpt/sdk-adapter";
 import type { JournalStoreFactory } from "./journal-store.ts";
 import type { RunEvent } from "./run-event.ts";
-import type { StepEndNotice } from "./step-end-hook.ts";
 import type { StepExecutor } from "./step-executor.ts";
+
+/** What `RunnerOptions.onStepEnd` is told about a step that just ended. */
+export interface StepEndNotice {
+  readonly runId: string;
+  readonly stepId: string;
+  readonly iteration: number;
+  /** The step's transition (`closing`, the next step's id, `validation-retry:<step>`, …). */
+  readonly transition: string;
+  /** The run ends with this step (its boundary hook, if any, has not run yet). */
+  readonly final: boolean;
+  /** Where the agent works: the folder whose state the step left behind. */
+  readonly cwd: string;
+}
 
 /** Budgets that end a run with a coded error (and a resumable journal) when exceeded. */
 export interface RunBudgets {

@@ -3,19 +3,6 @@ import type { RunnerOptions } from "./run-options.ts";
 import { RunnerError } from "./runner-error.ts";
 import type { StepEnd } from "./step-end.ts";
 
-/** What `RunnerOptions.onStepEnd` is told about a step that just ended. */
-export interface StepEndNotice {
-  readonly runId: string;
-  readonly stepId: string;
-  readonly iteration: number;
-  /** The step's transition (`closing`, the next step's id, `validation-retry:<step>`, …). */
-  readonly transition: string;
-  /** The run ends with this step (its boundary hook, if any, has not run yet). */
-  readonly final: boolean;
-  /** Where the agent works: the folder whose state the step left behind. */
-  readonly cwd: string;
-}
-
 /**
  * Calls `RunnerOptions.onStepEnd` once the step's `step_end` is durable in the journal, and waits
  * for it before the run goes on (the next step, or the boundary hook after the last one). The
