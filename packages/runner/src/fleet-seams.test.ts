@@ -3,13 +3,13 @@ import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
+import type { JournalSink } from "./journal/journal-sink.ts";
+import type { JournalStore, JournalStoreFactory } from "./journal/journal-store.ts";
 import { readJournal } from "./journal-read.ts";
-import type { JournalSink } from "./journal-sink.ts";
-import type { JournalStore, JournalStoreFactory } from "./journal-store.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
+import type { RunnerOptions, StepEndNotice } from "./run/run-options.ts";
 import type { RunEvent } from "./run-event.ts";
-import type { RunnerOptions, StepEndNotice } from "./run-options.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 

@@ -2,6 +2,10 @@
 // way, and a journaled step_end is the StepEnd record in its journal shape, which the fold rebuilds.
 import type { StepVia } from "@climpt/router";
 import { describe, expectTypeOf, it } from "vitest";
+import { type StepEndFold, type StepEndRecord, stepEndRecord } from "./journal/step-end-record.ts";
+import type { StepEnd } from "./phases/step-end.ts";
+import type { RunEnding, StepOutcome } from "./phases/step-outcome.ts";
+import { applyStepEnd, type RunState } from "./run/run-state.ts";
 import type {
   RouteEvent,
   RunEvent,
@@ -9,11 +13,7 @@ import type {
   RunEventType,
   StepEndEvent,
 } from "./run-event.ts";
-import { applyStepEnd, type RunState } from "./run-state.ts";
-import type { StepEnd } from "./step-end.ts";
-import { type StepEndFold, type StepEndRecord, stepEndRecord } from "./step-end-record.ts";
 import type { StepExecutionResult } from "./step-executor.ts";
-import type { RunEnding, StepOutcome } from "./step-outcome.ts";
 
 describe("RunEvent", () => {
   it("has exactly these event types", () => {

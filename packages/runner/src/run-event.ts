@@ -2,9 +2,9 @@ import type { GitMetadata } from "@climpt/host-git";
 import type { JsonValue, Problem } from "@climpt/model";
 import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
-import type { DefinitionRecord } from "./definition-digest.ts";
+import type { StepEndRecord } from "./journal/step-end-record.ts";
+import type { DefinitionRecord } from "./run/definition-digest.ts";
 import type { RunError, RunResult, RunUsage } from "./run-result.ts";
-import type { StepEndRecord } from "./step-end-record.ts";
 
 /**
  * Everything a run does, as one typed stream. The CLI's progress display, the journal and the

@@ -1,7 +1,7 @@
 import type { AgentDefinition, JsonSchema, JsonValue, Step } from "@climpt/model";
 import type { ToolCall, ToolExecutor, ToolResult } from "@climpt/sdk-adapter";
 import type { ProtectedPath } from "@climpt/tools";
-import type { RecordedReply } from "./journal-replay.ts";
+import type { RecordedReply } from "./journal/journal-replay.ts";
 import type { RunError } from "./run-result.ts";
 
 /**
