@@ -6,16 +6,16 @@
 // relative import, `export … from`, `import type` and `import("…")` is an edge. Type-only
 // imports count too: they vanish at run time, but a cycle through them still ties the files
 // together, and it is usually one value import away from a real one. Imports of other packages
-// are not followed: the package graph is another check.
+// are not followed: scripts/check-package-floors.mjs checks those against the manifests.
 // The cycles are the strongly connected components of more than one file (Tarjan's algorithm),
 // plus any file that imports itself.
 //
 // Usage: node scripts/check-import-cycles.mjs [--list] [root]
 //   --list  print the cycles and exit 0 (to measure without failing)
 
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import ts from "typescript";
+import { importedSpecifiers } from "./module-imports.mjs";
 
 function parseArguments(argv) {
   let list = false;
@@ -58,38 +58,6 @@ function typeScriptFiles(directory) {
     else if (/\.(?:ts|mts|cts|tsx)$/.test(entry.name)) files.push(path);
   }
   return files;
-}
-
-/** The module specifiers a file imports, read with the TypeScript parser (no regex guessing). */
-function importedSpecifiers(path) {
-  const text = readFileSync(path, "utf8");
-  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false);
-  const specifiers = [];
-  const visit = (node) => {
-    if (
-      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
-      node.moduleSpecifier !== undefined &&
-      ts.isStringLiteral(node.moduleSpecifier)
-    ) {
-      specifiers.push(node.moduleSpecifier.text);
-    } else if (
-      ts.isCallExpression(node) &&
-      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
-      node.arguments.length > 0 &&
-      ts.isStringLiteralLike(node.arguments[0])
-    ) {
-      specifiers.push(node.arguments[0].text);
-    } else if (
-      ts.isImportTypeNode(node) &&
-      ts.isLiteralTypeNode(node.argument) &&
-      ts.isStringLiteral(node.argument.literal)
-    ) {
-      specifiers.push(node.argument.literal.text);
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(source);
-  return specifiers;
 }
 
 /** The file a relative specifier names, or undefined when it names none of the known files. */
