@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  checkGithubTarget,
-  DEFAULT_GITHUB_TARGETS,
-  githubRunScope,
-  normalizeRepository,
-} from "./github-targets.ts";
+import { DEFAULT_GITHUB_TARGETS } from "./github-target-rules.ts";
+import { checkGithubTarget, githubRunScope, normalizeRepository } from "./github-targets.ts";
 
 const NONE = { github: {} };
 

@@ -11,31 +11,9 @@
  * hook if it got there anyway. Pure.
  */
 
+import { DEFAULT_GITHUB_TARGETS, type GithubTargets } from "./github-target-rules.ts";
 import type { JsonValue } from "./json.ts";
 import type { GithubIntegration, VerdictSpec } from "./model.ts";
-
-/** `own`: only the run's own issue (or pull request); `any`: every one in an allowed repository. */
-export type GithubTargetRule = "own" | "any";
-
-export const GITHUB_TARGET_RULES: readonly GithubTargetRule[] = ["own", "any"];
-
-/** agent.json `targets`, normalized. */
-export interface GithubTargets {
-  readonly issues: GithubTargetRule;
-  readonly pullRequests: GithubTargetRule;
-  /**
-   * Repositories besides the run's own that writes may name (`-R OWNER/REPO`), lower case. In
-   * them only `any` rules apply: the run's own issue and pull request are those of its own
-   * repository.
-   */
-  readonly repositories: readonly string[];
-}
-
-export const DEFAULT_GITHUB_TARGETS: GithubTargets = {
-  issues: "own",
-  pullRequests: "own",
-  repositories: [],
-};
 
 /** What one run's GitHub writes may touch. */
 export interface GithubRunScope {

@@ -11,14 +11,16 @@ export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context
 export { closestMatch, editDistance } from "./edit-distance.ts";
 export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
 export {
-  checkGithubTarget,
   DEFAULT_GITHUB_TARGETS,
   GITHUB_TARGET_RULES,
+  type GithubTargetRule,
+  type GithubTargets,
+} from "./github-target-rules.ts";
+export {
+  checkGithubTarget,
   type GithubRunScope,
   type GithubTarget,
   type GithubTargetCheck,
-  type GithubTargetRule,
-  type GithubTargets,
   type GithubWrite,
   githubRunScope,
   normalizeRepository,

@@ -7,7 +7,7 @@
  * Everything here is plain JSON-compatible data (no classes, no functions, no Maps) so a loaded
  * agent can be journaled, diffed and sent across a worker boundary unchanged.
  */
-import type { GithubTargets } from "./github-targets.ts";
+import type { GithubTargets } from "./github-target-rules.ts";
 import type { GateIntent, StepKind } from "./intents.ts";
 import type { JsonSchema, JsonValue } from "./json.ts";
 import type { Problem } from "./problem.ts";

@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { type FakeRequest, reply, startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 

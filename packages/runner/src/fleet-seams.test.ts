@@ -3,14 +3,14 @@ import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
+import type { JournalSink } from "./journal/journal-sink.ts";
+import type { JournalStore, JournalStoreFactory } from "./journal/journal-store.ts";
 import { readJournal } from "./journal-read.ts";
-import type { JournalSink, JournalStore, JournalStoreFactory } from "./journal-store.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
+import type { RunnerOptions, StepEndNotice } from "./run/run-options.ts";
 import type { RunEvent } from "./run-event.ts";
-import type { RunnerOptions } from "./run-options.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
-import type { StepEndNotice } from "./step-end-hook.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 
 // The seams a fleet of workers uses: a journal store of the caller's (a worker on another

@@ -6,7 +6,6 @@ export {
   readRegularFile,
   readRegularFileSync,
 } from "@climpt/registry-schema";
-export { findAgentDir, loadAgentDefinition } from "./agent-location.ts";
 export {
   type AgentCheck,
   type AgentChecks,
@@ -14,28 +13,22 @@ export {
   checkAgent,
   checkLoadedAgent,
   hasCheckErrors,
-} from "./check-agent.ts";
-export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./check-schemas.ts";
-export {
-  definitionChanges,
-  definitionChangesProblem,
-  definitionFolders,
-  type HostGitRead,
-  hostGitRead,
-} from "./definition-changes.ts";
-export {
-  compareDefinitions,
-  type DefinitionComparison,
-  type DefinitionRecord,
-  digestDefinition,
-} from "./definition-digest.ts";
-export { gitRepositoryOf, runsGit } from "./environment-checks.ts";
+} from "./definition-checks/check-agent.ts";
+export { gitRepositoryOf, runsGit } from "./definition-checks/environment-checks.ts";
 export {
   endJournalAtLineBoundary,
   JournalWriter,
   journalDirectory,
   journalPath,
-} from "./journal.ts";
+} from "./journal/journal.ts";
+export type { RecordedReply } from "./journal/journal-replay.ts";
+export type { JournalSink } from "./journal/journal-sink.ts";
+export {
+  fileJournalStore,
+  type JournalStore,
+  type JournalStoreFactory,
+  type JournalStoreScope,
+} from "./journal/journal-store.ts";
 export {
   inspectJournal,
   type JournalInspection,
@@ -44,15 +37,33 @@ export {
   MAX_JOURNAL_LINE_CHARS,
   readJournal,
 } from "./journal-read.ts";
-export type { RecordedReply } from "./journal-replay.ts";
-export {
-  fileJournalStore,
-  type JournalSink,
-  type JournalStore,
-  type JournalStoreFactory,
-  type JournalStoreScope,
-} from "./journal-store.ts";
 export { createMessagesStepExecutor } from "./messages-step-executor.ts";
+export { CHECK_OUTPUT_SCHEMA, stepOutputSchema } from "./phases/check-schemas.ts";
+export type { CheckResult, PendingRetry, StepEnd } from "./phases/step-end.ts";
+export { findAgentDir, loadAgentDefinition } from "./run/agent-location.ts";
+export {
+  definitionChanges,
+  definitionChangesProblem,
+  definitionFolders,
+  type HostGitRead,
+  hostGitRead,
+} from "./run/definition-changes.ts";
+export {
+  compareDefinitions,
+  type DefinitionComparison,
+  type DefinitionRecord,
+  digestDefinition,
+} from "./run/definition-digest.ts";
+export { newRunId } from "./run/run-id.ts";
+export type {
+  RunBudgets,
+  RunnerOptions,
+  RunOptions,
+  StepEndNotice,
+  WorktreeRunOptions,
+} from "./run/run-options.ts";
+export { runProtectedPaths, workTreeTop } from "./run/run-protected-paths.ts";
+export { validateArgs } from "./run/validate-args.ts";
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
@@ -78,9 +89,6 @@ export type {
   ValidatorEvent,
   VerdictEvent,
 } from "./run-event.ts";
-export { newRunId } from "./run-id.ts";
-export type { RunBudgets, RunnerOptions, RunOptions, WorktreeRunOptions } from "./run-options.ts";
-export { runProtectedPaths, workTreeTop } from "./run-protected-paths.ts";
 export type {
   BoundaryReport,
   HistoryEntry,
@@ -90,8 +98,6 @@ export type {
   WorktreeReport,
 } from "./run-result.ts";
 export { AgentDefinitionError, RunnerError } from "./runner-error.ts";
-export type { CheckResult, PendingRetry, StepEnd } from "./step-end.ts";
-export type { StepEndNotice } from "./step-end-hook.ts";
 export type {
   PhaseReplay,
   StepAnswer,
@@ -101,4 +107,3 @@ export type {
   StepExecutor,
 } from "./step-executor.ts";
 export { StepFlowRunner } from "./step-flow-runner.ts";
-export { validateArgs } from "./validate-args.ts";

@@ -6,8 +6,8 @@
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 

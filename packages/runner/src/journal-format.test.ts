@@ -14,13 +14,13 @@ import type { RouterState, StepCount } from "@climpt/router";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
+import { JOURNAL_FORMAT, StepEndFold } from "./journal/step-end-record.ts";
 import { readJournal } from "./journal-read.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
 import type { RunEvent, StepEndEvent } from "./run-event.ts";
 import type { HistoryEntry, RunResult } from "./run-result.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
-import { JOURNAL_FORMAT, StepEndFold } from "./step-end-record.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 
 const cleanup: string[] = [];

@@ -5,8 +5,8 @@ import {
   type StepEvent,
   type ToolExecutor,
 } from "@climpt/sdk-adapter";
-import { JournalModelReplay, JournalToolReplay } from "./journal-replay.ts";
-import { errorOf, inFamily } from "./run-errors.ts";
+import { JournalModelReplay, JournalToolReplay } from "./journal/journal-replay.ts";
+import { errorOf, inFamily } from "./run/run-errors.ts";
 import type { StepExecutionRequest, StepExecutionResult, StepExecutor } from "./step-executor.ts";
 
 /**

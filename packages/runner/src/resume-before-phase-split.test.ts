@@ -7,15 +7,15 @@ import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
 import {
   FLAG_VALIDATION,
   intentReply,
   type TestAgentSpec,
   writeTestAgent,
 } from "./agents.test-helper.ts";
-import { journalPath } from "./journal.ts";
+import { journalPath } from "./journal/journal.ts";
 import { readJournal } from "./journal-read.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 

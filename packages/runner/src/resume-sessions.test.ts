@@ -3,7 +3,6 @@ import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
 import {
   FLAG_VALIDATION,
   intentReply,
@@ -11,6 +10,7 @@ import {
   writeTestAgent,
 } from "./agents.test-helper.ts";
 import { readJournal } from "./journal-read.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
 import type { RunEvent } from "./run-event.ts";
 import type { RunResult } from "./run-result.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";

@@ -1,8 +1,8 @@
 import { createScrubber } from "@climpt/model";
 import { describe, expect, it } from "vitest";
+import { RunTelemetry } from "./run/telemetry.ts";
 import type { RunEvent } from "./run-event.ts";
 import { RunEventStream } from "./run-events.ts";
-import { RunTelemetry } from "./telemetry.ts";
 
 const request = {
   type: "model_request",

@@ -1,8 +1,8 @@
 import { NO_SECRETS, type SecretScrubber } from "@climpt/model";
-import type { JournalSink } from "./journal-store.ts";
+import type { JournalSink } from "./journal/journal-sink.ts";
+import type { RunTelemetry } from "./run/telemetry.ts";
 import type { RunEvent, RunEventInput } from "./run-event.ts";
 import type { BoundaryReport } from "./run-result.ts";
-import type { RunTelemetry } from "./telemetry.ts";
 
 /**
  * The events resume reads back (docs/design.md#the-journal-and-resume): the run's start, the

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
 import { readJournal } from "./journal-read.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
 import type { RunEvent } from "./run-event.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";

@@ -3,7 +3,6 @@ import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { installSimpleFakeGh, startFakeAnthropic } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
 import {
   FLAG_VALIDATION,
   intentReply,
@@ -11,8 +10,9 @@ import {
   writeTestAgent,
 } from "./agents.test-helper.ts";
 import { readJournal } from "./journal-read.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
+import type { RunnerOptions, RunOptions } from "./run/run-options.ts";
 import type { RunEvent } from "./run-event.ts";
-import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import { fakeGhThatNeverCloses, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 

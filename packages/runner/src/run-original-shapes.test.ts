@@ -10,9 +10,9 @@ import {
   startFakeAnthropic,
 } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadAgentDefinition } from "./agent-location.ts";
+import { loadAgentDefinition } from "./run/agent-location.ts";
+import type { RunOptions } from "./run/run-options.ts";
 import type { RunEvent } from "./run-event.ts";
-import type { RunOptions } from "./run-options.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";

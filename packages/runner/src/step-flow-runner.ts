@@ -1,8 +1,8 @@
 import type { LoadedAgent } from "@climpt/model";
+import type { RunnerOptions, RunOptions } from "./run/run-options.ts";
+import { RunSession } from "./run/run-session.ts";
 import type { RunEvent } from "./run-event.ts";
-import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import type { RunResult } from "./run-result.ts";
-import { RunSession } from "./run-session.ts";
 
 /**
  * The programmatic API, shaped like the original runtime's:

@@ -12,7 +12,7 @@ import { commentMarker, withMarker } from "../phase-machine/handoff-comment.ts";
 import type { PendingTransition } from "../state/issue-record.ts";
 import { lockLostError } from "../state/lock-lost.ts";
 import type { LandingConfig, WorkflowAgent, WorkflowPhase } from "../workflow-model.ts";
-import type { OrchestratorContext } from "./orchestrate-issue.ts";
+import type { OrchestratorContext } from "./issue-types.ts";
 import { handoffTransition } from "./plan-transition.ts";
 
 export interface RunPlace {

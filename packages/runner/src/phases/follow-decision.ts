@@ -1,0 +1,79 @@
+import { problem } from "@climpt/model";
+import type { RouteDecision } from "@climpt/router";
+import type { RunContext } from "../run/run-context.ts";
+import type { RunState } from "../run/run-state.ts";
+import { completionPhase } from "./completion-phase.ts";
+import type { FinishedStep } from "./finished-step.ts";
+import { stepEnd } from "./step-end.ts";
+import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
+
+/**
+ * Both dialects, once the router decided: a move to a step (which a budget verdict may turn
+ * into a move into closure), an abort, or the start of the completion chain.
+ */
+export async function followDecision(
+  ctx: RunContext,
+  state: RunState,
+  decision: RouteDecision,
+  finished: FinishedStep,
+): Promise<StepOutcome> {
+  const { step, iteration } = finished.interpreted;
+  switch (decision.kind) {
+    case "step": {
+      const forced = await ctx.verdict.afterIteration({
+        iteration,
+        stepId: step.id,
+        stepKind: step.kind,
+        intent: finished.interpreted.intent ?? undefined,
+      });
+      const move = forced?.enterClosure ? ctx.router.enterClosure(decision) : decision;
+      ctx.events.emit({
+        type: "route",
+        iteration,
+        from: step.id,
+        decision: "step",
+        to: move.stepId,
+        via: move.via,
+      });
+      return continueWith(
+        stepEnd(
+          finished.interpreted,
+          { transition: move.stepId, routerState: move.state },
+          ctx.usage.totals,
+        ),
+      );
+    }
+    case "abort":
+      ctx.events.emit({
+        type: "route",
+        iteration,
+        from: step.id,
+        decision: "abort",
+        to: null,
+        via: null,
+      });
+      return endAtStep(
+        state,
+        finished.interpreted,
+        problem(
+          "AGENT_ABORTED",
+          `Step "${step.id}" chose abort: ${decision.reason || "no reason given"}.`,
+        ),
+        ctx.usage.totals,
+        { ran: true, transition: "abort" },
+      );
+    case "closing":
+    case "complete":
+      ctx.events.emit({
+        type: "route",
+        iteration,
+        from: step.id,
+        decision: decision.kind,
+        to: null,
+        via: null,
+      });
+      // The closure step's record is on disk before the validators' commands act on it.
+      await ctx.events.durable();
+      return completionPhase(ctx, state, decision, finished);
+  }
+}

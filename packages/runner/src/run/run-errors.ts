@@ -1,0 +1,52 @@
+import { ClimptError, formatProblem, type Problem, problem } from "@climpt/model";
+import type { RunError } from "../run-result.ts";
+
+/**
+ * Errors whose journal can continue mid-step: nothing the model said caused them (a stop, a
+ * budget, an API failure). Resume serves such a step's recorded replies from the journal; a step
+ * that ended on what the model said runs again live instead.
+ */
+export function continuesMidStep(code: string | undefined): boolean {
+  return (
+    code === undefined ||
+    code === "AGENT_INTERRUPTED" ||
+    code === "AGENT_BUDGET_EXCEEDED" ||
+    code.startsWith("AC-MODEL-")
+  );
+}
+
+/**
+ * A thrown error as the run's error: a `ClimptError` as its own problem (its specific code, and
+ * its family when it has one), anything else as `fallbackCode` with the error's message.
+ */
+export function errorOf(error: unknown, fallbackCode: string): RunError {
+  if (ClimptError.isInstance(error)) return error.toProblem();
+  return problem(fallbackCode, error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * `error` as a member of the run-level `family` (e.g. an `AC-STEP-001` schema failure of
+ * `FAILED_SCHEMA_RESOLUTION`). A family the error already names is kept, and a code that is the
+ * family itself gets none: `family` is only ever a group other than `code`.
+ */
+export function inFamily(error: RunError, family: string): RunError {
+  if (error.family !== undefined || error.code === family) return error;
+  return { ...error, family };
+}
+
+/**
+ * Coded problems (a gate, a route, a prompt) as the run's error: the first problem as it is (the
+ * gate's carry their run-level family, `GATE_INTERPRETATION_ERROR` or `FAILED_STEP_ROUTING`).
+ * Further problems (rare: a prompt with several missing variables) are appended to the message
+ * whole, so none is lost.
+ */
+export function problemError(problems: readonly Problem[]): RunError {
+  const [first, ...others] = problems;
+  if (first === undefined) return problem("FAILED_STEP_ROUTING", "The step could not be routed.");
+  const rest = others.map((other) => formatProblem(other));
+  return {
+    ...first,
+    severity: "error",
+    message: [first.message, ...rest].join("\n"),
+  };
+}
