@@ -1,6 +1,7 @@
 import { problem } from "@climpt/model";
 import type { RouteDecision } from "@climpt/router";
 import type { Toolbox } from "@climpt/tools";
+import { RUNNER_CODES } from "./codes.ts";
 import { completionPhase } from "./completion-phase.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunState } from "./run-state.ts";
@@ -73,7 +74,7 @@ export async function followDecision(
         state,
         finished.interpreted,
         problem(
-          "AGENT_ABORTED",
+          RUNNER_CODES.aborted,
           `Step "${step.id}" chose abort: ${decision.reason || "no reason given"}.`,
         ),
         ctx.usage.totals,

@@ -1,6 +1,7 @@
 import { type LoadedAgent, problem } from "@climpt/model";
 import { budgetError } from "./budgets.ts";
 import { checkDialectStep } from "./check-step.ts";
+import { RUNNER_CODES } from "./codes.ts";
 import { afterFailedPhase } from "./failed-phase.ts";
 import { finishRun, runBoundary } from "./finish-run.ts";
 import { gateDialectStep } from "./gate-step.ts";
@@ -118,7 +119,7 @@ export class RunSession {
     const { stepId, iteration } = state.routerState;
     const step = ctx.registry.steps[stepId];
     if (step === undefined) {
-      return endRun(problem("FAILED_STEP_ROUTING", `Step "${stepId}" does not exist.`));
+      return endRun(problem(RUNNER_CODES.stepRouting, `Step "${stepId}" does not exist.`));
     }
     // A resumed run serves the interrupted step's recorded replies once, to that step only.
     const replay =
@@ -177,7 +178,7 @@ export class RunSession {
 }
 
 function unexpectedError(ctx: RunContext, error: unknown): RunError {
-  const coded = errorOf(error, "AGENT_STEP_FAILED");
+  const coded = errorOf(error, RUNNER_CODES.stepFailed);
   if (coded.hint !== undefined) return coded;
   return {
     ...coded,

@@ -1,3 +1,4 @@
+import { RUNNER_CODES } from "./codes.ts";
 import type { RunContext } from "./run-context.ts";
 import type { RunnerOptions } from "./run-options.ts";
 import { RunnerError } from "./runner-error.ts";
@@ -43,7 +44,7 @@ export async function announceStepEnd(
     });
   } catch (error) {
     throw new RunnerError({
-      code: "RUN-STEP-HOOK-001",
+      code: RUNNER_CODES.stepHookFailed,
       message: `The step-end hook failed after step ${stepEnd.stepId} (iteration ${stepEnd.iteration}): ${error instanceof Error ? error.message : String(error)}`,
       hint: `Fix what the hook reports (for a fleet: the push of the run's branch), then continue with \`${ctx.resumeCommand}\`.`,
       cause: error,
