@@ -8,6 +8,8 @@
 // The doc comment's "Example:" and "Fix:" parts are optional. "Emitted by" lists the packages
 // whose table holds the code and the packages whose source writes it.
 //
+// It also fills the code table of each README that holds the markers of renderReadmes below.
+//
 // Usage: node scripts/codes-catalogue.mjs [--check]
 
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -169,21 +171,63 @@ export function renderCatalogue(rows) {
   return `${lines.join("\n")}\n`;
 }
 
+const BEGIN =
+  "<!-- codes: generated from this package's code table by scripts/codes-catalogue.mjs -->";
+const END = "<!-- /codes -->";
+
+/**
+ * A README that holds the two markers gets its package's codes between them, so its code table
+ * agrees with the code table by construction. Other READMEs keep a code table written by hand
+ * (packages/testing/src/code-catalogue.test.ts checks it lists every code of the package's table).
+ */
+export function renderReadmes(rows) {
+  const readmes = new Map();
+  for (const { name, dir } of packageSourceRoots(root)) {
+    const readme = join(dir, "../README.md");
+    let text;
+    try {
+      text = readFileSync(readme, "utf8");
+    } catch {
+      continue;
+    }
+    const begin = text.indexOf(BEGIN);
+    const end = text.indexOf(END, begin);
+    if (begin === -1 || end === -1 || readmes.has(readme)) continue;
+    const table = [
+      "| code | meaning | fix |",
+      "| --- | --- | --- |",
+      ...rows
+        .filter((row) => row.owners.has(name))
+        .map((row) => `| \`${row.code}\` | ${cell(row.meaning)} | ${cell(row.fix)} |`),
+    ];
+    readmes.set(
+      readme,
+      `${text.slice(0, begin + BEGIN.length)}\n\n${table.join("\n")}\n\n${text.slice(end)}`,
+    );
+  }
+  return readmes;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const text = renderCatalogue(buildCatalogue());
-  if (process.argv.includes("--check")) {
+  const rows = buildCatalogue();
+  const files = new Map([[target, renderCatalogue(rows)], ...renderReadmes(rows)]);
+  const check = process.argv.includes("--check");
+  let stale = 0;
+  for (const [file, text] of files) {
     let current = "";
     try {
-      current = readFileSync(target, "utf8");
+      current = readFileSync(file, "utf8");
     } catch {}
-    if (current !== text) {
+    if (current === text) continue;
+    stale++;
+    if (check) {
       console.error(
-        `${relative(root, target)} is not what the code tables say: run node scripts/codes-catalogue.mjs`,
+        `${relative(root, file)} is not what the code tables say: run node scripts/codes-catalogue.mjs`,
       );
-      process.exit(1);
+    } else {
+      writeFileSync(file, text);
+      console.log(`wrote ${relative(root, file)}`);
     }
-  } else {
-    writeFileSync(target, text);
-    console.log(`wrote ${relative(root, target)}`);
   }
+  if (check && stale > 0) process.exit(1);
 }
