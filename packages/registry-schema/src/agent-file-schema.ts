@@ -297,7 +297,15 @@ export const editAgentsSchema = v.pipe(
 );
 
 /** A non-boolean `editAgents` has a code of its own, so a "yes" is not read as a shape problem. */
-export const EDIT_AGENTS_CODES = { editAgents: "AC-AGENTS-001" } as const;
+export const EDIT_AGENTS_CODES = {
+  /**
+   * `runner.boundaries.editAgents` (flat: `behavior.editAgents`) is neither `true` nor `false`.
+   * Example: `$.runner.boundaries.editAgents must be a boolean, but is "yes".` Fix: Write `true` to
+   * let the model change agent definitions (`.agent/`, the running agent's folder), or leave it
+   * out: they are then read-only to the model.
+   */
+  editAgents: "AC-AGENTS-001",
+} as const;
 
 /**
  * `runner.boundaries.secrets`: names of environment variables whose values are secret. Names,

@@ -5,6 +5,7 @@ import {
   type StepEvent,
   type ToolExecutor,
 } from "@climpt/sdk-adapter";
+import { RUNNER_CODES } from "./codes.ts";
 import { JournalModelReplay, JournalToolReplay } from "./journal/journal-replay.ts";
 import { errorOf, inFamily } from "./run/run-errors.ts";
 import type { StepExecutionRequest, StepExecutionResult, StepExecutor } from "./step-executor.ts";
@@ -100,12 +101,12 @@ export function createMessagesStepExecutor(client: ModelClient): StepExecutor {
         const reason = StepError.isInstance(error) ? error.reason : undefined;
         if (reason === "schema-invalid" || reason === "output-missing") {
           const schemaError = inFamily(
-            errorOf(error, "FAILED_SCHEMA_RESOLUTION"),
-            "FAILED_SCHEMA_RESOLUTION",
+            errorOf(error, RUNNER_CODES.schemaResolution),
+            RUNNER_CODES.schemaResolution,
           );
           return { ok: false, reason: "schema", error: schemaError };
         }
-        return { ok: false, reason: "failed", error: errorOf(error, "AGENT_STEP_FAILED") };
+        return { ok: false, reason: "failed", error: errorOf(error, RUNNER_CODES.stepFailed) };
       }
     },
   };

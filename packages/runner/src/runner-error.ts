@@ -6,6 +6,7 @@ import {
   markError,
   type Problem,
 } from "@climpt/model";
+import { RUNNER_CODES } from "./codes.ts";
 
 const runnerErrorMarker = errorMarker("RunnerError");
 
@@ -36,7 +37,7 @@ export class AgentDefinitionError extends ClimptError {
     const first = problems[0];
     const errors = problems.filter((problem) => problem.severity === "error").length;
     super({
-      code: first?.code ?? "SR-LOAD-000",
+      code: first?.code ?? RUNNER_CODES.emptyDefinitionError,
       message:
         problems.length === 1 && first !== undefined
           ? first.message

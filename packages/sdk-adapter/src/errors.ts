@@ -3,25 +3,126 @@ import type { ConversationMessage, Usage } from "./types.ts";
 
 /** Every code this package throws. The README lists them with their fixes. */
 export const SDK_ADAPTER_CODES = Object.freeze({
+  /**
+   * 401 / 403, or no credentials at all (`ModelAuthError`). Example: `The Anthropic API refused the
+   * credentials for claude-sonnet-4-5 (…).` Fix: Set `ANTHROPIC_API_KEY` to a valid key; check
+   * `ANTHROPIC_BASE_URL`.
+   */
   auth: "AC-MODEL-001",
+  /**
+   * 429 after every retry (`ModelRateLimitError`, `retryAfterMs` set). Example: `The Anthropic API
+   * rate limit for … was still exceeded after 3 attempts (…).` Fix: Wait, run fewer agents at once,
+   * raise `maxRetries`.
+   */
   rateLimit: "AC-MODEL-002",
+  /**
+   * 529 / `overloaded_error` after every retry (`ModelOverloadedError`). Example: `The Anthropic
+   * API was overloaded for … on 3 attempts (…).` Fix: Run later, raise `maxRetries`, or pick
+   * another model.
+   */
   overloaded: "AC-MODEL-003",
+  /**
+   * A model call's response did not start within the connect timeout on any attempt (a connection
+   * accepted and never answered): 60 s by default, `limits.connectTimeoutMs`, `--connect-timeout`,
+   * `CLIMPT_CONNECT_TIMEOUT` (`ModelTimeoutError`, `phase: "start"`). The run ends resumable.
+   * Example: `The model call timed out: claude-haiku-4-5 did not start answering within 60000 ms on
+   * any of 3 attempts.` Fix: Check the network and `ANTHROPIC_BASE_URL`, then `climpt resume`;
+   * raise the bound for a slow link.
+   */
   timeout: "AC-MODEL-004",
+  /**
+   * A model call's streamed response went silent for longer than the stream idle timeout on every
+   * attempt: 3 min by default, `limits.streamIdleTimeoutMs`, `--stream-idle-timeout`,
+   * `CLIMPT_STREAM_IDLE_TIMEOUT` (`ModelTimeoutError`, `phase: "idle"`). The run ends resumable.
+   * Example: `The model call timed out: the response stream from claude-haiku-4-5 went silent for
+   * 180000 ms (3 attempts).` Fix: A stalled connection: `climpt resume`; raise the bound only if a
+   * proxy holds events back.
+   */
   streamIdle: "AC-MODEL-011",
+  /**
+   * The API is unreachable, or a stream broke off on every attempt (`ModelConnectionError`).
+   * Example: `Could not reach the Anthropic API at https://api.anthropic.com (3 attempts) …` Fix:
+   * Check the network and the base URL; run again.
+   */
   connection: "AC-MODEL-005",
+  /**
+   * 400 / 404 / 413 / 422, with the API's message (`ModelBadRequestError`). Example: `The Anthropic
+   * API rejected the request for … (…).` Fix: Fix the model id, a schema the API rejects, or a
+   * too-large request.
+   */
   badRequest: "AC-MODEL-006",
+  /**
+   * 5xx after every retry, or an `api_error` inside a stream (`ModelServerError`). Example: `The
+   * Anthropic API failed on 3 attempts for … (…).` Fix: The API's side; run later.
+   */
   server: "AC-MODEL-007",
+  /**
+   * A body (or SSE event) that is not valid JSON (`ModelResponseError`). Example: `The Anthropic
+   * API answered … with a body that is not valid JSON.` Fix: The base URL points at something other
+   * than the Messages API.
+   */
   malformedResponse: "AC-MODEL-008",
+  /**
+   * The caller's signal aborted the call (`ModelAbortedError`). Example: `The call to … was
+   * aborted.` Fix: Nothing to fix; resume the run.
+   */
   aborted: "AC-MODEL-009",
+  /**
+   * Anything else the SDK threw (`ModelError`). Example: `The call to … failed unexpectedly: …`
+   * Fix: Report it with the journal.
+   */
   unexpected: "AC-MODEL-010",
+  /**
+   * No JSON in the reply, even after the repair turn. Example: `The model gave no JSON output for
+   * the step, even after a repair turn. Its last reply began: "…".` Fix: Make the prompt ask for
+   * the JSON output.
+   */
   outputMissing: "AC-STEP-001",
+  /**
+   * The output does not match the schema after the repair turn (`validationErrors`, the best parse
+   * in `lastOutput`). Example: `The model's output does not match the step's schema, even after a
+   * repair turn: …` Fix: Make the schema and the prompt agree.
+   */
   schemaInvalid: "AC-STEP-002",
+  /**
+   * Stop reason `refusal`. Example: `The model (…) refused to answer the step's prompt.` Fix:
+   * Rephrase the prompt / handoff.
+   */
   refusal: "AC-STEP-003",
+  /**
+   * The reply was cut at `max_tokens` before the JSON was complete. Example: `The reply of … was
+   * cut off at max_tokens (8192) before its JSON was complete.` Fix: Raise the step's `maxTokens`,
+   * or ask for a shorter output.
+   */
   maxTokens: "AC-STEP-004",
+  /**
+   * Still calling tools after `maxTurns` model calls. Example: `The model was still calling tools
+   * after 40 model calls (the step allows 40).` Fix: Raise `limits.maxTurnsPerStep`, or narrow the
+   * step.
+   */
   maxTurns: "AC-STEP-005",
+  /**
+   * Stop reason `model_context_window_exceeded`. Example: `The conversation outgrew …'s context
+   * window after 12 calls.` Fix: Keep tool results smaller, or split the step.
+   */
   contextWindow: "AC-STEP-006",
+  /**
+   * The output schema cannot be compiled (e.g. a `$ref` that does not resolve). Example: `The
+   * step's output schema cannot be compiled: …` Fix: Fix the schema file `outputSchemaRef` points
+   * at.
+   */
   unusableSchema: "AC-STEP-007",
+  /**
+   * A replay miss (with a diff against the nearest recorded request), or a request replayed more
+   * often than recorded. Example: `Call #3 (model …, 2 message(s), fingerprint 1a2b3c4d5e6f) is not
+   * in the cassette run.cassette.jsonl.` Fix: Record again, or replay non-strict.
+   */
   replayMiss: "AC-REPLAY-001",
+  /**
+   * The cassette is missing (strict), unreadable, not JSON, or of another version (names the file
+   * and line). Example: `Line 4 of the cassette run.cassette.jsonl is not valid JSON.` Fix: Record
+   * again.
+   */
   cassetteUnreadable: "AC-REPLAY-002",
 } as const);
 

@@ -40,16 +40,24 @@ describe("renderCommand", () => {
     const result = renderCommand("rm -rf ${dir}/build", {}, "clean");
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.errors).toHaveLength(1);
-    expect(result.errors[0]?.code).toBe("SR-VALID-101");
-    expect(result.errors[0]?.message).toContain('validator "clean"');
+    expect(result.error.code).toBe("SR-VALID-101");
+    expect(result.error.message).toContain('validator "clean"');
     expect(result.command).toBe("rm -rf ${dir}/build");
+  });
+
+  it("reports every placeholder at fault in one error, with the first one's code", () => {
+    const result = renderCommand("cp ${from} ${to} ${mode}", { mode: null });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe("SR-VALID-101");
+    expect(result.error.message).toMatch(/"from".*"to".*"mode"/);
+    expect(result.error.hint).toContain('"from"');
   });
 
   it("reports null, objects and nested arrays as values that cannot become words", () => {
     for (const value of [null, { a: 1 }, [["nested"]]]) {
       const result = renderCommand("echo ${v}", { v: value });
-      expect(!result.ok && result.errors[0]?.code).toBe("SR-VALID-102");
+      expect(!result.ok && result.error.code).toBe("SR-VALID-102");
     }
   });
 

@@ -40,9 +40,14 @@ function shellWords(value: JsonValue): string | undefined {
   return undefined;
 }
 
+/**
+ * The rendered command, or why it cannot be rendered: like every failed result of climpt's
+ * packages, one `error` Problem after `ok: false` (several placeholders at fault are one problem
+ * with the first one's code, naming them all, so a caller reports one thing).
+ */
 export type RenderResult =
   | { readonly ok: true; readonly command: string }
-  | { readonly ok: false; readonly command: string; readonly errors: readonly Problem[] };
+  | { readonly ok: false; readonly command: string; readonly error: Problem };
 
 /**
  * Fills `${param}` placeholders with shell-quoted params: a string, number or boolean becomes one
@@ -91,5 +96,8 @@ export function renderCommand(
     }
     return words;
   });
-  return errors.length === 0 ? { ok: true, command } : { ok: false, command, errors };
+  const [first] = errors;
+  if (first === undefined) return { ok: true, command };
+  const message = errors.map((error) => error.message).join(" ");
+  return { ok: false, command, error: { ...first, message } };
 }

@@ -136,15 +136,7 @@ export async function runValidator(
   }
 
   const rendered = renderCommand(def.command, options.params, def.id);
-  if (!rendered.ok) {
-    const [first] = rendered.errors;
-    return notRun(
-      def.command,
-      problem((first as Problem).code, rendered.errors.map((error) => error.message).join(" "), {
-        hint: first?.hint,
-      }),
-    );
-  }
+  if (!rendered.ok) return notRun(def.command, rendered.error);
   const command = rendered.command;
 
   const badCwd = await directoryProblem(options.cwd);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { VIEW_SERVE_CODES } from "./codes.ts";
 import type { ProjectLocation } from "./discover-runs.ts";
 import { ProjectRuns } from "./project-runs.ts";
 import { renderPage } from "./render-page.ts";
@@ -79,14 +80,19 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
 
   const handle = async (request: IncomingMessage, response: ServerResponse) => {
     if (request.method !== "GET" && request.method !== "HEAD") {
-      errorReply(response, 405, "VIEW-SERVE-002", "Only GET: the viewer never changes a journal.");
+      errorReply(
+        response,
+        405,
+        VIEW_SERVE_CODES.notGet,
+        "Only GET: the viewer never changes a journal.",
+      );
       return;
     }
     if (!allowedHost(request)) {
       errorReply(
         response,
         403,
-        "VIEW-SERVE-003",
+        VIEW_SERVE_CODES.foreignHost,
         "Open the viewer through 127.0.0.1 or localhost.",
       );
       return;
@@ -112,7 +118,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (runMatch !== null) {
       const source = await project.source(decodeURIComponent(runMatch[1] as string));
       if (source === null)
-        errorReply(response, 404, "VIEW-SERVE-004", "No such run in this project.");
+        errorReply(response, 404, VIEW_SERVE_CODES.notFound, "No such run in this project.");
       else reply(response, 200, "application/json; charset=utf-8", JSON.stringify(source));
       return;
     }
@@ -144,13 +150,13 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       request.on("close", () => clients.delete(client));
       return;
     }
-    errorReply(response, 404, "VIEW-SERVE-004", `Nothing at ${url.pathname}.`);
+    errorReply(response, 404, VIEW_SERVE_CODES.notFound, `Nothing at ${url.pathname}.`);
   };
 
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent)
-        errorReply(response, 500, "VIEW-SERVE-005", (error as Error).message);
+        errorReply(response, 500, VIEW_SERVE_CODES.failed, (error as Error).message);
       else response.end();
     });
   });

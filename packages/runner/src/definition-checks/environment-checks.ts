@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { findGitLayout, hostGitSync } from "@climpt/host-git";
 import { type LoadedAgent, type Problem, problem } from "@climpt/model";
 import { findValidationStep } from "@climpt/router";
+import { RUNNER_CODES } from "../codes.ts";
 
 /** A command that runs git itself (not `legit`, not a path ending in git). */
 const RUNS_GIT = /(?:^|[\s;&|(`$]|&&|\|\|)git(?:\s|$)/;
@@ -70,7 +71,7 @@ export function checkEnvironment(loaded: LoadedAgent, options: EnvironmentCheckO
   }
   return gitValidators.map((id) =>
     problem(
-      "RUN-CWD-002",
+      RUNNER_CODES.notAGitRepository,
       `Validator "${id}" runs git (\`${registry.validators[id]?.command}\`), but ${options.cwd} is not inside a git repository, so it could never pass.`,
       {
         severity: options.severity,
@@ -109,7 +110,7 @@ function uncommittedAgentProblems(
   if (status.trim() === "") return [];
   return [
     problem(
-      "RUN-CWD-003",
+      RUNNER_CODES.uncommittedAgentFiles,
       `The agent folder ${loaded.dir} has uncommitted files, and validator "${gitValidators[0]}" (\`${loaded.registry.validators[gitValidators[0] as string]?.command}\`) would see them: the run would be refused at its close-out for files the model did not write.`,
       {
         severity: "warning",

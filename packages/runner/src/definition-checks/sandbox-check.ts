@@ -9,6 +9,7 @@
 import { type LoadedAgent, type Problem, problem } from "@climpt/model";
 import { findValidationStep } from "@climpt/router";
 import { probeSandbox, resolveToolPolicy, SANDBOX_HINT } from "@climpt/tools";
+import { RUNNER_CODES } from "../codes.ts";
 
 /** Where the setting is written, for the problem's JSON path. */
 function sandboxPath(loaded: LoadedAgent): string {
@@ -92,7 +93,7 @@ export async function checkSandbox(
   if (mode === "off") {
     return [
       problem(
-        "RUN-SANDBOX-002",
+        RUNNER_CODES.sandboxOff,
         'The agent sets the OS sandbox "off": model-issued commands, validators, program steps and the command boundary hook run unsandboxed, with the files, network and environment of this process (model credentials withheld).',
         {
           ...at,
@@ -113,7 +114,7 @@ export async function checkSandbox(
   if (probe.ok || /timed out/.test(probe.reason)) return [];
   return [
     problem(
-      "RUN-SANDBOX-001",
+      RUNNER_CODES.sandboxRequired,
       `${whatNeedsIt(bash, validators, programs, hook)}, and the sandbox cannot start here: ${probe.reason}`,
       { ...at, severity: options.severity, hint: SANDBOX_HINT },
     ),

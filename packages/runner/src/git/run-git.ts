@@ -7,6 +7,7 @@ import {
   readGitMetadata,
 } from "@climpt/host-git";
 import { ClimptError, type Problem, problem } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import { RunnerError } from "../runner-error.ts";
 
 /**
@@ -80,7 +81,7 @@ export function runGitChange(recorded: RunGit | null, resumeCommand: string): Pr
     )
     .join("; ");
   return problem(
-    "RUN-GIT-001",
+    RUNNER_CODES.gitMetadataChanged,
     `The git metadata of the run's repository changed during the run, so no more git runs there: ${list}.`,
     {
       hint: `Nothing inside the sandbox can change these files: find what did (a program step or validator run without the sandbox, sandbox "off", another process). Restore each one (remove a commondir or config.worktree that should not be there; \`git worktree repair\` for a .git file), check the repository with \`git fsck\`, then continue with \`${resumeCommand}\`.`,

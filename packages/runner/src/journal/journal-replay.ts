@@ -9,6 +9,7 @@ import type {
   ToolExecutor,
   ToolResult,
 } from "@climpt/sdk-adapter";
+import { RUNNER_CODES } from "../codes.ts";
 
 export type { RecordedReply } from "@climpt/protocol";
 
@@ -87,7 +88,7 @@ const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
 export function inFlightResult(call: ToolCall): ToolResult {
   return {
     isError: true,
-    content: `RUN-RESUME-004: The run stopped (a crash, a kill or an interruption) while this ${call.name} call was running, so its effect is unknown: it may have done all, part or none of its work. It was not run again when the run resumed. The journal has the call's input (above) and no result. Check the current state (the files it touches, git status and git log) before deciding whether to repeat it.`,
+    content: `${RUNNER_CODES.resumeEffectUnknown}: The run stopped (a crash, a kill or an interruption) while this ${call.name} call was running, so its effect is unknown: it may have done all, part or none of its work. It was not run again when the run resumed. The journal has the call's input (above) and no result. Check the current state (the files it touches, git status and git log) before deciding whether to repeat it.`,
   };
 }
 

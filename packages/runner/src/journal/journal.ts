@@ -16,6 +16,7 @@ import { MAX_JOURNAL_BYTES } from "../journal-read.ts";
 // Reading a journal lives in journal-read.ts; kept reachable from here, where it used to be.
 export { readJournal } from "../journal-read.ts";
 
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunEvent } from "../run-event.ts";
 import { RunnerError } from "../runner-error.ts";
 import type { JournalSink } from "./journal-sink.ts";
@@ -113,7 +114,7 @@ export function endJournalAtLineBoundary(journalPath: string): void {
   const read = readRegularFileSync(journalPath, { maxBytes: MAX_JOURNAL_BYTES });
   if (!read.ok) {
     throw new RunnerError({
-      code: "RUN-JOURNAL-001",
+      code: RUNNER_CODES.journalUnreadable,
       message: `Cannot read the journal ${journalPath}: it ${read.detail}.`,
       file: journalPath,
       hint: "A journal is a regular file the runner appends to; restore it, or start a new run.",
@@ -147,7 +148,7 @@ export function journalPath(options: {
 }): string {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(options.runId)) {
     throw new RunnerError({
-      code: "RUN-JOURNAL-003",
+      code: RUNNER_CODES.badRunId,
       message: `"${options.runId}" is not a run id.`,
       hint: "A run id is the journal's file name without .jsonl, as printed at the end of a run.",
     });

@@ -24,6 +24,7 @@ import {
   type GhStepKind,
   SANDBOX_HINT,
 } from "@climpt/tools";
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunContext } from "../run/run-context.ts";
 
 /** Whether the agent's commands run sandboxed (the default) or, by its explicit choice, not. */
@@ -151,7 +152,7 @@ export async function runProgram(
     return {
       ok: false,
       error: problem(
-        "RUN-SANDBOX-001",
+        RUNNER_CODES.sandboxRequired,
         `Step "${stepId}" runs ${program.command} inside the OS sandbox, and ${(error as Error).message}`,
         {
           file: ctx.loaded.files.registry,

@@ -1,4 +1,5 @@
 import { problem, type Step } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunContext } from "../run/run-context.ts";
 import { inFamily, problemError } from "../run/run-errors.ts";
 import type { RunState } from "../run/run-state.ts";
@@ -45,7 +46,7 @@ export function afterFailedPhase(
           hint: "Make the prompt say exactly which JSON object to return, or loosen the step's output schema.",
         },
       ),
-      "FAILED_SCHEMA_RESOLUTION",
+      RUNNER_CODES.schemaResolution,
     );
     return endAtStep(state, nothing, error, totals, { ran: true, transition: "error" });
   }

@@ -1,5 +1,6 @@
 import { problem } from "@climpt/model";
 import type { RouteDecision } from "@climpt/router";
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunContext } from "../run/run-context.ts";
 import type { RunState } from "../run/run-state.ts";
 import { completionPhase } from "./completion-phase.ts";
@@ -56,7 +57,7 @@ export async function followDecision(
         state,
         finished.interpreted,
         problem(
-          "AGENT_ABORTED",
+          RUNNER_CODES.aborted,
           `Step "${step.id}" chose abort: ${decision.reason || "no reason given"}.`,
         ),
         ctx.usage.totals,

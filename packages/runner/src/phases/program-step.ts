@@ -5,6 +5,7 @@ import {
   type StepSubprocess,
   substituteContextRefs,
 } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunContext } from "../run/run-context.ts";
 import { problemError } from "../run/run-errors.ts";
 import type { RunState } from "../run/run-state.ts";
@@ -48,7 +49,7 @@ export async function programStep(
       state,
       unanswered(step, iteration),
       problem(
-        "RUN-PROGRAM-001",
+        RUNNER_CODES.programArgumentMissing,
         `Step "${step.id}" runs ${program.command} with \${context.*} arguments that have no value: ${keys}.`,
         {
           file: ctx.loaded.files.registry,
@@ -105,7 +106,7 @@ export async function programStep(
       state,
       interpreted,
       problem(
-        "RUN-PROGRAM-002",
+        RUNNER_CODES.programFailed,
         `Step "${step.id}": \`${program.command} ${args.value.join(" ")}\` ${why}${detail === "" ? "" : `: ${detail.slice(0, 500)}`}. ${again.issues[0]?.message ?? ""}`.trim(),
         {
           file: ctx.loaded.files.registry,

@@ -1,6 +1,7 @@
 // `announceStepEnd`: tells `RunnerOptions.onStepEnd` (the caller's hook) that a `StepEnd` is
 // durable in the journal; it neither builds nor records the step end, it only waits for the hook.
 
+import { RUNNER_CODES } from "../codes.ts";
 import type { StepEnd } from "../phases/step-end.ts";
 import { RunnerError } from "../runner-error.ts";
 import type { RunContext } from "./run-context.ts";
@@ -33,7 +34,7 @@ export async function announceStepEnd(
     });
   } catch (error) {
     throw new RunnerError({
-      code: "RUN-STEP-HOOK-001",
+      code: RUNNER_CODES.stepHookFailed,
       message: `The step-end hook failed after step ${stepEnd.stepId} (iteration ${stepEnd.iteration}): ${error instanceof Error ? error.message : String(error)}`,
       hint: `Fix what the hook reports (for a fleet: the push of the run's branch), then continue with \`${ctx.resumeCommand}\`.`,
       cause: error,

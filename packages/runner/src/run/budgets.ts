@@ -1,4 +1,5 @@
 import { problem } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunError } from "../run-result.ts";
 import type { RunContext } from "./run-context.ts";
 
@@ -15,14 +16,14 @@ export function budgetError(ctx: RunContext): RunError | undefined {
   const hint = `Raise the budget (--max-tokens, --max-cost) and continue with \`${ctx.resumeCommand}\`.`;
   if (maxTokens !== undefined && tokens >= maxTokens) {
     return problem(
-      "AGENT_BUDGET_EXCEEDED",
+      RUNNER_CODES.budgetExceeded,
       `The token budget is spent: ${tokens} tokens used, budget ${maxTokens}.`,
       { hint },
     );
   }
   if (maxCost !== undefined && totals.costUsd >= maxCost) {
     return problem(
-      "AGENT_BUDGET_EXCEEDED",
+      RUNNER_CODES.budgetExceeded,
       `The cost budget is spent: $${totals.costUsd.toFixed(4)} used, budget $${maxCost}.`,
       { hint },
     );

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { findGitLayout, type GitLayout, runHostGit } from "@climpt/host-git";
 import { type Problem, problem } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import { RunnerError } from "../runner-error.ts";
 import { AGENTS_FOLDER } from "./run-protected-paths.ts";
 
@@ -33,7 +34,7 @@ export function hostGitRead(
     layout ??= findLayout(repoDir);
     if (layout === null) {
       throw new RunnerError({
-        code: "RUN-WORKTREE-001",
+        code: RUNNER_CODES.worktreeGitFailed,
         message: `${repoDir} is not inside a git repository, so the run's commits could not be checked.`,
       });
     }
@@ -41,7 +42,7 @@ export function hostGitRead(
     if (run.exitCode !== 0) {
       const why = run.refused ?? (run.timedOut ? "timed out" : run.stderr.trim());
       throw new RunnerError({
-        code: "RUN-WORKTREE-001",
+        code: RUNNER_CODES.worktreeGitFailed,
         message: `git ${args.join(" ")} failed in ${repoDir}: ${why}.`,
         hint: "Worktree mode needs the working directory to be inside a git repository with at least one commit.",
       });
@@ -127,7 +128,7 @@ export function definitionChangesProblem(options: {
   const remove =
     options.worktreePath === undefined ? "" : `, then git worktree remove ${options.worktreePath}`;
   return problem(
-    "RUN-WORKTREE-007",
+    RUNNER_CODES.agentDefinitionsEdited,
     `The run's commits change agent definitions (${shown}${more}), which this agent may not change (agent.json runner.boundaries.editAgents is not true), so "${branch}" was not merged into "${base}". "${base}" is unchanged; ${kept}.`,
     {
       hint: `Review the change: cd ${repoDir} && git diff ${base}...${branch} -- ${AGENTS_FOLDER}. To merge it anyway: git checkout ${base} && git merge --no-ff ${branch}${remove}. An agent meant to edit agent definitions declares runner.boundaries.editAgents: true.`,

@@ -1,5 +1,6 @@
 import { planGithubActions, runBoundaryHook } from "@climpt/completion-chain";
 import { ClimptError, formatCode, type JsonValue, problem } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import { hookLauncher } from "../phases/command-sandboxes.ts";
 import type { PendingBoundary, RunEnding } from "../phases/step-outcome.ts";
 import type { RunError, RunResult, WorktreeReport } from "../run-result.ts";
@@ -67,7 +68,7 @@ export async function runBoundary(
   const confirmed = await ctx.verdict.confirmAfterBoundary({ signal: ctx.signal });
   if (confirmed.done) return undefined;
   return problem(
-    "AGENT_VERDICT_UNCONFIRMED",
+    RUNNER_CODES.verdictUnconfirmed,
     `The boundary hook ran, but the verdict is not met afterwards: ${confirmed.reason}`,
     { hint: "Read the boundary_hook event in the journal for the commands' output." },
   );
@@ -136,7 +137,7 @@ async function endWorktree(
     const failure =
       cause instanceof ClimptError
         ? problem(cause.code, cause.message, cause.hint === undefined ? {} : { hint: cause.hint })
-        : problem("RUN-WORKTREE-001", (cause as Error).message);
+        : problem(RUNNER_CODES.worktreeGitFailed, (cause as Error).message);
     return { report: kept, error: failure };
   }
 }

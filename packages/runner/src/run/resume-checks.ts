@@ -2,6 +2,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import { findGitLayout, runHostGit } from "@climpt/host-git";
 import { type Problem, problem } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunEvent, RunStartEvent } from "../run-event.ts";
 import { RunnerError } from "../runner-error.ts";
 import {
@@ -26,7 +27,7 @@ function real(file: string): string {
 
 function mismatch(file: string, detail: string, hint?: string): RunnerError {
   return new RunnerError({
-    code: "RUN-RESUME-005",
+    code: RUNNER_CODES.resumeOtherRun,
     message: `The journal ${file} does not describe a run of this agent in this folder: ${detail}. It was not resumed, and nothing ran.`,
     file,
     path: "run_start",
@@ -166,7 +167,7 @@ export function checkResumeDefinition(options: {
       definition,
       warnings: [
         problem(
-          "RUN-RESUME-007",
+          RUNNER_CODES.resumeDefinitionUncompared,
           `The journal ${options.file} records no digest of the agent definition (it predates them), so resume could not check that ${options.agentDir} is unchanged since the run started.`,
           {
             severity: "warning",
@@ -183,7 +184,7 @@ export function checkResumeDefinition(options: {
       definition,
       warnings: [
         problem(
-          "RUN-RESUME-007",
+          RUNNER_CODES.resumeDefinitionUncompared,
           `The agent definition could not be compared with the one the run started with: ${comparison.reason}.`,
           { severity: "warning", hint: "Check the agent folder by hand before trusting the run." },
         ),
@@ -199,14 +200,18 @@ export function checkResumeDefinition(options: {
     return {
       definition,
       warnings: [
-        problem("RUN-RESUME-006", `${message} Resumed anyway (--accept-changed-definition).`, {
-          severity: "warning",
-        }),
+        problem(
+          RUNNER_CODES.resumeDefinitionChanged,
+          `${message} Resumed anyway (--accept-changed-definition).`,
+          {
+            severity: "warning",
+          },
+        ),
       ],
     };
   }
   throw new RunnerError({
-    code: "RUN-RESUME-006",
+    code: RUNNER_CODES.resumeDefinitionChanged,
     message: `${message} The run was not resumed, and nothing ran.`,
     file: options.file,
     hint: `Review the change (git diff -- ${options.agentDir}). Start a new run, or, if you made the change and want this run to continue under it, \`${options.resumeCommand} --accept-changed-definition\`.`,

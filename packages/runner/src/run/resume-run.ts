@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { RUNNER_CODES } from "../codes.ts";
 import { preRunChecks, reportWarnings } from "../definition-checks/pre-run-checks.ts";
 import { checkResumedGit, type RunGit, recordRunGit } from "../git/run-git.ts";
 import { runJournalStore } from "../journal/journal-store.ts";
@@ -61,7 +62,7 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
   const start = events.find((event): event is RunStartEvent => event.type === "run_start");
   if (start === undefined) {
     throw new RunnerError({
-      code: "RUN-RESUME-001",
+      code: RUNNER_CODES.resumeNoRunStart,
       message: `The journal ${file} has no run_start event, so there is nothing to resume.`,
       file,
       hint: "Start a new run instead.",
@@ -75,7 +76,7 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
   const worktree = relocated === undefined ? start.worktree : null;
   if (worktree !== null && !existsSync(worktree.path)) {
     throw new RunnerError({
-      code: "RUN-RESUME-002",
+      code: RUNNER_CODES.resumeWorktreeGone,
       message: `The run's worktree ${worktree.path} no longer exists.`,
       hint: `Recreate it with \`git worktree add ${worktree.path} ${worktree.branch}\`, or start a new run.`,
     });
@@ -83,7 +84,7 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
   if (events.some((e) => e.type === "boundary_hook" || e.type === "boundary_hook_start")) {
     const finished = events.some((event) => event.type === "boundary_hook");
     throw new RunnerError({
-      code: "RUN-RESUME-003",
+      code: RUNNER_CODES.resumeHookRan,
       message: finished
         ? `Run ${runId} already ran its boundary hook; resuming could act twice.`
         : `Run ${runId} stopped while its boundary hook was running; resuming could act twice.`,

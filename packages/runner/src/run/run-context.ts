@@ -27,6 +27,7 @@ import {
   resolveRunRepository,
   resolveToolPolicy,
 } from "@climpt/tools";
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunGit } from "../git/run-git.ts";
 import type { JournalSink } from "../journal/journal-sink.ts";
 import { createMessagesStepExecutor } from "../messages-step-executor.ts";
@@ -155,13 +156,13 @@ function stoppedError(inputs: SessionInputs, runId: string): RunError | undefine
   switch (inputs.stop.reason) {
     case "signal":
       return problem(
-        "AGENT_INTERRUPTED",
+        RUNNER_CODES.interrupted,
         "The run was interrupted (signal). Its journal is complete up to the last finished step.",
         { hint: `Continue it with \`${resume}\`.` },
       );
     case "wallclock":
       return problem(
-        "AGENT_BUDGET_EXCEEDED",
+        RUNNER_CODES.budgetExceeded,
         `The wall-clock budget of ${inputs.runOptions.budgets?.maxWallClockMs} ms ran out.`,
         { hint: `Continue with a larger budget: \`${resume} --max-time <duration>\`.` },
       );

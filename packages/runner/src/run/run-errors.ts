@@ -1,4 +1,5 @@
 import { ClimptError, formatProblem, type Problem, problem } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunError } from "../run-result.ts";
 
 /**
@@ -9,8 +10,8 @@ import type { RunError } from "../run-result.ts";
 export function continuesMidStep(code: string | undefined): boolean {
   return (
     code === undefined ||
-    code === "AGENT_INTERRUPTED" ||
-    code === "AGENT_BUDGET_EXCEEDED" ||
+    code === RUNNER_CODES.interrupted ||
+    code === RUNNER_CODES.budgetExceeded ||
     code.startsWith("AC-MODEL-")
   );
 }
@@ -42,7 +43,8 @@ export function inFamily(error: RunError, family: string): RunError {
  */
 export function problemError(problems: readonly Problem[]): RunError {
   const [first, ...others] = problems;
-  if (first === undefined) return problem("FAILED_STEP_ROUTING", "The step could not be routed.");
+  if (first === undefined)
+    return problem(RUNNER_CODES.stepRouting, "The step could not be routed.");
   const rest = others.map((other) => formatProblem(other));
   return {
     ...first,

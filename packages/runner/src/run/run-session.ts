@@ -1,4 +1,5 @@
 import { type LoadedAgent, problem } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import { runGitChange } from "../git/run-git.ts";
 import type { MidStepReplay } from "../journal/mid-step-replay.ts";
 import { stepEndRecord } from "../journal/step-end-record.ts";
@@ -118,7 +119,7 @@ export class RunSession {
     const { stepId, iteration } = state.routerState;
     const step = ctx.registry.steps[stepId];
     if (step === undefined) {
-      return endRun(problem("FAILED_STEP_ROUTING", `Step "${stepId}" does not exist.`));
+      return endRun(problem(RUNNER_CODES.stepRouting, `Step "${stepId}" does not exist.`));
     }
     // A resumed run serves the interrupted step's recorded replies once, to that step only.
     const replay =
@@ -177,7 +178,7 @@ export class RunSession {
 }
 
 function unexpectedError(ctx: RunContext, error: unknown): RunError {
-  const coded = errorOf(error, "AGENT_STEP_FAILED");
+  const coded = errorOf(error, RUNNER_CODES.stepFailed);
   if (coded.hint !== undefined) return coded;
   return {
     ...coded,

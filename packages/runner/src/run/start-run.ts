@@ -1,6 +1,7 @@
 import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { resolveEntryStep } from "@climpt/registry-schema";
+import { RUNNER_CODES } from "../codes.ts";
 import { preRunChecks, reportWarnings } from "../definition-checks/pre-run-checks.ts";
 import { recordRunGit } from "../git/run-git.ts";
 import { runJournalStore } from "../journal/journal-store.ts";
@@ -33,7 +34,7 @@ export async function startRun(
   // Checked before anything is written: the journal's folder would otherwise create it.
   if (!existsSync(originCwd) || !statSync(originCwd).isDirectory()) {
     throw new RunnerError({
-      code: "RUN-CWD-001",
+      code: RUNNER_CODES.noWorkingDirectory,
       message: `The working directory ${originCwd} does not exist or is not a folder.`,
       hint: "Pass --cwd (RunOptions.cwd) an existing folder: the repository the agent works on.",
     });

@@ -8,6 +8,7 @@ import {
   type Result,
   setEntry,
 } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 
 /**
  * Checks run arguments against the agent's parameter declarations (channel 1): every required
@@ -29,7 +30,7 @@ export function validateArgs(
     const parameter = ownEntry(declared, name);
     if (parameter === undefined) {
       problems.push({
-        code: "RUN-ARGS-001",
+        code: RUNNER_CODES.unknownArgument,
         severity: "error",
         message: `Agent "${agent.name}" has no parameter "${name}".`,
         path: `$.parameters`,
@@ -43,7 +44,7 @@ export function validateArgs(
     const converted = convert(parameter.type, raw);
     if (converted === undefined) {
       problems.push({
-        code: "RUN-ARGS-002",
+        code: RUNNER_CODES.badArgumentType,
         severity: "error",
         message: `Parameter "${name}" (${parameter.cli}) must be a ${parameter.type}; got ${JSON.stringify(raw)}.`,
         path: `$.parameters.${name}.type`,
@@ -59,7 +60,7 @@ export function validateArgs(
       setEntry(values, name, parameter.default);
     } else if (parameter.required) {
       problems.push({
-        code: "RUN-ARGS-003",
+        code: RUNNER_CODES.missingArgument,
         severity: "error",
         message: `Agent "${agent.name}" needs parameter "${name}" (${parameter.cli})${parameter.description ? `: ${parameter.description}` : ""}.`,
         path: `$.parameters.${name}.required`,

@@ -1,6 +1,7 @@
 import type { CommandRunner } from "@climpt/completion-chain";
 import { type GitLayout, runHostGit } from "@climpt/host-git";
 import { type AgentDefinition, type Problem, problem, type WorktreeFinish } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import {
   definitionChanges,
   definitionChangesProblem,
@@ -146,7 +147,7 @@ async function mergeBack(
     return {
       ok: false,
       problem: problem(
-        "RUN-WORKTREE-004",
+        RUNNER_CODES.baseBranchDirty,
         `The base branch "${base}" has uncommitted changes in ${where}, so the run's branch "${branch}" was not merged into it.`,
         {
           hint: `Commit or stash them, then: cd ${where} && git merge --no-ff ${branch} && git worktree remove ${worktree.path}.`,
@@ -170,7 +171,7 @@ async function mergeBack(
 
 function conflict(worktree: RunWorktree, base: string, where: string, detail: string): Problem {
   return problem(
-    "RUN-WORKTREE-003",
+    RUNNER_CODES.mergeConflict,
     `The run's branch "${worktree.branch}" does not merge cleanly into "${base}" (${detail}). "${base}" is unchanged; the branch and the worktree ${worktree.path} are kept.`,
     { hint: byHand(worktree, base, where) },
   );
@@ -252,7 +253,7 @@ export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<Work
     if (pushed.exitCode !== 0) {
       return kept(
         problem(
-          "RUN-WORKTREE-005",
+          RUNNER_CODES.pushFailed,
           `git push ${remote} ${ref} failed (exit ${pushed.exitCode ?? "none"}${pushed.timedOut ? ", timed out" : ""}): ${pushed.stderr.trim() || pushed.stdout.trim()}`,
           {
             hint: `Fix the remote "${remote}" (--push-remote NAME), then: cd ${repoDir} && git push ${remote} ${ref}${finish.createPr ? ` && gh pr create --head ${worktree.branch}` : ""}.`,
@@ -267,7 +268,7 @@ export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<Work
     if (target === null) {
       return kept(
         problem(
-          "RUN-WORKTREE-006",
+          RUNNER_CODES.pullRequestFailed,
           `No pull request was opened for "${worktree.branch}": the repository was on a detached HEAD, so there is no base branch to target.`,
           {
             hint: `Pass --pr-target BRANCH, or: gh pr create --head ${worktree.branch} --base <branch>.`,
@@ -290,7 +291,7 @@ export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<Work
     if (created.exitCode !== 0) {
       return kept(
         problem(
-          "RUN-WORKTREE-006",
+          RUNNER_CODES.pullRequestFailed,
           `gh pr create --head ${worktree.branch} --base ${target} failed (exit ${created.exitCode}${created.timedOut ? ", timed out" : ""}): ${created.stderr.trim() || created.stdout.trim()}`,
           {
             hint: `The branch is pushed; open the pull request by hand: gh pr create --head ${worktree.branch} --base ${target}, then git worktree remove ${worktree.path}.`,

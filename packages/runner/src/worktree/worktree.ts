@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { findGitLayout, type GitLayout, runHostGit } from "@climpt/host-git";
 import { ClimptError } from "@climpt/model";
+import { RUNNER_CODES } from "../codes.ts";
 import { RunnerError } from "../runner-error.ts";
 
 /** Local git commands only; a bound so a wedged git (a lock held elsewhere) cannot hang a run. */
@@ -22,14 +23,14 @@ export function repositoryOf(dir: string, expectCommonDir?: string): GitLayout {
   } catch (error) {
     if (!ClimptError.isInstance(error)) throw error;
     throw new RunnerError({
-      code: "RUN-WORKTREE-001",
+      code: RUNNER_CODES.worktreeGitFailed,
       message: error.message,
       hint: error.hint ?? NEEDS_A_REPOSITORY,
     });
   }
   if (layout === null) {
     throw new RunnerError({
-      code: "RUN-WORKTREE-001",
+      code: RUNNER_CODES.worktreeGitFailed,
       message: `${dir} is not inside a git repository.`,
       hint: NEEDS_A_REPOSITORY,
     });
@@ -61,7 +62,7 @@ export async function git(
   if (result.exitCode === 0) return result.stdout.trim();
   const stderr = result.stderr.trim() || (result.timedOut ? "timed out" : result.spawnError);
   throw new RunnerError({
-    code: "RUN-WORKTREE-001",
+    code: RUNNER_CODES.worktreeGitFailed,
     message: `git ${args.join(" ")} failed in ${cwd}${stderr ? `: ${stderr}` : ""}.`,
     hint: NEEDS_A_REPOSITORY,
     cause: result,
@@ -123,7 +124,7 @@ export async function createRunWorktree(options: {
     baseBranch = current === "HEAD" ? null : current;
   } else if (!(await branchExists(repo, baseBranch))) {
     throw new RunnerError({
-      code: "RUN-WORKTREE-002",
+      code: RUNNER_CODES.noBaseBranch,
       message: `The base branch "${baseBranch}" does not exist in ${top}.`,
       hint: "Pass --base-branch an existing local branch, or leave it out to start from the current branch.",
     });
