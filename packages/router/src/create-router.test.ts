@@ -1,7 +1,7 @@
-import type { Registry, ValidationStep } from "@climpt/model";
+import { type Registry, resolveRunIterationCap, type ValidationStep } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
-import { gateStep, registryOf, seed003Linear } from "./registries.test-helper.ts";
+import { gateStep, registryOf, seed002, seed003Linear } from "./registries.test-helper.ts";
 import type { StepDecision } from "./route-decision.ts";
 import type { RouterState } from "./router-state.ts";
 
@@ -51,8 +51,18 @@ describe("createRouter: the cap is given once", () => {
     expect(!back.ok && back.issues[0]?.code).toBe("AGENT_MAX_ITERATIONS");
   });
 
-  it("defaults to 100", () => {
-    expect(createRouter(seed003Linear).iterationCap).toBe(100);
+  it("defaults to the cap a run of the same registry gets: 20 gate, 100 check", () => {
+    const undeclared = {
+      limits: {},
+      verdict: { type: "poll:state", declaredType: "poll:state", config: {} },
+    } as const;
+    for (const [registry, cap] of [
+      [seed003Linear, 20],
+      [seed002, 100],
+    ] as const) {
+      expect(createRouter(registry).iterationCap).toBe(cap);
+      expect(resolveRunIterationCap(undeclared, registry).cap).toBe(cap);
+    }
   });
 });
 

@@ -464,12 +464,12 @@ describe("route: the run-wide iteration cap", () => {
     }
   }
 
-  it("stops at 100 iterations by default with AGENT_MAX_ITERATIONS", () => {
+  it("stops at the gate dialect's default cap of 20 with AGENT_MAX_ITERATIONS", () => {
     const { last, issue } = runUntilRefused();
-    expect(last.iteration).toBe(100);
+    expect(last.iteration).toBe(20);
     expect(issue.code).toBe("AGENT_MAX_ITERATIONS");
-    expect(issue.message).toContain("iteration cap of 100");
-    expect(issue.message).toContain('Step "continuation.loop" ran 100 times');
+    expect(issue.message).toContain("iteration cap of 20");
+    expect(issue.message).toContain('Step "continuation.loop" ran 20 times');
     expect(issue.hint).toContain("limits.maxIterations");
   });
 
