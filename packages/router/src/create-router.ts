@@ -43,8 +43,8 @@ export interface RouterOptions {
 export interface Router {
   readonly registry: Registry;
   readonly iterationCap: number;
-  /** Iteration 1 at the entry step; throws `SR-ENTRY-002` when the registry lacks it. */
-  start(entryStepId: string): RouterState;
+  /** Iteration 1 at the entry step; `SR-ENTRY-002` when the registry lacks it. */
+  start(entryStepId: string): Result<RouterState>;
   /** Gate dialect: where the flow goes after the current step emitted `input.intent`. */
   route(state: RouterState, input: RouteInput, options?: RouteOptions): Result<RouteDecision>;
   /**

@@ -21,7 +21,7 @@ import { checkResumedGit, type RunGit, recordRunGit } from "./run-git.ts";
 import { resumeCommandOf } from "./run-options.ts";
 import type { RunResult } from "./run-result.ts";
 import { applyStepEnd, initialRunState, type RunState } from "./run-state.ts";
-import { RunnerError } from "./runner-error.ts";
+import { AgentDefinitionError, RunnerError } from "./runner-error.ts";
 import { StepEndFold } from "./step-end-record.ts";
 
 export type ResumedRun =
@@ -152,7 +152,9 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
   });
 
   try {
-    let state = initialRunState(context.router.start(start.entryStepId), context.registry);
+    const started = context.router.start(start.entryStepId);
+    if (!started.ok) throw new AgentDefinitionError(started.issues);
+    let state = initialRunState(started.value, context.registry);
     // Rebuilds each record's full router state (a format-2 step_end holds only the per-step
     // totals it changed); a format-1 journal's records hold them whole.
     const fold = new StepEndFold(state.routerState);

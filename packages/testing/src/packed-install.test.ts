@@ -69,7 +69,9 @@ describe("installing the pure packages from their tarballs", () => {
         },
       };
       const router = createRouter(registry, { iterationCap: 10 });
-      const state = router.start("initial.a");
+      const started = router.start("initial.a");
+      if (!started.ok) throw new Error(formatProblem(started.issues[0]));
+      const state = started.value;
       const read = interpretGate(registry.steps["initial.a"], { action: "continue", plan: "p" }, { iteration: 1 });
       const decision = router.route(state, read.value, { handoff: read.value.handoff });
       const refused = interpretGate(registry.steps["initial.a"], { action: "done" }, { iteration: 1 });
