@@ -23,5 +23,4 @@ export {
   type FoundValidationStep,
   findValidationStep,
   type ValidationLookup,
-  VERDICT_CLOSURE_IDS,
 } from "./validation-step.ts";
