@@ -1,17 +1,13 @@
 // The type of `RunCompletionChainInput.launchValidator`, so a runner need not import the validators.
 export type { CommandLaunch, CommandLauncher, LaunchRequest } from "@climpt/validators";
-export {
-  type BoundaryRequest,
-  CLOSURE_ACTIONS,
-  closesIssue,
-  type IssueBoundaryRequest,
-  isClosureAction,
-  type MergeBoundaryRequest,
+export type {
+  BoundaryRequest,
+  IssueBoundaryRequest,
+  MergeBoundaryRequest,
 } from "./boundary/boundary-request.ts";
 export type { HookCommandLaunch, HookCommandLauncher } from "./boundary/command-hook.ts";
 export {
   type GithubPlan,
-  issueText,
   type PlanGithubActionsInput,
   type PlannedIssueAction,
   type PlannedMerge,
@@ -35,16 +31,7 @@ export {
   DEFAULT_COMMAND_TIMEOUT_MS,
   type ExecaCommandRunnerOptions,
 } from "./command-runner.ts";
-export {
-  buildValidatorRetryPrompt,
-  buildVerdictRetryPrompt,
-  type RetryPrompt,
-  type RetryPromptOutcome,
-  type RetrySource,
-  type ValidatorRetryInput,
-  type VerdictRetryInput,
-} from "./retry/build-retry-prompt.ts";
-export { capText, DEFAULT_PROMPT_OUTPUT_CAP_CHARS } from "./retry/cap-text.ts";
+export type { RetrySource } from "./retry/build-retry-prompt.ts";
 export {
   type CompletionChainResult,
   type RunCompletionChainInput,
@@ -53,12 +40,11 @@ export {
 export type { ValidationSummary } from "./validation/validation-summary.ts";
 export { CheckBudgetVerdict } from "./verdict/check-budget.ts";
 export {
-  COMPOSITE_OPERATORS,
   type CompositeOperator,
   CompositeVerdict,
 } from "./verdict/composite.ts";
 export { createVerdictStrategy } from "./verdict/create-verdict-strategy.ts";
-export { type CreateVerdict, loadCustomVerdict } from "./verdict/custom.ts";
+export { loadCustomVerdict } from "./verdict/custom.ts";
 export {
   type ExternalStateOptions,
   ExternalStateVerdict,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { extractHandoff } from "./extract-handoff.ts";
+import { extractHandoff, handoffFieldsOf } from "./extract-handoff.ts";
+import { interpretGate } from "./interpret-gate.ts";
 import { checkStep, gateStep } from "./steps.test-helper.ts";
 
 describe("extractHandoff", () => {
@@ -47,5 +48,38 @@ describe("extractHandoff", () => {
     expect(extractHandoff(step, { analysis: { approach: "tdd" } }).handoff).toEqual({
       approach: "tdd",
     });
+  });
+});
+
+describe("handoffFieldsOf: one declaration, read the same by interpretGate and extractHandoff", () => {
+  const output = {
+    next_action: { action: "next" },
+    analysis: { plan: "p", items: ["first"] },
+  };
+
+  it("reads a gate step's step.handoff when it declares no handoffFields (a registry built in code)", () => {
+    const step = {
+      ...gateStep("initial.issue", "work", { allowedIntents: ["next"] }),
+      handoff: [{ key: "plan", path: "analysis.plan" }],
+    };
+    const read = interpretGate(step, output, { iteration: 1 });
+    expect(read.ok && read.value.handoff).toEqual({ plan: "p" });
+    expect(read.ok && read.value.handoffPaths).toEqual({ "analysis.plan": "p" });
+    expect(extractHandoff(step, output).handoff).toEqual({ plan: "p" });
+  });
+
+  it("takes handoffFields over step.handoff, with the same keys for both readers", () => {
+    const step = {
+      ...gateStep("initial.issue", "work", {
+        allowedIntents: ["next"],
+        handoffFields: ["analysis.items[0]"],
+      }),
+      // What the loader derives from handoffFields; its key for an indexed path differs.
+      handoff: [{ key: "items", path: "analysis.items[0]" }],
+    };
+    expect(handoffFieldsOf(step)).toEqual([{ key: "items[0]", path: "analysis.items[0]" }]);
+    const read = interpretGate(step, output, { iteration: 1 });
+    expect(read.ok && read.value.handoff).toEqual({ "items[0]": "first" });
+    expect(extractHandoff(step, output).handoff).toEqual({ "items[0]": "first" });
   });
 });

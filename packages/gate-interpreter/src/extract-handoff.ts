@@ -46,20 +46,32 @@ export function readHandoff(
 /** Gate-dialect handoff: every `structuredGate.handoffFields` path, keyed by its short key. */
 export function gateHandoffFields(
   handoffFields: readonly string[],
-): { readonly key: string; readonly path: string }[] {
+): readonly { readonly key: string; readonly path: string }[] {
   return handoffFields.map((path) => ({ key: shortKeyOf(path), path }));
 }
 
 /**
- * Check-dialect handoff (docs/design.md#handoff): reads each declared `step.handoff` entry (`{key,
- * path}`) from the step's output. The output may be an object, a JSON string, or JSON in a ```json
- * fence. For a gate-dialect step with no `handoff` entries, its `handoffFields` are used instead,
- * so one call works for either dialect.
+ * The handoff a step declares, as `(key, path)` pairs: the one rule `interpretGate` and
+ * `extractHandoff` both read, so a step's handoff is the same whichever reads it. A gate step's
+ * declaration is its `structuredGate.handoffFields` (the file format; keys are `shortKeyOf` the
+ * path). `step.handoff` is the check dialect's declaration, and for a gate step it is read only
+ * when `handoffFields` is empty: a registry built in code that filled `handoff` alone still hands
+ * its values on (before, `interpretGate` ignored them).
+ */
+export function handoffFieldsOf(
+  step: Pick<Step, "handoff" | "gate">,
+): readonly { readonly key: string; readonly path: string }[] {
+  const gateFields = step.gate?.handoffFields ?? [];
+  return gateFields.length > 0 ? gateHandoffFields(gateFields) : step.handoff;
+}
+
+/**
+ * Reads the step's declared handoff (`handoffFieldsOf`) from its output
+ * (docs/design.md#handoff). The output may be an object, a JSON string, or JSON in a ```json
+ * fence, so one call works for either dialect.
  */
 export function extractHandoff(step: Step, output: unknown): HandoffExtraction {
   const object = coerceJsonObject(output);
   if (!object.ok) return { handoff: {}, handoffPaths: {} };
-  const fields =
-    step.handoff.length > 0 ? step.handoff : gateHandoffFields(step.gate?.handoffFields ?? []);
-  return readHandoff(object.value, fields);
+  return readHandoff(object.value, handoffFieldsOf(step));
 }

@@ -1,5 +1,5 @@
 export { type PathSegment, parseDotPath, readDotPath, shortKeyOf } from "./dot-path.ts";
-export { extractHandoff, type HandoffExtraction } from "./extract-handoff.ts";
+export { extractHandoff, type HandoffExtraction, handoffFieldsOf } from "./extract-handoff.ts";
 export type { GateInterpretation, InterpretGateOptions } from "./gate-interpretation.ts";
 export {
   type CheckInterpretation,

@@ -14,7 +14,7 @@ import {
   stepPath,
 } from "@climpt/model";
 import { parentPathOf, readDotPath } from "./dot-path.ts";
-import { gateHandoffFields, readHandoff } from "./extract-handoff.ts";
+import { handoffFieldsOf, readHandoff } from "./extract-handoff.ts";
 import type { GateInterpretation, InterpretGateOptions } from "./gate-interpretation.ts";
 import { normalizeIntent } from "./normalize-intent.ts";
 
@@ -196,7 +196,7 @@ function decideIntent(
 /**
  * Reads a gate-dialect step's structured output (docs/design.md#the-gate): the intent at
  * `intentField` (aliases mapped, case-insensitive), checked against `allowedIntents` and the
- * step-kind table; the `jump` target at `targetField`; the `handoffFields`. Only
+ * step-kind table; the `jump` target at `targetField`; the declared handoff (`handoffFieldsOf`). Only
  * `next_action`-style intent fields count: a `status: "completed"` elsewhere in the output is
  * never a completion signal (docs/design.md#intents).
  */
@@ -256,7 +256,7 @@ export function interpretGate(
     }
   }
 
-  const { handoff, handoffPaths } = readHandoff(output, gateHandoffFields(gate.handoffFields));
+  const { handoff, handoffPaths } = readHandoff(output, handoffFieldsOf(step));
   const reason = siblingReason(output, gate.intentField) ?? fallbackReason;
 
   return ok({

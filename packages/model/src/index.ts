@@ -112,7 +112,12 @@ export {
   type Result,
   stepPath,
 } from "./problem.ts";
-export { type RunCapSource, type RunIterationCap, resolveRunIterationCap } from "./run-cap.ts";
+export {
+  defaultRunIterationCap,
+  type RunCapSource,
+  type RunIterationCap,
+  resolveRunIterationCap,
+} from "./run-cap.ts";
 export {
   type CollectSecretsOptions,
   collectSecrets,

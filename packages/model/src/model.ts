@@ -64,7 +64,11 @@ export interface StructuredGate {
   readonly intentField: string;
   /** Dot path to the target step id of a `jump`. */
   readonly targetField?: string;
-  /** Dot paths of output fields carried forward as handoff. */
+  /**
+   * Dot paths of output fields carried forward as handoff: a gate step's one handoff
+   * declaration. `Step.handoff` is what the loader derives from it (for flow analysis and UV
+   * names); gate-interpreter's `handoffFieldsOf` reads `handoff` only when this is empty.
+   */
   readonly handoffFields: readonly string[];
   readonly targetMode?: "explicit" | "dynamic" | "conditional";
   /** Default true: an uninterpretable intent stops the run. */
@@ -230,6 +234,12 @@ export interface Step {
   readonly transitions: Transitions;
   readonly check?: CheckDefinition;
   readonly iterations: IterationBounds;
+  /**
+   * The check dialect's handoff declaration (`{key, path}` per value). For a gate step the loader
+   * fills it from `structuredGate.handoffFields`, which is what the gate is read by; a gate step
+   * built in code with `handoffFields` empty has this read instead (`handoffFieldsOf` in
+   * `@climpt/gate-interpreter`).
+   */
   readonly handoff: readonly HandoffField[];
   /** `opus` | `sonnet` | `haiku` or a full model id. */
   readonly model?: string;

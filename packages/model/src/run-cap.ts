@@ -26,6 +26,16 @@ function positiveInteger(value: unknown): number | undefined {
 }
 
 /**
+ * The run cap when nothing declares one: `DEFAULT_GATE_RUN_ITERATION_CAP` (20, the original
+ * runtime's) for the gate dialect, `DEFAULT_RUN_ITERATION_CAP` (100) for the check dialect. The one
+ * place this default is chosen: `resolveRunIterationCap` and `createRouter` (without an
+ * `iterationCap`) both take it from here, so a registry gets the same cap either way.
+ */
+export function defaultRunIterationCap(registry: Pick<Registry, "dialect">): number {
+  return registry.dialect === "gate" ? DEFAULT_GATE_RUN_ITERATION_CAP : DEFAULT_RUN_ITERATION_CAP;
+}
+
+/**
  * The iteration cap of one run: `--max-iterations` (`override`), else `limits.maxIterations`,
  * else the verdict's `config.maxIterations` (whatever the verdict type; it is the cap the
  * original runtime applied), else the dialect's default (100 check, 20 gate). The one place
@@ -44,8 +54,5 @@ export function resolveRunIterationCap(
   if (fromLimits !== undefined) return { cap: fromLimits, source: "limits" };
   const fromVerdict = positiveInteger(agent.verdict.config.maxIterations);
   if (fromVerdict !== undefined) return { cap: fromVerdict, source: "verdict" };
-  return {
-    cap: registry.dialect === "gate" ? DEFAULT_GATE_RUN_ITERATION_CAP : DEFAULT_RUN_ITERATION_CAP,
-    source: "default",
-  };
+  return { cap: defaultRunIterationCap(registry), source: "default" };
 }

@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
 import { gateStep, registryOf } from "./registries.test-helper.ts";
+import { started } from "./started.test-helper.ts";
 
 describe("abort with a null target", () => {
   it("ends the run as AGENT_ABORTED, never as closing", () => {
@@ -22,7 +23,7 @@ describe("abort with a null target", () => {
       }),
     ]);
     const router = createRouter(registry);
-    const decision = router.route(router.start("initial.a"), {
+    const decision = router.route(started(router, "initial.a"), {
       intent: "abort",
       reason: "nothing to do",
     });

@@ -1,6 +1,6 @@
 import {
   ClimptError,
-  DEFAULT_RUN_ITERATION_CAP,
+  defaultRunIterationCap,
   fail,
   ok,
   problem,
@@ -12,11 +12,15 @@ import { contractViolation } from "./problems.ts";
 import { lookup, type RouterState, withEntry } from "./router-state.ts";
 
 /**
- * The run-wide cap: the option when given, else `DEFAULT_RUN_ITERATION_CAP` (100). A cap that is
+ * The run-wide cap: the option when given, else the registry dialect's default from
+ * `defaultRunIterationCap` (the same default `resolveRunIterationCap` gives a run). A cap that is
  * not a positive integer is a caller's mistake, thrown as `AGENT_MAX_ITERATIONS`.
  */
-export function resolveIterationCap(iterationCap: number | undefined): number {
-  const cap = iterationCap ?? DEFAULT_RUN_ITERATION_CAP;
+export function resolveIterationCap(
+  iterationCap: number | undefined,
+  registry: Pick<Registry, "dialect">,
+): number {
+  const cap = iterationCap ?? defaultRunIterationCap(registry);
   if (!Number.isInteger(cap) || cap < 1) {
     throw new ClimptError({
       code: "AGENT_MAX_ITERATIONS",

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
 import { gateStep, registryOf } from "./registries.test-helper.ts";
 import { stepCountOf } from "./router-state.ts";
+import { started } from "./started.test-helper.ts";
 
 /** triager's shape: a closure step with no gate and no transitions, the entry of the run. */
 function gateless(id: string): Step {
@@ -15,7 +16,7 @@ describe("closeWithoutIntent", () => {
   const router = createRouter(registry, { iterationCap: 2 });
 
   it("records the closure step's execution and starts the completion chain", () => {
-    const decided = router.closeWithoutIntent(router.start("closure.triage"));
+    const decided = router.closeWithoutIntent(started(router, "closure.triage"));
     expect(decided.ok).toBe(true);
     if (!decided.ok) return;
     expect(decided.value).toMatchObject({ kind: "closing", stepId: "closure.triage" });
@@ -28,7 +29,7 @@ describe("closeWithoutIntent", () => {
   });
 
   it("refuses a step of another kind with SR-TRANS-019", () => {
-    const refused = router.closeWithoutIntent(router.start("initial.work"));
+    const refused = router.closeWithoutIntent(started(router, "initial.work"));
     expect(refused.ok).toBe(false);
     if (refused.ok) return;
     expect(refused.issues[0]).toMatchObject({

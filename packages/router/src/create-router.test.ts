@@ -1,9 +1,10 @@
-import type { Registry, ValidationStep } from "@climpt/model";
+import { type Registry, resolveRunIterationCap, type ValidationStep } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
-import { gateStep, registryOf, seed003Linear } from "./registries.test-helper.ts";
+import { gateStep, registryOf, seed002, seed003Linear } from "./registries.test-helper.ts";
 import type { StepDecision } from "./route-decision.ts";
 import type { RouterState } from "./router-state.ts";
+import { started } from "./started.test-helper.ts";
 
 const to = (target: string | null) => ({ kind: "target", target }) as const;
 
@@ -35,13 +36,13 @@ describe("createRouter: the cap is given once", () => {
   it("holds the cap for route, the check dialect, the validation return and a skipped iteration", () => {
     const router = createRouter(seed003Linear, { iterationCap: 2 });
     expect(router.iterationCap).toBe(2);
-    const atTwo: RouterState = { ...router.start("continuation.issue"), iteration: 2 };
+    const atTwo: RouterState = { ...started(router, "continuation.issue"), iteration: 2 };
     const routed = router.route(atTwo, { intent: "next" });
     expect(!routed.ok && routed.issues[0]?.code).toBe("AGENT_MAX_ITERATIONS");
     const skipped = router.skipIteration(atTwo);
     expect(!skipped.ok && skipped.issues[0]?.code).toBe("AGENT_MAX_ITERATIONS");
     const closing = router.route(
-      { ...router.start("closure.issue"), iteration: 2 },
+      { ...started(router, "closure.issue"), iteration: 2 },
       {
         intent: "closing",
       },
@@ -51,22 +52,32 @@ describe("createRouter: the cap is given once", () => {
     expect(!back.ok && back.issues[0]?.code).toBe("AGENT_MAX_ITERATIONS");
   });
 
-  it("defaults to 100", () => {
-    expect(createRouter(seed003Linear).iterationCap).toBe(100);
+  it("defaults to the cap a run of the same registry gets: 20 gate, 100 check", () => {
+    const undeclared = {
+      limits: {},
+      verdict: { type: "poll:state", declaredType: "poll:state", config: {} },
+    } as const;
+    for (const [registry, cap] of [
+      [seed003Linear, 20],
+      [seed002, 100],
+    ] as const) {
+      expect(createRouter(registry).iterationCap).toBe(cap);
+      expect(resolveRunIterationCap(undeclared, registry).cap).toBe(cap);
+    }
   });
 });
 
 describe("skipIteration: a schema failure spends the iteration", () => {
   it("runs the same step again as the next iteration, in the same visit, counting nothing", () => {
     const router = createRouter(seed003Linear);
-    const state = router.start("initial.issue");
+    const state = started(router, "initial.issue");
     const skipped = router.skipIteration(state);
     expect(skipped.ok && skipped.value).toEqual({ ...state, iteration: 2 });
   });
 
   it("says which step would run past the cap", () => {
     const router = createRouter(seed003Linear, { iterationCap: 1 });
-    const skipped = router.skipIteration(router.start("initial.issue"));
+    const skipped = router.skipIteration(started(router, "initial.issue"));
     if (skipped.ok) throw new Error("expected the cap");
     expect(skipped.issues[0]?.message).toContain("iteration cap of 1");
     expect(skipped.issues[0]?.message).toContain('step "initial.issue"');
@@ -75,7 +86,7 @@ describe("skipIteration: a schema failure spends the iteration", () => {
 
   it("is a contract violation while a check is pending", () => {
     const router = createRouter(seed003Linear);
-    const pending = { ...router.start("initial.issue"), awaitingCheck: true };
+    const pending = { ...started(router, "initial.issue"), awaitingCheck: true };
     expect(() => router.skipIteration(pending)).toThrow(/check is pending/);
   });
 });
@@ -83,7 +94,9 @@ describe("skipIteration: a schema failure spends the iteration", () => {
 describe("enterClosure: a budget verdict sends the flow into closure", () => {
   it("goes to the registry's first closure step as the same iteration, recording the work step", () => {
     const router = createRouter(withVerification);
-    const decision = stepDecision(router.route(router.start("initial.work"), { intent: "next" }));
+    const decision = stepDecision(
+      router.route(started(router, "initial.work"), { intent: "next" }),
+    );
     const entered = router.enterClosure(decision);
     expect(entered).toMatchObject({ kind: "step", stepId: "closure.first", via: "enter-closure" });
     expect(entered.state).toMatchObject({
@@ -97,7 +110,7 @@ describe("enterClosure: a budget verdict sends the flow into closure", () => {
 
   it("from a verification step, records the work step before it, so a failed validation returns to work", () => {
     const router = createRouter(withVerification);
-    const first = stepDecision(router.route(router.start("initial.work"), { intent: "next" }));
+    const first = stepDecision(router.route(started(router, "initial.work"), { intent: "next" }));
     const fromVerification = stepDecision(router.route(first.state, { intent: "repeat" }));
     const entered = router.enterClosure(fromVerification);
     expect(entered.state.closureLeadIn).toEqual({ "closure.first": "initial.work" });
@@ -111,7 +124,7 @@ describe("enterClosure: a budget verdict sends the flow into closure", () => {
   it("leaves a decision alone that already goes to the closure step, or that comes from one", () => {
     const router = createRouter(withVerification);
     const handoff = stepDecision(
-      router.route(router.start("continuation.work"), { intent: "handoff" }),
+      router.route(started(router, "continuation.work"), { intent: "handoff" }),
     );
     expect(router.enterClosure(handoff)).toBe(handoff);
     const fromClosure: StepDecision = {
@@ -128,7 +141,7 @@ describe("enterClosure: a budget verdict sends the flow into closure", () => {
     ]);
     const router = createRouter(registry);
     const decision = stepDecision(
-      router.route(router.start("continuation.loop"), { intent: "next" }),
+      router.route(started(router, "continuation.loop"), { intent: "next" }),
     );
     expect(router.enterClosure(decision)).toBe(decision);
   });
@@ -171,7 +184,7 @@ describe("validationStepFor: the one validationSteps lookup", () => {
     const router = createRouter(registryWith([entry("polling", "closure.polling", 1)]), {
       verdictType: "poll:state",
     });
-    const closing = router.route(router.start("closure.issue"), { intent: "closing" });
+    const closing = router.route(started(router, "closure.issue"), { intent: "closing" });
     if (!closing.ok) throw new Error("unexpected");
     const first = router.returnAfterFailedValidation(closing.value.state, "closure.issue");
     if (!first.ok) throw new Error("the first return is allowed");

@@ -23,7 +23,8 @@ import { type FoundValidationStep, findValidationStep } from "./validation-step.
 export interface RouterOptions {
   /**
    * The run-wide iteration cap: no state the router returns holds an iteration above it.
-   * `DEFAULT_RUN_ITERATION_CAP` (100) when absent; anything but a positive integer throws
+   * When absent, the registry dialect's default (`defaultRunIterationCap` from `@climpt/model`:
+   * 20 gate, 100 check), the same a run gets from `resolveRunIterationCap`; anything but a positive integer throws
    * `AGENT_MAX_ITERATIONS` here, once.
    */
   readonly iterationCap?: number;
@@ -42,8 +43,8 @@ export interface RouterOptions {
 export interface Router {
   readonly registry: Registry;
   readonly iterationCap: number;
-  /** Iteration 1 at the entry step; throws `SR-ENTRY-002` when the registry lacks it. */
-  start(entryStepId: string): RouterState;
+  /** Iteration 1 at the entry step; `SR-ENTRY-002` when the registry lacks it. */
+  start(entryStepId: string): Result<RouterState>;
   /** Gate dialect: where the flow goes after the current step emitted `input.intent`. */
   route(state: RouterState, input: RouteInput, options?: RouteOptions): Result<RouteDecision>;
   /**
@@ -75,7 +76,7 @@ export interface Router {
 
 /** The router for one registry and one run's iteration cap. */
 export function createRouter(registry: Registry, options: RouterOptions = {}): Router {
-  const cap = resolveIterationCap(options.iterationCap);
+  const cap = resolveIterationCap(options.iterationCap, registry);
   const verdictType = options.verdictType;
   return {
     registry,

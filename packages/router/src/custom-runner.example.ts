@@ -37,7 +37,9 @@ export async function runFlow(
 ): Promise<FlowResult> {
   // The cap is given once; every call below is bounded by it.
   const router = createRouter(registry, { iterationCap });
-  let state = router.start(entryStepId);
+  const start = router.start(entryStepId);
+  if (!start.ok) return { success: false, iterations: 0, ...onlyProblem(start.issues[0]) };
+  let state = start.value;
   const handoff: Record<string, JsonValue> = {};
   let retry = false;
   for (;;) {
@@ -100,6 +102,10 @@ async function routeCheckStep(
 }
 
 function failed(state: RouterState, problem?: Problem): FlowResult {
-  return { success: false, iterations: state.iteration, ...(problem ? { problem } : {}) };
+  return { success: false, iterations: state.iteration, ...onlyProblem(problem) };
+}
+
+function onlyProblem(problem: Problem | undefined): { problem?: Problem } {
+  return problem === undefined ? {} : { problem };
 }
 // A problem prints as one line with formatProblem(problem): "CODE at path: message Fix: hint".

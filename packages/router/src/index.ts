@@ -1,5 +1,6 @@
 export { DEFAULT_RUN_ITERATION_CAP } from "@climpt/model";
 export { createRouter, type Router, type RouterOptions } from "./create-router.ts";
+export { defineRegistry, type RegistrySpec, type StepSpec } from "./define-registry.ts";
 export { firstClosureStep } from "./enter-closure.ts";
 export { conditionText } from "./resolve-transition.ts";
 export type { ValidationRetryDecision } from "./return-after-validation.ts";
@@ -23,5 +24,4 @@ export {
   type FoundValidationStep,
   findValidationStep,
   type ValidationLookup,
-  VERDICT_CLOSURE_IDS,
 } from "./validation-step.ts";

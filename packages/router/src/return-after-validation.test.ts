@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
 import { gateStep, registryOf, seed003Linear } from "./registries.test-helper.ts";
 import type { RouteInput } from "./route-decision.ts";
-import { createRouterState, type RouterState } from "./router-state.ts";
+import type { RouterState } from "./router-state.ts";
+import { startState } from "./started.test-helper.ts";
 
 const route = (registry: Registry, state: RouterState, input: RouteInput) =>
   createRouter(registry).route(state, input);
@@ -25,7 +26,7 @@ function returnAfterFailedValidation(
 const unbounded: Registry = { ...seed003Linear, validationSteps: {} };
 
 function atClosure(): RouterState {
-  const handedOff = route(seed003Linear, createRouterState(seed003Linear, "continuation.issue"), {
+  const handedOff = route(seed003Linear, startState(seed003Linear, "continuation.issue"), {
     intent: "handoff",
   });
   if (!handedOff.ok) throw new Error("unexpected");
@@ -66,7 +67,7 @@ describe("returnAfterFailedValidation", () => {
         transitions: { closing: to(null), repeat: to("continuation.implement") },
       }),
     ]);
-    let state = createRouterState(registry, "initial.analyze");
+    let state = startState(registry, "initial.analyze");
     for (const intent of ["next", "next", "next", "closing"] as const) {
       const decision = route(registry, state, { intent });
       if (!decision.ok) throw new Error(decision.issues[0]?.message);
@@ -119,7 +120,7 @@ describe("returnAfterFailedValidation", () => {
   });
 
   it("a closure step the run started at runs again itself", () => {
-    const closing = route(seed003Linear, createRouterState(seed003Linear, "closure.issue"), {
+    const closing = route(seed003Linear, startState(seed003Linear, "closure.issue"), {
       intent: "closing",
     });
     if (!closing.ok) throw new Error("unexpected");

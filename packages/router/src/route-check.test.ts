@@ -4,7 +4,8 @@ import { createRouter } from "./create-router.ts";
 import { checkStep, registryOf, seed000 } from "./registries.test-helper.ts";
 import type { CheckVerdict } from "./route-check.ts";
 import type { RouteDecision } from "./route-decision.ts";
-import { createRouterState, type RouterState } from "./router-state.ts";
+import type { RouterState } from "./router-state.ts";
+import { startState } from "./started.test-helper.ts";
 
 /** One execution of the current step: beforeCheck, then (if asked) routeCheck with the verdict. */
 function execute(
@@ -46,7 +47,7 @@ function single(check: CheckDefinition, min?: number, max?: number): Registry {
 describe("beforeCheck: iterations.min", () => {
   it("runs the step again without its check until it has run min times in this visit", () => {
     const registry = single({ onPass: { kind: "next", target: "s_two" } }, 3, 5);
-    let state = createRouterState(registry, "s_one");
+    let state = startState(registry, "s_one");
     const first = beforeCheck(registry, state);
     expect(first.ok && first.value).toMatchObject({
       kind: "step",
@@ -67,7 +68,7 @@ describe("beforeCheck: iterations.min", () => {
 
   it("calling it twice for one execution is a contract violation", () => {
     const registry = single({ onPass: { kind: "complete" } });
-    const first = beforeCheck(registry, createRouterState(registry, "s_one"));
+    const first = beforeCheck(registry, startState(registry, "s_one"));
     if (!first.ok) throw new Error("unexpected");
     expect(() => beforeCheck(registry, first.value.state)).toThrow(/twice/);
   });
@@ -75,7 +76,7 @@ describe("beforeCheck: iterations.min", () => {
 
 describe("routeCheck: pass", () => {
   it("onPass.next goes to that step as a new visit", () => {
-    const { decision } = execute(seed000, createRouterState(seed000, "s_a8f3"), pass);
+    const { decision } = execute(seed000, startState(seed000, "s_a8f3"), pass);
     expect(decision).toMatchObject({
       kind: "step",
       stepId: "s_b2c1",
@@ -90,14 +91,14 @@ describe("routeCheck: pass", () => {
   });
 
   it("onPass.complete ends the flow with a complete decision, not with success", () => {
-    const { decision } = execute(seed000, createRouterState(seed000, "s_c9d4"), pass);
+    const { decision } = execute(seed000, startState(seed000, "s_c9d4"), pass);
     expect(decision).toMatchObject({ kind: "complete", stepId: "s_c9d4", message: "fine" });
     expect(decision?.state.iteration).toBe(1);
   });
 
   it("an onPass target that does not exist is SR-TRANS-001", () => {
     const registry = single({ onPass: { kind: "next", target: "s_gone" } });
-    const { issue } = execute(registry, createRouterState(registry, "s_one"), pass);
+    const { issue } = execute(registry, startState(registry, "s_one"), pass);
     expect(issue?.code).toBe("SR-TRANS-001");
     expect(issue?.path).toBe("$.steps.s_one.check.onPass.next");
   });
@@ -110,13 +111,13 @@ describe("routeCheck: fail", () => {
       1,
       3,
     );
-    const { decision } = execute(registry, createRouterState(registry, "s_one"), failed);
+    const { decision } = execute(registry, startState(registry, "s_one"), failed);
     expect(decision).toMatchObject({ kind: "step", stepId: "s_two", via: "check-fallback" });
   });
 
   it("without onFail, runs the step again while it has executed fewer than iterations.max times in the run", () => {
     const registry = single({ onPass: { kind: "complete" } }, 1, 3);
-    let state = createRouterState(registry, "s_one");
+    let state = startState(registry, "s_one");
     const steps: string[] = [];
     for (let i = 0; i < 2; i += 1) {
       const { decision } = execute(registry, state, failed);
@@ -145,7 +146,7 @@ describe("routeCheck: fail", () => {
         check: { onPass: { kind: "complete" }, onFail: { kind: "fallback", target: "s_one" } },
       }),
     ]);
-    let state = createRouterState(registry, "s_one");
+    let state = startState(registry, "s_one");
     const path: string[] = [];
     for (const verdict of [failed, passed, failed, passed]) {
       const { decision } = execute(registry, state, verdict);
@@ -173,7 +174,7 @@ describe("routeCheck: fail", () => {
       }),
       checkStep("s_back", { check: { onPass: { kind: "next", target: "s_one" } } }),
     ]);
-    let state = createRouterState(registry, "s_one");
+    let state = startState(registry, "s_one");
     const path: string[] = [];
     for (const verdict of [failed, passed, failed]) {
       const { decision } = execute(registry, state, verdict);
@@ -193,7 +194,7 @@ describe("routeCheck: fail", () => {
       onPass: { kind: "complete" },
       onFail: { kind: "retry", maxRetries: 2 },
     });
-    let state = createRouterState(registry, "s_one");
+    let state = startState(registry, "s_one");
     for (const expected of [1, 2]) {
       const { decision } = execute(registry, state, failed);
       expect(decision).toMatchObject({ kind: "step", stepId: "s_one", via: "check-retry" });
@@ -212,7 +213,7 @@ describe("routeCheck: fail", () => {
       onPass: { kind: "complete" },
       onFail: { kind: "retry", maxRetries: 0 },
     });
-    let state = createRouterState(registry, "s_one");
+    let state = startState(registry, "s_one");
     let issue: Problem | undefined;
     while (issue === undefined) {
       const step = execute(registry, state, failed, 12);
@@ -236,7 +237,7 @@ describe("routeCheck: fail", () => {
         check: { onPass: { kind: "complete" }, onFail: { kind: "fallback", target: "s_one" } },
       }),
     ]);
-    let state = createRouterState(registry, "s_one");
+    let state = startState(registry, "s_one");
     for (const verdict of [failed, pass, failed]) {
       state = execute(registry, state, verdict).decision?.state ?? state;
     }
@@ -247,7 +248,7 @@ describe("routeCheck: fail", () => {
 
   it("without onFail, a failed check ends the run with AGENT_VALIDATION_ABORT", () => {
     const registry = single({ onPass: { kind: "complete" } });
-    const { issue } = execute(registry, createRouterState(registry, "s_one"), failed);
+    const { issue } = execute(registry, startState(registry, "s_one"), failed);
     expect(issue?.code).toBe("AGENT_VALIDATION_ABORT");
     expect(issue?.hint).toContain('"onFail"');
   });
@@ -257,7 +258,7 @@ describe("routeCheck: fail", () => {
       onPass: { kind: "complete" },
       onFail: { kind: "fallback", target: "s_x" },
     });
-    expect(execute(registry, createRouterState(registry, "s_one"), failed).issue?.code).toBe(
+    expect(execute(registry, startState(registry, "s_one"), failed).issue?.code).toBe(
       "SR-TRANS-001",
     );
   });
@@ -266,13 +267,13 @@ describe("routeCheck: fail", () => {
 describe("routeCheck: contract", () => {
   it("a step without a check is SR-TRANS-018", () => {
     const registry = registryOf("check", [checkStep("s_bare", {})]);
-    expect(execute(registry, createRouterState(registry, "s_bare"), pass).issue?.code).toBe(
+    expect(execute(registry, startState(registry, "s_bare"), pass).issue?.code).toBe(
       "SR-TRANS-018",
     );
   });
 
   it("routeCheck without beforeCheck is a contract violation", () => {
-    expect(() => routeCheck(seed000, createRouterState(seed000, "s_a8f3"), pass)).toThrow(
+    expect(() => routeCheck(seed000, startState(seed000, "s_a8f3"), pass)).toThrow(
       /without beforeCheck/,
     );
   });

@@ -9,6 +9,7 @@ import type { JsonValue, Registry, Step } from "@climpt/model";
 import { bench, describe } from "vitest";
 import { createRouter } from "./create-router.ts";
 import { gateStep, registryOf } from "./registries.test-helper.ts";
+import { started } from "./started.test-helper.ts";
 
 /** `continuation.s0` → … → `closure.end`, every step handing off two fields. */
 function chain(length: number): Registry {
@@ -37,7 +38,7 @@ const closingOutput: JsonValue = { next_action: { action: "closing", reason: "al
 /** Walks the chain once; with `samples`, records each transition's interpret + route time. */
 function walk(registry: Registry, samples?: number[]): void {
   const router = createRouter(registry, { iterationCap: Object.keys(registry.steps).length });
-  let state = router.start("continuation.s0");
+  let state = started(router, "continuation.s0");
   const handoff: Record<string, JsonValue> = {};
   for (;;) {
     const started = samples === undefined ? 0 : performance.now();

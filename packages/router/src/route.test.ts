@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createRouter, type RouterOptions } from "./create-router.ts";
 import { gateStep, registryOf, seed003Linear } from "./registries.test-helper.ts";
 import type { RouteDecision, RouteInput, RouteOptions } from "./route-decision.ts";
-import { createRouterState, type RouterState } from "./router-state.ts";
+import type { RouterState } from "./router-state.ts";
+import { startState } from "./started.test-helper.ts";
 
 /** The router's options and one call's options, as these tests pass them together. */
 type Options = RouterOptions & RouteOptions;
@@ -25,7 +26,7 @@ function decide(
   input: RouteInput,
   options?: Options,
 ): RouteDecision {
-  const state = typeof at === "string" ? createRouterState(registry, at) : at;
+  const state = typeof at === "string" ? startState(registry, at) : at;
   const result = route(registry, state, input, options);
   if (!result.ok) throw new Error(`expected a decision, got ${JSON.stringify(result.issues)}`);
   return result.value;
@@ -37,7 +38,7 @@ function refuse(
   input: RouteInput,
   options?: Options,
 ): Problem {
-  const state = typeof at === "string" ? createRouterState(registry, at) : at;
+  const state = typeof at === "string" ? startState(registry, at) : at;
   const result: Result<RouteDecision> = route(registry, state, input, options);
   if (result.ok) throw new Error(`expected a problem, got ${JSON.stringify(result.value)}`);
   expect(result.issues).toHaveLength(1);
@@ -59,7 +60,7 @@ describe("route: simple targets", () => {
   });
 
   it("never changes the state it was given", () => {
-    const state = createRouterState(seed003Linear, "initial.issue");
+    const state = startState(seed003Linear, "initial.issue");
     const copy = structuredClone(state);
     decide(seed003Linear, state, { intent: "next" });
     expect(state).toEqual(copy);
@@ -440,12 +441,12 @@ describe("route: intents and step kinds", () => {
   });
 
   it("a state at a step the registry lacks is SR-TRANS-017", () => {
-    const state = { ...createRouterState(seed003Linear, "initial.issue"), stepId: "initial.gone" };
+    const state = { ...startState(seed003Linear, "initial.issue"), stepId: "initial.gone" };
     expect(refuse(seed003Linear, state, { intent: "next" }).code).toBe("SR-TRANS-017");
   });
 
   it("routing while a check is pending is a contract violation", () => {
-    const state = { ...createRouterState(seed003Linear, "initial.issue"), awaitingCheck: true };
+    const state = { ...startState(seed003Linear, "initial.issue"), awaitingCheck: true };
     expect(() => route(seed003Linear, state, { intent: "next" })).toThrow(/check is pending/);
   });
 });
@@ -456,7 +457,7 @@ describe("route: the run-wide iteration cap", () => {
   ]);
 
   function runUntilRefused(options?: Options): { last: RouterState; issue: Problem } {
-    let state = createRouterState(loop, "continuation.loop");
+    let state = startState(loop, "continuation.loop");
     for (;;) {
       const result = route(loop, state, { intent: "next" }, options);
       if (!result.ok) return { last: state, issue: result.issues[0] as Problem };
@@ -464,12 +465,12 @@ describe("route: the run-wide iteration cap", () => {
     }
   }
 
-  it("stops at 100 iterations by default with AGENT_MAX_ITERATIONS", () => {
+  it("stops at the gate dialect's default cap of 20 with AGENT_MAX_ITERATIONS", () => {
     const { last, issue } = runUntilRefused();
-    expect(last.iteration).toBe(100);
+    expect(last.iteration).toBe(20);
     expect(issue.code).toBe("AGENT_MAX_ITERATIONS");
-    expect(issue.message).toContain("iteration cap of 100");
-    expect(issue.message).toContain('Step "continuation.loop" ran 100 times');
+    expect(issue.message).toContain("iteration cap of 20");
+    expect(issue.message).toContain('Step "continuation.loop" ran 20 times');
     expect(issue.hint).toContain("limits.maxIterations");
   });
 
@@ -478,7 +479,7 @@ describe("route: the run-wide iteration cap", () => {
   });
 
   it("closing and abort still end the run at the cap", () => {
-    const state = { ...createRouterState(seed003Linear, "closure.issue"), iteration: 5 };
+    const state = { ...startState(seed003Linear, "closure.issue"), iteration: 5 };
     expect(decide(seed003Linear, state, { intent: "closing" }, { iterationCap: 5 }).kind).toBe(
       "closing",
     );
@@ -488,7 +489,7 @@ describe("route: the run-wide iteration cap", () => {
   });
 
   it("refuses a cap that is not a positive integer", () => {
-    const state = createRouterState(seed003Linear, "initial.issue");
+    const state = startState(seed003Linear, "initial.issue");
     for (const iterationCap of [0, -1, 2.5, Number.NaN]) {
       expect(() => route(seed003Linear, state, { intent: "next" }, { iterationCap })).toThrow(
         /positive integer/,

@@ -1,4 +1,4 @@
-import { ClimptError, type GateIntent, type Registry } from "@climpt/model";
+import { fail, type GateIntent, ok, problem, type Registry, type Result } from "@climpt/model";
 
 /**
  * Everything the router needs to remember between decisions, as plain JSON: a journal stores it
@@ -117,19 +117,20 @@ export function withEntry<T>(
 
 /**
  * The state at the start of a run: iteration 1 at the entry step (resolve it with
- * `resolveEntryStep` from `@climpt/registry-schema`). An entry step the registry lacks is a
- * contract violation (static analysis reports it as `SR-ENTRY-002` before a run starts).
+ * `resolveEntryStep` from `@climpt/registry-schema`). An entry step the registry lacks is
+ * `SR-ENTRY-002` (static analysis reports it before a run starts), returned like every other
+ * refusal of the router so a caller has one error channel.
  */
-export function createRouterState(registry: Registry, entryStepId: string): RouterState {
+export function createRouterState(registry: Registry, entryStepId: string): Result<RouterState> {
   if (!hasStep(registry, entryStepId)) {
-    throw new ClimptError({
-      code: "SR-ENTRY-002",
-      message: `Entry step "${entryStepId}" does not exist in the registry.`,
-      path: "$.entryStep",
-      hint: `Add step "${entryStepId}" to steps, or point entryStep / entryStepMapping at an existing step.`,
-    });
+    return fail([
+      problem("SR-ENTRY-002", `Entry step "${entryStepId}" does not exist in the registry.`, {
+        path: "$.entryStep",
+        hint: `Add step "${entryStepId}" to steps, or point entryStep / entryStepMapping at an existing step.`,
+      }),
+    ]);
   }
-  return {
+  return ok({
     iteration: 1,
     stepId: entryStepId,
     previousStepId: null,
@@ -141,7 +142,7 @@ export function createRouterState(registry: Registry, entryStepId: string): Rout
     closureLeadIn: {},
     lastWorkStepId: null,
     awaitingCheck: false,
-  };
+  });
 }
 
 /** The execution of the current step has finished: count it. */

@@ -15,7 +15,8 @@ import { describe, expect, it } from "vitest";
 import { createRouter } from "./create-router.ts";
 import { checkStep, gateStep, registryOf } from "./registries.test-helper.ts";
 import type { RouteInput } from "./route-decision.ts";
-import { createRouterState, type RouterState } from "./router-state.ts";
+import type { RouterState } from "./router-state.ts";
+import { started, startState } from "./started.test-helper.ts";
 
 const KIND_INTENTS = {
   work: ["next", "repeat", "jump", "handoff"],
@@ -129,7 +130,7 @@ function drive(
   misbehave: boolean,
 ): void {
   const entry = flowIds[0] as string;
-  let state = createRouterState(registry, entry);
+  let state = startState(registry, entry);
   expectSound(registry, state, cap);
   for (const m of moves) {
     const step = registry.steps[state.stepId] as Step;
@@ -293,7 +294,7 @@ describe("router properties (check dialect)", () => {
           });
           const registry = registryOf("check", steps);
           const router = createRouter(registry, { iterationCap: cap });
-          let state = router.start(ids[0] as string);
+          let state = started(router, ids[0] as string);
           for (const passed of verdicts) {
             const before = router.beforeCheck(state);
             if (!before.ok) {

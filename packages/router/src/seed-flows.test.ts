@@ -14,6 +14,7 @@ import {
   seed003Linear,
 } from "./registries.test-helper.ts";
 import type { RouterState } from "./router-state.ts";
+import { started } from "./started.test-helper.ts";
 
 interface Walk {
   readonly steps: string[];
@@ -39,7 +40,7 @@ function walkGate(
   validations: readonly boolean[] = [],
 ): Walk {
   const router = createRouter(registry);
-  let state = router.start(entry);
+  let state = started(router, entry);
   const steps: string[] = [];
   const handoff: Record<string, JsonValue> = {};
   const pending = [...validations];
@@ -79,7 +80,7 @@ interface CheckExecution {
 /** A minimal check-dialect runner: one scripted execution (step output + check output) at a time. */
 function walkCheck(registry: Registry, entry: string, executions: readonly CheckExecution[]): Walk {
   const router = createRouter(registry);
-  let state = router.start(entry);
+  let state = started(router, entry);
   const steps: string[] = [];
   const handoff: Record<string, JsonValue> = {};
   for (const execution of executions) {

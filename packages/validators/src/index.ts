@@ -8,7 +8,7 @@ export {
 } from "./command-launcher.ts";
 export { type Extraction, type ExtractionProblem, extractParams } from "./extract-params.ts";
 export { parseBranchName, parseRemoteStatus, type RemoteStatus } from "./extractors/branch.ts";
-export { capDiff, DEFAULT_DIFF_CAP_CHARS, generateDiff, looksLikeDiff } from "./extractors/diff.ts";
+export { capDiff, generateDiff, looksLikeDiff } from "./extractors/diff.ts";
 export { extractFiles } from "./extractors/extract-files.ts";
 export { parseFormatOutput } from "./extractors/format-output.ts";
 export {
@@ -32,7 +32,7 @@ export {
 } from "./extractors/test-output.ts";
 export { parseTypeErrors, type TypeCheckError } from "./extractors/type-errors.ts";
 export type { Extractor, ExtractorInput } from "./extractors/types.ts";
-export { CappedOutput, DEFAULT_OUTPUT_CAP_BYTES } from "./output-capture.ts";
+export { CappedOutput } from "./output-capture.ts";
 export { unquoteGitPath } from "./paths.ts";
 export {
   commandPlaceholders,

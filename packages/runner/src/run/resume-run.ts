@@ -14,7 +14,7 @@ import {
 import { StepEndFold } from "../journal/step-end-record.ts";
 import type { RunStartEvent } from "../run-event.ts";
 import type { RunResult } from "../run-result.ts";
-import { RunnerError } from "../runner-error.ts";
+import { AgentDefinitionError, RunnerError } from "../runner-error.ts";
 import { checkResumeDefinition, checkResumeLocation } from "./resume-checks.ts";
 import {
   buildRunContext,
@@ -153,7 +153,9 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
   });
 
   try {
-    let state = initialRunState(context.router.start(start.entryStepId), context.registry);
+    const started = context.router.start(start.entryStepId);
+    if (!started.ok) throw new AgentDefinitionError(started.issues);
+    let state = initialRunState(started.value, context.registry);
     // Rebuilds each record's full router state (a format-2 step_end holds only the per-step
     // totals it changed); a format-1 journal's records hold them whole.
     const fold = new StepEndFold(state.routerState);

@@ -108,7 +108,9 @@ export async function startRun(
     }
     throw error;
   }
-  const state = initialRunState(context.router.start(entry.value), context.registry);
+  const started = context.router.start(entry.value);
+  if (!started.ok) throw new AgentDefinitionError(started.issues);
+  const state = initialRunState(started.value, context.registry);
   // What the agent folder holds now (its journal folder left out, should it lie inside):
   // resume refuses to run a definition that changed since (resume-checks.ts).
   const definition = digestDefinition(
