@@ -13,21 +13,36 @@ export const HANG_LIMIT_MS = 300_000;
 type ProjectTestOptions = NonNullable<TestProjectInlineConfiguration["test"]>;
 
 /**
+ * Where each package's test run writes vitest's JSON report, relative to the package. The root's
+ * `scripts/slowest-tests.mjs` reads these after `pnpm test` to print the slowest test files, and
+ * turbo keeps it as the test task's output so a cached run still has its report.
+ */
+export const TEST_REPORT_FILE = "tmp/vitest-report.json";
+
+/** Options vitest reads only from the root config: see `packageTestOptions`. */
+interface RootOnlyOptions {
+  readonly teardownTimeout: number;
+  readonly reporters: ["default", ["json", { outputFile: string }]];
+}
+
+/**
  * The vitest project settings every package shares: its name, tests beside the code, and the hang
  * limit above for tests and hooks. A package adds what it needs (a global setup, benchmarks).
- * vitest types `teardownTimeout` as a root-only option; it is returned beside the project type
- * because turbo runs each package's tests alone, where the package's config is the root config.
+ * vitest types `teardownTimeout` and `reporters` as root-only options; they are returned beside
+ * the project type because turbo runs each package's tests alone, where the package's config is
+ * the root config. The JSON report is written beside the usual console output.
  */
 export function packageTestOptions(
   name: string,
   extra: ProjectTestOptions = {},
-): ProjectTestOptions & { readonly teardownTimeout: number } {
+): ProjectTestOptions & RootOnlyOptions {
   return {
     name,
     include: ["src/**/*.test.ts"],
     testTimeout: HANG_LIMIT_MS,
     hookTimeout: HANG_LIMIT_MS,
     teardownTimeout: HANG_LIMIT_MS,
+    reporters: ["default", ["json", { outputFile: TEST_REPORT_FILE }]],
     ...extra,
   };
 }
