@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
-import { startFakeAnthropic } from "@climpt/testing";
+import { startFakeAnthropic, waitFor } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
@@ -28,11 +28,6 @@ async function newFake(): Promise<Fake> {
   const fake = await startFakeAnthropic();
   closers.push(() => fake.close());
   return fake;
-}
-
-/** Polls until `condition` holds; a condition that never comes is a hang the test limit reports. */
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const target = (step: string | null) => ({ target: step });

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { reply, requestKey } from "@climpt/testing";
+import { reply, requestKey, waitFor } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { syncLabels } from "../github/label-sync.ts";
 import { orchestrateBatch } from "../orchestrate/orchestrate-batch.ts";
@@ -190,11 +190,3 @@ describe("a transformer whose run fails, through a real run", () => {
     expect(scenario.gh.issue(6)?.comments[0]?.body).toContain("AGENT_VALIDATION_ABORT");
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("waitFor: the condition never held");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,4 +1,4 @@
-import { type RedisServer, reply, startRedisServer } from "@climpt/testing";
+import { type RedisServer, reply, startRedisServer, waitFor } from "@climpt/testing";
 import type { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectRedis, parseQueueUrl } from "../fleet/redis-connection.ts";
@@ -97,11 +97,3 @@ describe("a worker whose issue lock lapses while its run goes on", () => {
     expect(scenario.gh.issue(1)?.state).toBe("CLOSED");
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("waitFor: the condition never held");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -15,6 +15,7 @@ import {
   reply,
   startFakeAnthropic,
   startRedisServer,
+  waitFor,
   writeWorkflowScenario,
 } from "@climpt/testing";
 import type { Redis } from "ioredis";
@@ -46,10 +47,6 @@ function clone(from: string): string {
   execFileSync("git", ["config", "user.email", "test@climpt.invalid"], { cwd: dir });
   cleanups.push(() => rmSync(path.dirname(dir), { recursive: true, force: true }));
   return dir;
-}
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 async function streamSeqs(agent: string, runId: string): Promise<number[]> {
