@@ -1,4 +1,5 @@
 import type { TestProjectInlineConfiguration } from "vitest/config";
+import { TestTimesReporter } from "./vitest.test-times.ts";
 
 /**
  * The time after which a test or hook counts as hung. It detects hangs; it does not measure
@@ -13,16 +14,16 @@ export const HANG_LIMIT_MS = 300_000;
 type ProjectTestOptions = NonNullable<TestProjectInlineConfiguration["test"]>;
 
 /**
- * Where each package's test run writes vitest's JSON report, relative to the package. The root's
+ * Where each package's test run writes its files' times (vitest.test-times.ts), relative to the package. The root's
  * `scripts/slowest-tests.mjs` reads these after `pnpm test` to print the slowest test files, and
  * turbo keeps it as the test task's output so a cached run still has its report.
  */
-export const TEST_REPORT_FILE = "tmp/vitest-report.json";
+export const TEST_REPORT_FILE = "tmp/test-times.json";
 
 /** Options vitest reads only from the root config: see `packageTestOptions`. */
 interface RootOnlyOptions {
   readonly teardownTimeout: number;
-  readonly reporters: ["default", ["json", { outputFile: string }]];
+  readonly reporters: ["default", TestTimesReporter];
 }
 
 /**
@@ -30,7 +31,7 @@ interface RootOnlyOptions {
  * limit above for tests and hooks. A package adds what it needs (a global setup, benchmarks).
  * vitest types `teardownTimeout` and `reporters` as root-only options; they are returned beside
  * the project type because turbo runs each package's tests alone, where the package's config is
- * the root config. The JSON report is written beside the usual console output.
+ * the root config. Each file's times are written beside the usual console output.
  */
 export function packageTestOptions(
   name: string,
@@ -45,7 +46,7 @@ export function packageTestOptions(
     testTimeout: HANG_LIMIT_MS,
     hookTimeout: HANG_LIMIT_MS,
     teardownTimeout: HANG_LIMIT_MS,
-    reporters: ["default", ["json", { outputFile: TEST_REPORT_FILE }]],
+    reporters: ["default", new TestTimesReporter(TEST_REPORT_FILE)],
     ...extra,
   };
 }

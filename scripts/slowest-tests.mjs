@@ -1,5 +1,5 @@
-// Prints the slowest test files of the last test run, read from the JSON reports every package's
-// vitest run writes (vitest.shared.ts, TEST_REPORT_FILE), so CI's output says where the test
+// Prints the slowest test files of the last test run, read from the times every package's vitest
+// run writes (vitest.test-times.ts, TEST_REPORT_FILE in vitest.shared.ts), so CI's output says where the test
 // time goes. It reports; it never fails: `pnpm test` keeps the tests' own exit code.
 //
 // Usage: node scripts/slowest-tests.mjs [--count N] [--json] [--clear]
@@ -7,13 +7,13 @@
 //   --json     one JSON object per file, all of them, slowest first (for measuring)
 //   --clear    remove the reports instead (before a run, so a package that did not run this time
 //              is not reported from an earlier run; turbo restores a cached run's report)
-// A file's time is from the start of its first test or hook to the end of its last; its slowest
+// A file's time is its tests and hooks (the time it held a worker, import not counted); its slowest
 // test is printed beside it because a file's hang limit has to fit that test.
 
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 
-const REPORT_FILE = join("tmp", "vitest-report.json");
+const REPORT_FILE = join("tmp", "test-times.json");
 const root = join(import.meta.dirname, "..");
 
 function parseArguments(argv) {
@@ -56,17 +56,7 @@ function readFiles() {
       );
       continue;
     }
-    for (const file of report.testResults ?? []) {
-      const tests = file.assertionResults ?? [];
-      const slowestTest = Math.max(0, ...tests.map((test) => test.duration ?? 0));
-      files.push({
-        file: relative(root, file.name),
-        ms: Math.round((file.endTime ?? 0) - (file.startTime ?? 0)),
-        tests: tests.length,
-        slowestTestMs: Math.round(slowestTest),
-        status: file.status,
-      });
-    }
+    for (const file of report.files ?? []) files.push({ ...file, file: relative(root, file.file) });
   }
   return files.sort((a, b) => b.ms - a.ms);
 }
@@ -80,7 +70,7 @@ if (clear) {
 } else if (json) {
   for (const file of files) console.log(JSON.stringify(file));
 } else if (files.length === 0) {
-  console.log("slowest-tests: no test reports found (tmp/vitest-report.json in each package)");
+  console.log("slowest-tests: no test reports found (tmp/test-times.json in each package)");
 } else {
   const total = files.reduce((sum, file) => sum + file.ms, 0);
   console.log(`\nThe ${Math.min(count, files.length)} slowest of ${files.length} test files`);
@@ -89,7 +79,7 @@ if (clear) {
   );
   console.log(`${"file".padStart(8)} ${"slowest test".padStart(12)}  tests  path`);
   for (const file of files.slice(0, count)) {
-    const mark = file.status === "passed" ? "" : `  [${file.status}]`;
+    const mark = file.state === "passed" ? "" : `  [${file.state}]`;
     console.log(
       `${seconds(file.ms)} ${seconds(file.slowestTestMs).padStart(12)}  ${String(file.tests).padStart(5)}  ${file.file}${mark}`,
     );
