@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic, waitFor } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
 import { readJournal } from "./journal-read.ts";
@@ -12,6 +12,9 @@ import type { RunnerOptions } from "./run-options.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import type { StepEndNotice } from "./step-end-hook.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 6 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // The seams a fleet of workers uses: a journal store of the caller's (a worker on another
 // machine reads the run back from it), an awaited hook at each step end (the worker pushes the

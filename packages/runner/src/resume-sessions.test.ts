@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from 
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { loadFakeScript, startFakeAnthropic, waitFor } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import {
   FLAG_VALIDATION,
@@ -16,6 +16,9 @@ import type { RunResult } from "./run-result.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 41 s at load 13–25.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
 // Resume across several sessions of one run: each test stops a run in a way a user can
 // (a signal, a failure, a crash that tears the journal's last line) and checks that the next

@@ -2,12 +2,15 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { loadFakeScript, startFakeAnthropic, waitFor } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadAgentDefinition } from "./agent-location.ts";
 import { readJournal } from "./journal-read.ts";
 import type { RunResult } from "./run-result.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 16 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { reply, requestKey, waitFor } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { syncLabels } from "../github/label-sync.ts";
 import { orchestrateBatch } from "../orchestrate/orchestrate-batch.ts";
 import { orchestrateIssue } from "../orchestrate/orchestrate-issue.ts";
@@ -13,6 +13,9 @@ import {
   landedLog,
   startHarness,
 } from "./scenario-harness.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 34 s at load 13–25.
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 // Six issues through real runs and ~80 gh processes: a minute alone, more on a busy 2-core
 // machine. The limit detects a hang; it does not measure speed.

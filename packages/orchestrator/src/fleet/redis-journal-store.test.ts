@@ -19,9 +19,12 @@ import {
   writeWorkflowScenario,
 } from "@climpt/testing";
 import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectRedis, parseQueueUrl } from "./redis-connection.ts";
 import { journalKey, redisJournalStore } from "./redis-journal-store.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 12 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let server: RedisServer;
 let redis: Redis;
