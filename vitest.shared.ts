@@ -1,33 +1,57 @@
 import type { TestProjectInlineConfiguration } from "vitest/config";
+import { TestTimesReporter } from "./vitest.test-times.ts";
 
 /**
- * The time after which a test or hook counts as hung. It detects hangs; it does not measure
- * speed. On a busy 2-core machine a test that takes 0.5 s alone can take 20 s, so a limit close
- * to a test's usual time fails it by chance (vitest's default is 5 s). Measured: the slowest
- * single tests (the orchestrator's and the fleet's batches, a resume after 1,000 steps) take
- * 10–40 s alone, 40–65 s beside four CPU-bound loops, and 110–160 s when a second test suite
- * runs beside those loops too. Speed is what the benchmarks (`pnpm bench`) measure.
+ * The time after which a test or hook counts as hung, for a file that sets no limit of its own.
+ * It detects hangs; it does not measure speed. On a busy 2-core machine a test that takes 0.5 s
+ * alone can take 20 s, so a limit close to a test's usual time fails it by chance (vitest's
+ * default is 5 s). A unit test file's slowest test took at most 4.3 s at load 25 (six engineers'
+ * builds and tests beside it): 30 s is seven times that. A file whose tests drive processes (the
+ * end-to-end files, the browser tests, the resumes and batches) sets its own limit at the top
+ * with `vi.setConfig({ testTimeout, hookTimeout })`, from its measured slowest test or hook with
+ * a wide margin, so that a hung test says so in a minute or two rather than in five.
  */
-export const HANG_LIMIT_MS = 300_000;
+export const HANG_LIMIT_MS = 30_000;
+
+/** The longest a global teardown may take (it stops servers and reports; it does not test). */
+const TEARDOWN_LIMIT_MS = 120_000;
 
 type ProjectTestOptions = NonNullable<TestProjectInlineConfiguration["test"]>;
 
 /**
+ * Where each package's test run writes its files' times (vitest.test-times.ts), relative to the package. The root's
+ * `scripts/slowest-tests.mjs` reads these after `pnpm test` to print the slowest test files, and
+ * turbo keeps it as the test task's output so a cached run still has its report.
+ */
+export const TEST_REPORT_FILE = "tmp/test-times.json";
+
+/** Options vitest reads only from the root config: see `packageTestOptions`. */
+interface RootOnlyOptions {
+  readonly teardownTimeout: number;
+  readonly reporters: ["default", TestTimesReporter];
+}
+
+/**
  * The vitest project settings every package shares: its name, tests beside the code, and the hang
  * limit above for tests and hooks. A package adds what it needs (a global setup, benchmarks).
- * vitest types `teardownTimeout` as a root-only option; it is returned beside the project type
- * because turbo runs each package's tests alone, where the package's config is the root config.
+ * vitest types `teardownTimeout` and `reporters` as root-only options; they are returned beside
+ * the project type because turbo runs each package's tests alone, where the package's config is
+ * the root config. Each file's times are written beside the usual console output.
  */
 export function packageTestOptions(
   name: string,
   extra: ProjectTestOptions = {},
-): ProjectTestOptions & { readonly teardownTimeout: number } {
+): ProjectTestOptions & RootOnlyOptions {
   return {
     name,
+    // Type tests (`*.test-d.ts`, expectTypeOf) are not run here: each package's `typecheck` task
+    // (tsc over `src`) checks them, once, where a broken one fails `pnpm typecheck`. vitest's own
+    // typecheck mode ran tsc a second time inside the test task (7 of the router's 15 s).
     include: ["src/**/*.test.ts"],
     testTimeout: HANG_LIMIT_MS,
     hookTimeout: HANG_LIMIT_MS,
-    teardownTimeout: HANG_LIMIT_MS,
+    teardownTimeout: TEARDOWN_LIMIT_MS,
+    reporters: ["default", new TestTimesReporter(TEST_REPORT_FILE)],
     ...extra,
   };
 }

@@ -6,11 +6,5 @@ export default defineProject({
     benchmark: {
       include: ["src/**/*.bench.ts"],
     },
-    // `vitest run` also type-checks the *.test-d.ts files (expectTypeOf) with tsc.
-    typecheck: {
-      enabled: true,
-      include: ["src/**/*.test-d.ts"],
-      tsconfig: "./tsconfig.json",
-    },
   }),
 });

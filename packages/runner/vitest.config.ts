@@ -4,11 +4,5 @@ import { packageTestOptions } from "../../vitest.shared.ts";
 export default defineProject({
   test: packageTestOptions("runner", {
     globalSetup: ["./vitest.global-setup.ts"],
-    // `vitest run` also type-checks the *.test-d.ts files (expectTypeOf) with tsc.
-    typecheck: {
-      enabled: true,
-      include: ["src/**/*.test-d.ts"],
-      tsconfig: "./tsconfig.json",
-    },
   }),
 });

@@ -1,10 +1,8 @@
 // Builders shared by this package's tests; not exported from the package.
 
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { Problem, Registry, Result, Step } from "@climpt/model";
 import { registryOf, stepOf } from "@climpt/model/testing";
+import { useTempDirs } from "@climpt/testing";
 import { afterEach } from "vitest";
 
 export function registry(overrides: Partial<Registry> = {}): Registry {
@@ -32,14 +30,9 @@ export function okValue<T>(result: Result<T>): T {
   return result.value;
 }
 
+const temps = useTempDirs(afterEach, "c3l-resolver-");
+
 /** A fresh temp folder, removed after the current test. */
 export async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), "c3l-resolver-"));
-  created.push(dir);
-  return dir;
+  return temps();
 }
-
-const created: string[] = [];
-afterEach(async () => {
-  await Promise.all(created.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});

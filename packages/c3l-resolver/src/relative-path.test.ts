@@ -1,8 +1,11 @@
 import { posix, win32 } from "node:path";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { issuesOf, okValue } from "./c3l-resolver.test-helper.ts";
 import { checkPathSegment, checkRelativePath, isPathSegment } from "./relative-path.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took 10 s beside two CPU loops at load 25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const ctx = { what: "prompt path" };
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { ClimptError } from "@climpt/model";
 import { ModelError, StepError } from "@climpt/sdk-adapter";
 import { reply } from "@climpt/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   agentDefinition,
   createClaudeCodeExecutor,
@@ -17,6 +17,9 @@ import {
   useTempDirs,
 } from "./claude-code.test-helper.ts";
 import type { ClaudeCodeStepInput } from "./claude-code-executor.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 13 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const claude = useFakeClaudeCode();
 const tempDir = useTempDirs();

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { reply } from "@climpt/testing";
 import { createToolbox, TOOL_NAMES } from "@climpt/tools";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   agentDefinition,
   createClaudeCodeExecutor,
@@ -19,6 +19,9 @@ import {
   useTempDirs,
 } from "./claude-code.test-helper.ts";
 import type { ClaudeCodeStepInput } from "./claude-code-executor.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 17 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const claude = useFakeClaudeCode();
 const tempDir = useTempDirs();

@@ -9,6 +9,7 @@ import {
   type FakeRequest,
   startFakeAnthropic,
   stepOf,
+  useTempDirs as useTempDirsAfter,
 } from "@climpt/testing";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type ClaudeCodeSettings, createClaudeCodeExecutor } from "./claude-code-executor.ts";
@@ -41,15 +42,7 @@ export const INTENT_SCHEMA: JsonSchema = {
 
 /** A fresh temporary directory (real path) per call, removed after the test. */
 export function useTempDirs(): (prefix?: string) => string {
-  const made: string[] = [];
-  afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-  return (prefix = "climpt-cc-") => {
-    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), prefix)));
-    made.push(dir);
-    return dir;
-  };
+  return useTempDirsAfter(afterEach, "climpt-cc-");
 }
 
 /**

@@ -2,8 +2,7 @@
 // repositories in temp folders, and a fake `gh` on PATH.
 
 import { execFileSync } from "node:child_process";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -19,6 +18,8 @@ import {
   type VerdictSpec,
 } from "@climpt/model";
 import { agentOf, registryOf, stepOf } from "@climpt/model/testing";
+import { useTempDirs } from "@climpt/testing";
+import { afterAll } from "vitest";
 
 export const FIXTURES = fileURLToPath(new URL("./fixtures/", import.meta.url));
 export const FIX_AGENT_DIR = join(FIXTURES, "fix-agent");
@@ -145,16 +146,13 @@ export function agentDefinition(overrides: Partial<AgentDefinition> = {}): Agent
   return agentOf({ name: "fix-bug", verdict: STEP_MACHINE, allowedTools: [], ...overrides });
 }
 
-const temps: string[] = [];
+// Registered when a test file first imports this module, so its folders go after that file's
+// last test (vitest evaluates a file's imports afresh for each file).
+const temps = useTempDirs(afterAll, "climpt-chain-");
 
-export function tempDir(prefix = "climpt-chain-"): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  temps.push(dir);
-  return dir;
-}
-
-export function cleanupTemps(): void {
-  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+/** A fresh temporary folder, removed after the test file's last test. */
+export function tempDir(prefix?: string): string {
+  return temps(prefix);
 }
 
 export function git(cwd: string, ...args: string[]): string {

@@ -2,11 +2,10 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createAgentPromptSource } from "@climpt/c3l-resolver";
 import type { FailurePattern, JsonValue, LoadedAgent } from "@climpt/model";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChainEvent } from "./chain-events.ts";
 import {
   BARE_AGENT_DIR,
-  cleanupTemps,
   FALLBACK_AGENT_DIR,
   GIT_CLEAN,
   git,
@@ -20,8 +19,6 @@ import {
 import { type CompletionChainResult, runCompletionChain } from "./run-completion-chain.ts";
 import { createVerdictStrategy } from "./verdict/create-verdict-strategy.ts";
 import type { VerdictStrategy } from "./verdict/types.ts";
-
-afterAll(cleanupTemps);
 
 interface ChainCall {
   readonly loaded: LoadedAgent;

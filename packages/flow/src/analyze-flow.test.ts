@@ -1,5 +1,5 @@
 import { formatProblem, type Registry, type Step } from "@climpt/model";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { type AnalyzeFlowOptions, analyzeFlow } from "./analyze-flow.ts";
 import { generateRegistry } from "./bench/generate-registry.ts";
 import { FLOW_FINDING_CODES, type FlowFinding, type FlowFindingCode } from "./flow-codes.ts";
@@ -19,6 +19,9 @@ import {
   seed003RetryRegistry,
   validationStep,
 } from "./flow-registries.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took 10 s beside two CPU loops at load 25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 function withCode(findings: readonly FlowFinding[], code: FlowFindingCode): FlowFinding[] {
   return findings.filter((finding) => finding.code === code);

@@ -1,8 +1,8 @@
 /** Fixtures of this package's tests (not exported from the package). */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { useTempDirs as useTempDirsAfter } from "@climpt/testing";
 import { afterEach } from "vitest";
 
 const IDENTITY = {
@@ -24,15 +24,7 @@ export function git(cwd: string, ...args: string[]): string {
 
 /** A fresh temporary directory (real path) per call, removed after the test. */
 export function useTempDirs(): () => string {
-  const made: string[] = [];
-  afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-  return () => {
-    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-host-git-")));
-    made.push(dir);
-    return dir;
-  };
+  return useTempDirsAfter(afterEach, "climpt-host-git-");
 }
 
 /** A repository at `<dir>/repo` with one commit on main. */

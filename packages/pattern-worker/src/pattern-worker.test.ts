@@ -1,18 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { useTempDirs } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { runPatternJob } from "./pattern-worker.ts";
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), "climpt-pattern-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = useTempDirs(afterEach, "climpt-pattern-");
 
 describe("patterns run off the event loop with a deadline", () => {
   it("a catastrophic regular expression is stopped at its deadline while the event loop runs", async () => {

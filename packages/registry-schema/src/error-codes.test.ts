@@ -15,9 +15,12 @@ import {
   removeAgentFolders,
   writeAgentFolder,
 } from "@climpt/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { generateOutputSchema } from "./generate-output-schema.ts";
 import { loadAgent } from "./load-agent.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took 9 s beside two CPU loops at load 25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 function record(value: Json | undefined): JsonRecord {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {

@@ -1,8 +1,11 @@
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { generateOutputSchema } from "./generate-output-schema.ts";
 import { checkIntentEnum } from "./intent-enum-check.ts";
 import { normalizeRegistry } from "./normalize-registry.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took 11 s beside two CPU loops at load 25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const typesFile = fileURLToPath(new URL("./fixtures/output-types/step-output.ts", import.meta.url));
 

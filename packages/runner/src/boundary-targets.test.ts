@@ -8,13 +8,16 @@ import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { reply, startFakeAnthropic } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
 import { readJournal } from "./journal/journal.ts";
 import { loadAgentDefinition } from "./run/agent-location.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 11 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -6,11 +6,14 @@
 import { readFileSync } from "node:fs";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { type FakeRequest, reply, startFakeAnthropic } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
 import { loadAgentDefinition } from "./run/agent-location.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 5 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 /** A name no secret detector recognises, and a value that looks like nothing in particular. */
 const NAME = "WAREHOUSE_LOCATION";

@@ -1,8 +1,8 @@
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
-import { startFakeAnthropic } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { startFakeAnthropic, waitFor } from "@climpt/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
 import type { JournalSink } from "./journal/journal-sink.ts";
 import type { JournalStore, JournalStoreFactory } from "./journal/journal-store.ts";
@@ -12,6 +12,9 @@ import type { RunnerOptions, StepEndNotice } from "./run/run-options.ts";
 import type { RunEvent } from "./run-event.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 6 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 // The seams a fleet of workers uses: a journal store of the caller's (a worker on another
 // machine reads the run back from it), an awaited hook at each step end (the worker pushes the
@@ -28,11 +31,6 @@ async function newFake(): Promise<Fake> {
   const fake = await startFakeAnthropic();
   closers.push(() => fake.close());
   return fake;
-}
-
-/** Polls until `condition` holds; a condition that never comes is a hang the test limit reports. */
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const target = (step: string | null) => ({ target: step });

@@ -13,7 +13,7 @@ import path from "node:path";
 import type { RouterState, StepCount } from "@climpt/router";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { intentReply, writeTestAgent } from "./agents.test-helper.ts";
 import { JOURNAL_FORMAT, StepEndFold } from "./journal/step-end-record.ts";
 import { readJournal } from "./journal-read.ts";
@@ -22,6 +22,9 @@ import type { RunEvent, StepEndEvent } from "./run-event.ts";
 import type { HistoryEntry, RunResult } from "./run-result.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 48 s at load 13–25.
+vi.setConfig({ testTimeout: 210_000, hookTimeout: 210_000 });
 
 const cleanup: string[] = [];
 afterAll(() => {

@@ -16,13 +16,16 @@ import path from "node:path";
 import type { JsonValue } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { type FakeAnthropic, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { intentReply } from "./agents.test-helper.ts";
 import { checkAgent } from "./definition-checks/check-agent.ts";
 import { loadAgentDefinition } from "./run/agent-location.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 20 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 /** Object.prototype's members, and `prototype`, which some libraries refuse as a key. */
 const NAMES = [

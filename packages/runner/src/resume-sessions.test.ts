@@ -1,8 +1,8 @@
 import { appendFileSync, cpSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
-import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { loadFakeScript, startFakeAnthropic, waitFor } from "@climpt/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   FLAG_VALIDATION,
   intentReply,
@@ -16,6 +16,9 @@ import type { RunResult } from "./run-result.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 41 s at load 13–25.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
 // Resume across several sessions of one run: each test stops a run in a way a user can
 // (a signal, a failure, a crash that tears the journal's last line) and checks that the next
@@ -32,23 +35,6 @@ async function newFake(): Promise<Fake> {
   const fake = await startFakeAnthropic();
   closers.push(() => fake.close());
   return fake;
-}
-
-/**
- * Polls until `condition` holds. It has no time limit of its own: on a busy machine the wait is
- * only longer, and a condition that never comes is a hang, which the test's hang limit reports.
- * `failed` ends the wait early with an error when the awaited thing can no longer happen.
- */
-async function waitFor(
-  condition: () => boolean,
-  what: string,
-  failed: () => string | undefined = () => undefined,
-): Promise<void> {
-  while (!condition()) {
-    const reason = failed();
-    if (reason !== undefined) throw new Error(`gave up waiting for ${what}: ${reason}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 function runnerFor(
@@ -143,7 +129,7 @@ describe("resume across sessions", () => {
     fake.enqueue(...script.replies.slice(0, 4), { kind: "hang" });
     let controller = new AbortController();
     let running = runner.run({ args: { issue: 1 }, cwd: repo, signal: controller.signal });
-    await waitFor(() => fake.messageRequests().length === 5, "call 5");
+    await waitFor(() => fake.messageRequests().length === 5, { what: "call 5" });
     controller.abort();
     const first = await running;
     expect(first.error?.code).toBe("AGENT_INTERRUPTED");
@@ -153,7 +139,7 @@ describe("resume across sessions", () => {
     fake.enqueue(script.replies[4] as never, { kind: "hang" });
     controller = new AbortController();
     running = runner.run({ resume: first.runId, cwd: repo, signal: controller.signal });
-    await waitFor(() => fake.messageRequests().length === 2, "call 6");
+    await waitFor(() => fake.messageRequests().length === 2, { what: "call 6" });
     controller.abort();
     expect((await running).error?.code).toBe("AGENT_INTERRUPTED");
 
@@ -214,7 +200,7 @@ describe("resume across sessions", () => {
         cwd: repo,
         signal: controller.signal,
       });
-      await waitFor(() => fake.messageRequests().length === 7, "call 7");
+      await waitFor(() => fake.messageRequests().length === 7, { what: "call 7" });
       controller.abort();
       const stopped = await running;
       expect(stopped.error?.code).toBe("AGENT_INTERRUPTED");
@@ -270,7 +256,7 @@ describe("resume across sessions", () => {
       cwd: repo,
       signal: controller.signal,
     });
-    await waitFor(() => fake.messageRequests().length === 8, "call 8");
+    await waitFor(() => fake.messageRequests().length === 8, { what: "call 8" });
     controller.abort();
     const stopped = await running;
     expect(stopped.error?.code).toBe("AGENT_INTERRUPTED");
@@ -305,7 +291,7 @@ describe("resume across sessions", () => {
     fake.enqueue(bash("toolu_count", "echo once >> count.txt"), { kind: "hang" });
     const controller = new AbortController();
     const running = runner.run({ resume: failed.runId, cwd: repo, signal: controller.signal });
-    await waitFor(() => fake.messageRequests().length === 2, "the hanging call");
+    await waitFor(() => fake.messageRequests().length === 2, { what: "the hanging call" });
     controller.abort();
     expect((await running).error?.code).toBe("AGENT_INTERRUPTED");
 
@@ -360,7 +346,9 @@ describe("resume across sessions", () => {
       ),
     );
     const running = runner.run({ cwd: repo, signal: controller.signal });
-    await waitFor(() => existsSync(path.join(repo, "committed")), "the command's side effects");
+    await waitFor(() => existsSync(path.join(repo, "committed")), {
+      what: "the command's side effects",
+    });
     controller.abort();
     const stopped = await running;
     expect(stopped.error?.code).toBe("AGENT_INTERRUPTED");

@@ -1,13 +1,16 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
-import { loadFakeScript, startFakeAnthropic } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { loadFakeScript, startFakeAnthropic, waitFor } from "@climpt/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { readJournal } from "./journal-read.ts";
 import { loadAgentDefinition } from "./run/agent-location.ts";
 import type { RunResult } from "./run-result.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 16 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -16,23 +19,6 @@ afterEach(async () => {
 
 const AGENT = path.join(EXAMPLES, "agents", "fix-bug");
 const CHILD = path.join(import.meta.dirname, "fixtures", "run-in-child.mjs");
-
-/**
- * Polls until `condition` holds. It has no time limit of its own: on a busy machine the wait is
- * only longer, and a condition that never comes is a hang, which the test's hang limit reports.
- * `failed` ends the wait early with an error when the awaited thing can no longer happen.
- */
-async function waitFor(
-  condition: () => boolean,
-  what: string,
-  failed: () => string | undefined = () => undefined,
-): Promise<void> {
-  while (!condition()) {
-    const reason = failed();
-    if (reason !== undefined) throw new Error(`gave up waiting for ${what}: ${reason}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 function comparable(result: RunResult) {
   return {
@@ -95,11 +81,10 @@ describe("resume", () => {
     child.once("exit", (code, signal) => {
       exitedEarly = `the child exited (${signal ?? code}): ${stderr}`;
     });
-    await waitFor(
-      () => first.messageRequests().length === answered + 1 && stdout.includes("\n"),
-      "the hanging call and the run id",
-      () => exitedEarly,
-    );
+    await waitFor(() => first.messageRequests().length === answered + 1 && stdout.includes("\n"), {
+      what: "the hanging call and the run id",
+      failed: () => exitedEarly,
+    });
     const runId = stdout.split("\n")[0] as string;
     expect(runId).toMatch(/^\d{8}T\d{6}Z-[0-9a-f]{6}$/);
     const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -149,7 +134,7 @@ describe("resume", () => {
       modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url }),
     });
     const running = runner.run({ args: { issue: 1 }, cwd: repo, signal: controller.signal });
-    await waitFor(() => fake.messageRequests().length === 4, "the hanging call");
+    await waitFor(() => fake.messageRequests().length === 4, { what: "the hanging call" });
     controller.abort();
     const stopped = await running;
     expect(stopped.success).toBe(false);

@@ -1,9 +1,12 @@
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadAgentDefinition } from "./run/agent-location.ts";
 import type { RunEvent } from "./run-event.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 10 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

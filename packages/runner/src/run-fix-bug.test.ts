@@ -1,11 +1,14 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { readJournal } from "./journal-read.ts";
 import { loadAgentDefinition } from "./run/agent-location.ts";
 import type { RunEvent } from "./run-event.ts";
 import { EXAMPLES, fakeModel, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 20 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

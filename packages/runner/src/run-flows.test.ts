@@ -2,7 +2,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { installSimpleFakeGh, startFakeAnthropic } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   FLAG_VALIDATION,
   intentReply,
@@ -15,6 +15,9 @@ import type { RunnerOptions, RunOptions } from "./run/run-options.ts";
 import type { RunEvent } from "./run-event.ts";
 import { fakeGhThatNeverCloses, git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 14 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -9,13 +9,16 @@ import {
   reply,
   startFakeAnthropic,
 } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadAgentDefinition } from "./run/agent-location.ts";
 import type { RunOptions } from "./run/run-options.ts";
 import type { RunEvent } from "./run-event.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 6 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -14,7 +14,7 @@ import path from "node:path";
 import type { JsonValue } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { type FakeReply, installSimpleFakeGh, reply, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "./agents.test-helper.ts";
 import { loadAgentDefinition } from "./run/agent-location.ts";
 import type { RunnerOptions, RunOptions } from "./run/run-options.ts";
@@ -23,6 +23,9 @@ import type { RunResult } from "./run-result.ts";
 import { git, makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 import { tempDirForFile } from "./temp-dirs.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 20 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const GH_TOKEN = "ghp_h26ChecksToken0123456789abcdefABCDEF";
 const NPM_TOKEN = "npm_h26ChecksNpm0123456789abcdefABCDEFGH";

@@ -86,7 +86,9 @@ export {
 } from "./scratch-install.ts";
 export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.ts";
 export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
+export { makeTempDir, removeTempDir, useTempDirs } from "./temp-dirs.ts";
 export { type PromptAccounting, PromptCache, pseudoTokens } from "./token-count.ts";
+export { DEFAULT_WAIT_LIMIT_MS, type WaitOptions, waitFor, waitUntil } from "./wait-for.ts";
 export {
   type FleetScenarioOptions,
   type FleetScenarioRun,

@@ -1,8 +1,6 @@
 /** Builders shared by this package's tests (not exported from the package). */
 
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { existsSync, readFileSync } from "node:fs";
 import type {
   AgentDefinition,
   JsonValue,
@@ -13,7 +11,7 @@ import type {
   StepPermissions,
   ToolResult,
 } from "@climpt/model";
-import { agentOf, registryOf, stepOf } from "@climpt/testing";
+import { agentOf, registryOf, stepOf, useTempDirs as useTempDirsAfter } from "@climpt/testing";
 import { afterEach } from "vitest";
 import type { ToolboxNotice } from "./builtin-tool.ts";
 import type { ToolEvent } from "./events.ts";
@@ -46,15 +44,7 @@ export function loadedAgent(agent: AgentDefinition, steps: readonly Step[]): Loa
 
 /** A fresh temporary directory (real path) per call, removed after the test. */
 export function useTempDirs(): () => string {
-  const made: string[] = [];
-  afterEach(() => {
-    for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-  });
-  return () => {
-    const dir = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-tools-")));
-    made.push(dir);
-    return dir;
-  };
+  return useTempDirsAfter(afterEach, "climpt-tools-");
 }
 
 /** Whether a process is running (a zombie waiting to be reaped counts as gone). */
@@ -74,20 +64,6 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * Polls until `check` holds, for up to `timeoutMs`. The default is long because it only detects
- * something that never happens (a process that is never reaped); a busy machine makes the
- * expected outcome slow, not absent.
- */
-export async function waitUntil(check: () => boolean, timeoutMs = 60_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
 }
 
 /** A toolbox on `cwd` for a step of the given kind, everything allowed unless overridden. */

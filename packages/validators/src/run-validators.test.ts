@@ -2,9 +2,12 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { runValidators } from "./run-validators.ts";
 import { validator } from "./validator.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 5 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let cwd: string;
 beforeEach(() => {

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { handoffDiff } from "./client/handoff-diff.ts";
 import { looksLikeJournal } from "./discover-runs.ts";
 import { adaptJournal, summarizeJournal } from "./journal-adapter.ts";
@@ -11,6 +11,9 @@ import { loadDeclaredFlow } from "./registry-flow.ts";
 import { DeclaredFlowCache, loadRunSource } from "./run-source.ts";
 import { FIX_BUG, runDemo } from "./runs.test-helper.ts";
 import type { DeclaredFlow, RunDetail } from "./view-model.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 12 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let events: unknown[];
 let declared: DeclaredFlow;

@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { RunResult } from "@climpt/runner";
 import type { BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   launchChromium,
   recordPageErrors,
@@ -15,6 +15,9 @@ import {
 import { runLongRun } from "./long-run.test-helper.ts";
 import { runDemo, runNeverCommits } from "./runs.test-helper.ts";
 import { renderRunsPage } from "./runs-page.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 28 s at load 13–25.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 type Run = RunResult & { readonly journalPath: string };
 

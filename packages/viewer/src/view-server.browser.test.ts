@@ -3,7 +3,7 @@ import { loadAgentDefinition, type RunResult, StepFlowRunner } from "@climpt/run
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { type FakeAnthropic, startFakeAnthropic } from "@climpt/testing";
 import type { BrowserContext } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   launchChromium,
   recordPageErrors,
@@ -14,6 +14,9 @@ import {
 import { type HeldReplies, startHeldReplies } from "./held-replies.test-helper.ts";
 import { fixBugReplies, makeSampleRepo } from "./runs.test-helper.ts";
 import { startViewServer, type ViewServer } from "./view-server.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 35 s at load 13–25.
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 let browser: BrowserContext;
 let fake: FakeAnthropic;

@@ -1,9 +1,12 @@
 import { rmSync } from "node:fs";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { CliIo } from "../cli-io.ts";
 import { initFiles, makeProject } from "../e2e/project.test-helper.ts";
 import { main } from "../main.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 10 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let fake: FakeAnthropic;
 const projects: string[] = [];

@@ -22,9 +22,12 @@ import {
   type ScaffoldRegistry,
   startFakeAnthropic,
 } from "@climpt/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, initFiles, makeProject } from "./project.test-helper.ts";
 import { spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 8 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const fakes: FakeAnthropic[] = [];
 const dirs: string[] = [];

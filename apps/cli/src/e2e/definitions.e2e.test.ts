@@ -1,8 +1,11 @@
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { git } from "./project.test-helper.ts";
 import { EXAMPLES, onlyJson, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 9 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const FIX_BUG = path.join(EXAMPLES, "fix-bug");
 const CODE_IMPROVER = path.join(EXAMPLES, "code-improver");

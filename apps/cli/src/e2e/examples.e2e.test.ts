@@ -1,9 +1,12 @@
 import { cpSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { type FakeAnthropic, loadFakeScript, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { onlyJson, REPO_ROOT, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 8 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let fake: FakeAnthropic;
 const repos: string[] = [];

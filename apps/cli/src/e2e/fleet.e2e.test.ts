@@ -2,8 +2,11 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { type FleetScenarioRun, runFleetScenario } from "@climpt/testing";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { BIN } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 46 s at load 13–25.
+vi.setConfig({ testTimeout: 210_000, hookTimeout: 210_000 });
 
 // Six issues, 23 model calls, ~80 gh processes, two workers and a kill: a minute alone, several on
 // a busy 2-core machine. The limit detects a hang; it does not measure speed.

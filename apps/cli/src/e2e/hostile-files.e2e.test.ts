@@ -8,9 +8,12 @@ import { execFileSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { writeWorkflowScenario } from "@climpt/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { REPO_ROOT, spawnCli, stopRunningClis, tempDir } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 10 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const dirs: string[] = [];
 afterEach(stopRunningClis);

@@ -1,9 +1,12 @@
 import { readdirSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git, initFiles, makeProject } from "./project.test-helper.ts";
 import { onlyJson, spawnCli } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 22 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 let fake: FakeAnthropic;
 const projects: string[] = [];

@@ -12,7 +12,7 @@
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
-import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
+import { type FakeAnthropic, reply, startFakeAnthropic, waitUntil } from "@climpt/testing";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { GIT_IDENTITY, git, initFiles, makeProject } from "./project.test-helper.ts";
 import { spawnCli, stopRunningClis, tempDir } from "./spawn-cli.test-helper.ts";
@@ -38,15 +38,6 @@ function processesWith(text: string): Map<number, string> {
     }
   }
   return found;
-}
-
-async function until(check: () => boolean, limitMs: number): Promise<boolean> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > limitMs) return false;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return true;
 }
 
 describe("a sandboxed command and climpt's kill -9", () => {
@@ -91,7 +82,7 @@ describe("a sandboxed command and climpt's kill -9", () => {
         ...processesWith(tmp),
         ...processesWith(`climpt-lifetime-watchdog\0${climpt}\0`),
       ]);
-    const gone = await until(() => left().size === 0, 120_000);
+    const gone = await waitUntil(() => left().size === 0, 120_000);
     expect(gone, [...left().values()].join("\n")).toBe(true);
 
     expect(existsSync(path.join(cwd, `canary-${token}`))).toBe(false);

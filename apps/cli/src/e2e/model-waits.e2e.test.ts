@@ -11,9 +11,12 @@
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import * as path from "node:path";
 import { type FakeAnthropic, type FakeReply, reply, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, initFiles, makeProject } from "./project.test-helper.ts";
 import { spawnCli, stopRunningClis } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 11 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const fakes: FakeAnthropic[] = [];
 const dirs: string[] = [];

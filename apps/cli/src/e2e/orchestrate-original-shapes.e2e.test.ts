@@ -15,9 +15,12 @@ import {
   reply,
   startFakeAnthropic,
 } from "@climpt/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { onlyJson, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 33 s at load 13–25.
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 // Four issues through real runs and a few dozen gh processes: under a minute alone. The limit
 // detects a hang; it does not measure speed.

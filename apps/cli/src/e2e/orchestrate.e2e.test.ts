@@ -6,8 +6,11 @@ import {
   type WorkflowScenario,
   writeWorkflowScenario,
 } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { onlyJson, spawnCli } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 31 s at load 13–25.
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 // A batch of six issues through real runs and ~80 gh processes: a minute alone, more on a busy
 // machine. The limit detects a hang; it does not measure speed.

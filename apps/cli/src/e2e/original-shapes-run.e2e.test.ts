@@ -16,9 +16,12 @@ import {
   type SimpleInstalledFakeGh,
   startFakeAnthropic,
 } from "@climpt/testing";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { onlyJson, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 9 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let fake: FakeAnthropic;
 const folders: string[] = [];

@@ -17,9 +17,12 @@ import {
   type WorkspacePackage,
   workspacePackages,
 } from "@climpt/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import type { CliOutcome } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 64 s at load 13–25.
+vi.setConfig({ testTimeout: 270_000, hookTimeout: 270_000 });
 
 // Packing about fifteen packages and an npm install that may reach the registry: minutes on a
 // busy 2-core machine. The limit detects a hang; it does not measure speed.

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
+import { makeTempDir } from "@climpt/testing";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 /** The built executable the tests spawn (test/build-once.ts builds it). */
@@ -71,7 +71,7 @@ export function spawnCli(
 
 /** A fresh temporary folder (real path, so messages match what the CLI prints). */
 export function tempDir(prefix: string): string {
-  return realpathSync(mkdtempSync(path.join(tmpdir(), `climpt-cli-${prefix}-`)));
+  return makeTempDir(`climpt-cli-${prefix}-`);
 }
 
 /** The one JSON object stdout must hold. */

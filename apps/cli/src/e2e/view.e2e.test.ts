@@ -2,9 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { get } from "node:http";
 import * as path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { BIN, EXAMPLES, REPO_ROOT, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 11 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const CASSETTE = path.join(REPO_ROOT, "examples", "cassettes", "fix-bug.jsonl");
 let repo: string;

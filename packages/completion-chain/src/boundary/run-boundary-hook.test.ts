@@ -3,11 +3,10 @@ import { join } from "node:path";
 import { createAgentPromptSource } from "@climpt/c3l-resolver";
 import type { AgentDefinition, JsonValue } from "@climpt/model";
 import type { LaunchRequest } from "@climpt/validators";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createExecaCommandRunner } from "../command-runner.ts";
 import {
   agentDefinition,
-  cleanupTemps,
   type FakeGh,
   fakeGh,
   git,
@@ -23,8 +22,6 @@ import type { BoundaryRequest } from "./boundary-request.ts";
 import type { HookCommandLauncher } from "./command-hook.ts";
 import { planGithubActions } from "./plan-github-actions.ts";
 import { type BoundaryHookResult, runBoundaryHook } from "./run-boundary-hook.ts";
-
-afterAll(cleanupTemps);
 
 let runs = 0;
 const newRunId = (): string => `run-${process.pid}-${Date.now()}-${++runs}`;

@@ -7,12 +7,11 @@ import {
   VERDICT_TYPES,
   type VerdictSpec,
 } from "@climpt/model";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CommandRunner } from "../command-runner.ts";
 import { createExecaCommandRunner } from "../command-runner.ts";
 import {
   agentDefinition,
-  cleanupTemps,
   FIX_AGENT_DIR,
   fakeGh,
   pathWith,
@@ -21,8 +20,6 @@ import {
 import type { ValidationSummary } from "../validation/validation-summary.ts";
 import { createVerdictStrategy } from "./create-verdict-strategy.ts";
 import type { DecideContext, IterationRecord, VerdictDeps, VerdictStrategy } from "./types.ts";
-
-afterAll(cleanupTemps);
 
 const PASSED: ValidationSummary = { results: [], allPassed: true, passed: true, skipped: false };
 

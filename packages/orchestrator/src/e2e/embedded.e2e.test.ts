@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { reply, requestKey } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { reply, requestKey, waitFor } from "@climpt/testing";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { syncLabels } from "../github/label-sync.ts";
 import { orchestrateBatch } from "../orchestrate/orchestrate-batch.ts";
 import { orchestrateIssue } from "../orchestrate/orchestrate-issue.ts";
@@ -13,6 +13,9 @@ import {
   landedLog,
   startHarness,
 } from "./scenario-harness.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 34 s at load 13–25.
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 // Six issues through real runs and ~80 gh processes: a minute alone, more on a busy 2-core
 // machine. The limit detects a hang; it does not measure speed.
@@ -190,11 +193,3 @@ describe("a transformer whose run fails, through a real run", () => {
     expect(scenario.gh.issue(6)?.comments[0]?.body).toContain("AGENT_VALIDATION_ABORT");
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("waitFor: the condition never held");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,11 +1,14 @@
-import { type RedisServer, reply, startRedisServer } from "@climpt/testing";
+import { type RedisServer, reply, startRedisServer, waitFor } from "@climpt/testing";
 import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectRedis, parseQueueUrl } from "../fleet/redis-connection.ts";
 import { issueLockKey, issueStateKey, RedisIssueStateStore } from "../fleet/redis-state-store.ts";
 import { syncLabels } from "../github/label-sync.ts";
 import { type OrchestratorContext, orchestrateIssue } from "../orchestrate/orchestrate-issue.ts";
 import { type Harness, startHarness } from "./scenario-harness.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 18 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 let redis: RedisServer;
 let client: Redis;
@@ -97,11 +100,3 @@ describe("a worker whose issue lock lapses while its run goes on", () => {
     expect(scenario.gh.issue(1)?.state).toBe("CLOSED");
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error("waitFor: the condition never held");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -10,7 +10,7 @@ import {
   writeWorkflowScenario,
 } from "@climpt/testing";
 import type { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { RunnerDispatcher } from "../dispatch/runner-dispatcher.ts";
 import { connectRedis, parseQueueUrl } from "../fleet/redis-connection.ts";
 import { redisJournalStore } from "../fleet/redis-journal-store.ts";
@@ -21,6 +21,9 @@ import { syncLabels } from "../github/label-sync.ts";
 import { LocalModelLimiter } from "../limiter/local-limiter.ts";
 import { loadWorkflow } from "../load-workflow.ts";
 import { type OrchestratorContext, orchestrateIssue } from "../orchestrate/orchestrate-issue.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 27 s at load 13–25.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 let redis: RedisServer;
 let client: Redis;

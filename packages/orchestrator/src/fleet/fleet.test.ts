@@ -1,7 +1,7 @@
 import { type FakeGh, installFakeGh, type RedisServer, startRedisServer } from "@climpt/testing";
 import { Queue, Worker } from "bullmq";
 import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GhClient } from "../github/gh-client.ts";
 import type { ModelRequestLimiter } from "../limiter/model-limiter.ts";
 import { ScriptedDispatcher } from "../orchestrate/dispatcher.test-helper.ts";
@@ -13,6 +13,9 @@ import { bullConnection, connectRedis, parseQueueUrl } from "./redis-connection.
 import { RedisModelLimiter } from "./redis-limiter.ts";
 import { issueLockKey, issueStateKey, RedisIssueStateStore } from "./redis-state-store.ts";
 import { RepoSlots, repoCapKey } from "./repo-slots.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 11 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let redis: RedisServer;
 let url: URL;

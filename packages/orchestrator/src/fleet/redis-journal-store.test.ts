@@ -15,12 +15,16 @@ import {
   reply,
   startFakeAnthropic,
   startRedisServer,
+  waitFor,
   writeWorkflowScenario,
 } from "@climpt/testing";
 import type { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectRedis, parseQueueUrl } from "./redis-connection.ts";
 import { journalKey, redisJournalStore } from "./redis-journal-store.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 12 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let server: RedisServer;
 let redis: Redis;
@@ -46,10 +50,6 @@ function clone(from: string): string {
   execFileSync("git", ["config", "user.email", "test@climpt.invalid"], { cwd: dir });
   cleanups.push(() => rmSync(path.dirname(dir), { recursive: true, force: true }));
   return dir;
-}
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 async function streamSeqs(agent: string, runId: string): Promise<number[]> {

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type FakeGh, installFakeGh } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { GhClient } from "../github/gh-client.ts";
 import { syncLabels } from "../github/label-sync.ts";
 import { FileIssueStateStore } from "../state/file-state-store.ts";
@@ -11,6 +11,9 @@ import { pipeline } from "../workflows.test-helper.ts";
 import { ScriptedDispatcher, type ScriptedRun } from "./dispatcher.test-helper.ts";
 import { orchestrateBatch } from "./orchestrate-batch.ts";
 import { type OrchestratorContext, orchestrateIssue } from "./orchestrate-issue.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 23 s at load 13–25.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const fakes: FakeGh[] = [];
 afterEach(() => {

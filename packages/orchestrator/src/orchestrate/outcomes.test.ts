@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type FakeGh, installFakeGh } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { GhClient } from "../github/gh-client.ts";
 import { FileIssueStateStore } from "../state/file-state-store.ts";
 import type { Workflow } from "../workflow-model.ts";
@@ -15,6 +15,9 @@ import { pipeline, workflowOf } from "../workflows.test-helper.ts";
 import { ScriptedDispatcher, type ScriptedRun } from "./dispatcher.test-helper.ts";
 import { orchestrateBatch } from "./orchestrate-batch.ts";
 import { type OrchestratorContext, orchestrateIssue } from "./orchestrate-issue.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 6 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {

@@ -11,13 +11,16 @@ import type { Problem } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { reply, startFakeAnthropic } from "@climpt/testing";
 import { resetSandboxProbe, SANDBOX_HINT } from "@climpt/tools";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FLAG_VALIDATION, intentReply, writeTestAgent } from "../agents.test-helper.ts";
 import { loadAgentDefinition } from "../run/agent-location.ts";
 import { makeSampleRepo } from "../runner.test-helper.ts";
 import { StepFlowRunner } from "../step-flow-runner.ts";
 import { tempDirForFile } from "../temp-dirs.test-helper.ts";
 import { checkAgent } from "./check-agent.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 10 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const closers: Array<() => Promise<void>> = [];
 const savedPath = process.env.PATH;

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { intentReply, type TestAgentSpec, writeTestAgent } from "../agents.test-helper.ts";
 import { loadAgentDefinition } from "../run/agent-location.ts";
 import type { RunnerOptions, RunOptions } from "../run/run-options.ts";
@@ -19,6 +19,9 @@ import type { RunResult } from "../run-result.ts";
 import { git, makeSampleRepo } from "../runner.test-helper.ts";
 import { StepFlowRunner } from "../step-flow-runner.ts";
 import { tempDirForFile } from "../temp-dirs.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 15 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -8,7 +8,7 @@ import path from "node:path";
 import { ClimptError, type LoadedAgent } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { startFakeAnthropic } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { intentReply, writeTestAgent } from "../agents.test-helper.ts";
 import { readJournal } from "../journal/journal.ts";
 import type { RunResult } from "../run-result.ts";
@@ -17,6 +17,9 @@ import { StepFlowRunner } from "../step-flow-runner.ts";
 import { tempDirForFile } from "../temp-dirs.test-helper.ts";
 import { loadAgentDefinition } from "./agent-location.ts";
 import type { RunOptions } from "./run-options.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 9 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const closers: Array<() => Promise<void> | void> = [];
 afterEach(async () => {

@@ -8,11 +8,14 @@ import path from "node:path";
 import type { JsonValue } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
 import { reply, startFakeAnthropic } from "@climpt/testing";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { intentReply, writeTestAgent } from "../agents.test-helper.ts";
 import { git, makeSampleRepo } from "../runner.test-helper.ts";
 import { StepFlowRunner } from "../step-flow-runner.ts";
 import { loadAgentDefinition } from "./agent-location.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 8 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {

@@ -14,10 +14,13 @@ import {
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { EXAMPLES, fakeModel, makeSampleRepo } from "../runner.test-helper.ts";
 import { StepFlowRunner } from "../step-flow-runner.ts";
 import { loadAgentDefinition } from "./agent-location.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 6 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 /** A span that remembers what the runner told it, and its parent. */
 class RecordedSpan implements Span {

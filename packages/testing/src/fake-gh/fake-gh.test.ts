@@ -1,8 +1,11 @@
 import { execFile, execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type FakeGh, type FakeGhSeed, installFakeGh } from "./install-fake-gh.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 5 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 interface GhRun {
   readonly code: number;

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { type FakeAnthropic, startFakeAnthropic } from "../fake-anthropic.ts";
 import { type RedisServer, startRedisServer } from "../redis-server.ts";
+import { waitFor } from "../wait-for.ts";
 import {
   type ScenarioMachine,
   type WorkflowScenario,
@@ -105,15 +106,17 @@ function spawnCli(
   return { child, exited };
 }
 
-async function waitFor(
+/** Waits for `condition` until the scenario's `deadline` (an absolute time). */
+function waitUntilDeadline(
   what: string,
   deadline: number,
   condition: () => boolean | Promise<boolean>,
 ): Promise<void> {
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`fleet scenario: timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  return waitFor(condition, {
+    what: `fleet scenario: ${what}`,
+    limitMs: Math.max(0, deadline - Date.now()),
+    intervalMs: 100,
+  });
 }
 
 /**
@@ -204,7 +207,7 @@ export async function runFleetScenario(options: FleetScenarioOptions): Promise<F
     }
     let killedWorker: string | null = null;
     if (kill) {
-      await waitFor("issue #3's implementer call", deadline, () =>
+      await waitUntilDeadline("issue #3's implementer call", deadline, () =>
         scenario.model.served.some((call) => call.key === "implementer#3" && call.index === 1),
       );
       const runner = workers.find((worker) =>
@@ -217,7 +220,7 @@ export async function runFleetScenario(options: FleetScenarioOptions): Promise<F
       killedWorker = runner.name;
     }
     let status: FleetScenarioRun["status"] = { counts: {}, jobs: [] };
-    await waitFor("every job to finish", deadline, async () => {
+    await waitUntilDeadline("every job to finish", deadline, async () => {
       const out = await spawnCli(
         options.cliPath,
         ["fleet", "status", "--queue", redis.url, "--json"],

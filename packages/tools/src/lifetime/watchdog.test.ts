@@ -9,8 +9,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { waitUntil } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { useTempDirs, waitUntil } from "../tools.test-helper.ts";
+import { useTempDirs } from "../tools.test-helper.ts";
 import { WATCHDOG_MARKER, WATCHDOG_SOURCE } from "./watchdog-source.ts";
 
 /** What the parent reports once everything is bound. */

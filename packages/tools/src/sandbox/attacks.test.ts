@@ -10,7 +10,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ToolResult } from "@climpt/model";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 import {
   API_KEY,
@@ -23,6 +23,9 @@ import {
   GH_TOKEN,
   repoWithRemote,
 } from "./sandbox.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took 21 s beside two CPU loops at load 25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 interface Attack {
   readonly name: string;

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { waitUntil } from "@climpt/testing";
 import { afterEach, describe, expect, it } from "vitest";
-import { toolboxFor, useTempDirs, waitUntil } from "../tools.test-helper.ts";
+import { toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 import {
   API_KEY,
   AWS_SECRET,

@@ -8,9 +8,12 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 import { credentialEnv, credentialHome, fakeGh, GH_TOKEN } from "./sandbox.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 9 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 /** The command, decoded and run by a shell at run time, past the text filter. */
 const hidden = (command: string): string =>

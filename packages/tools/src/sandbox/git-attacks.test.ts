@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 import {
   attackRepo,
@@ -19,6 +19,9 @@ import {
   userGit,
   userGitRuns,
 } from "./git-attacks.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 15 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 interface GitAttack {
   readonly name: string;

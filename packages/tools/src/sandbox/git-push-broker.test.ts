@@ -1,11 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 import { gitHttpServer } from "./git-http-server.test-helper.ts";
 import { resolveGitPushTarget } from "./git-push-target.ts";
 import { credentialHome, GH_TOKEN, repoWithRemote } from "./sandbox.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 9 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const RUN_BRANCH = "climpt/issue-7";
 

@@ -6,9 +6,12 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 import { attackRepo, fsckPasses, layoutOf, userGit } from "./git-attacks.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took 13 s beside two CPU loops at load 25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const EVERYDAY = [
   "echo change >> README.md",

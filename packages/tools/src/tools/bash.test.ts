@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { waitUntil } from "@climpt/testing";
 import { describe, expect, it } from "vitest";
-import { isAlive, toolboxFor, useTempDirs, waitUntil } from "../tools.test-helper.ts";
+import { isAlive, toolboxFor, useTempDirs } from "../tools.test-helper.ts";
 
 describe("Bash", () => {
   const tempDir = useTempDirs();

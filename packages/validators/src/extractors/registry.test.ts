@@ -1,7 +1,10 @@
 import { EXTRACTOR_NAMES } from "@climpt/model";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { EXTRACTORS } from "./registry.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took 12 s beside two CPU loops at load 25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 describe("EXTRACTORS", () => {
   it("implements exactly the extractor names of the registry schema", () => {

@@ -6,9 +6,12 @@
  * another issue in its output. After validation the boundary hook carries requests out: it may
  * act on issue #1 of this repository only.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { attackLabs, familySetup, type LabAttack } from "./family.test-helper.ts";
 import { bash, hidden, tool } from "./scripted-attacker.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 8 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const context = familySetup();
 const FAMILY = "5 boundary actions on someone else's issue";

@@ -8,11 +8,14 @@
  * time, past the Bash tool's text filter: the broker and the sandbox are what must hold. None of
  * it may reach GitHub, and no secret may reach a sink.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Attempt } from "./attempts.test-helper.ts";
 import { attackLabs, familySetup } from "./family.test-helper.ts";
 import type { Lab } from "./lab.test-helper.ts";
 import { bash, hidden } from "./scripted-attacker.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 44 s at load 13–25.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
 const context = familySetup();
 const FAMILY = "4 the gh broker's argv";

@@ -7,11 +7,14 @@ import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { type FakeAnthropic, startFakeAnthropic } from "@climpt/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { stopRunningClis } from "../spawn-cli.test-helper.ts";
 import { createLab, type Lab, runAttacker } from "./lab.test-helper.ts";
 import { bash, ScriptedAttackers } from "./scripted-attacker.test-helper.ts";
 import { inspectLab } from "./sinks.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 6 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 let fake: FakeAnthropic;
 let attackers: ScriptedAttackers;

@@ -6,11 +6,14 @@
  * validator, the worktree finish (merge, push, remove), the user's next `git status`. Whatever
  * stops it, no payload may run outside the sandbox.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { attackLabs, familySetup, type LabAttack } from "./family.test-helper.ts";
 import type { Lab } from "./lab.test-helper.ts";
 import { payloadScript, writeExecutable, writeExpanded } from "./payloads.test-helper.ts";
 import { bash } from "./scripted-attacker.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 56 s at load 13–25.
+vi.setConfig({ testTimeout: 240_000, hookTimeout: 240_000 });
 
 const context = familySetup();
 const FAMILY = "1 host code execution through git";

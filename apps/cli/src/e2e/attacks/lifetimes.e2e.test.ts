@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import { waitUntil } from "@climpt/testing";
 import { describe, expect, it } from "vitest";
 import { ATTACK_AGENT } from "./attack-agent.test-helper.ts";
 import { type Attempt, tally } from "./attempts.test-helper.ts";
@@ -36,16 +37,6 @@ function processesIn(dir: string): number[] {
   return found;
 }
 
-/** Polls `condition` until it holds or `boundMs` passes; returns whether it held. */
-async function until(condition: () => boolean, boundMs: number): Promise<boolean> {
-  const end = Date.now() + boundMs;
-  while (Date.now() < end) {
-    if (condition()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return condition();
-}
-
 /** A shell loop that says it started, waits for `go`, then does its work and says so. */
 function waiter(name: string): string {
   return `touch ${name}.started; while [ ! -e ${name}.go ]; do sleep 0.05; done; git commit --allow-empty -qm ${name}-late; touch ${name}.finished`;
@@ -67,14 +58,14 @@ async function killMidWork(lab: Lab, attempt: Attempt, name: string): Promise<Ef
       pid = child.pid;
     },
   });
-  const started = await until(() => existsSync(path.join(lab.repo, `${name}.started`)), 90_000);
+  const started = await waitUntil(() => existsSync(path.join(lab.repo, `${name}.started`)), 90_000);
   if (!started || pid === undefined) {
     const outcome = await running;
     throw new Error(`${attempt.id}: the work never started:\n${outcome.stderr}`);
   }
   process.kill(pid, "SIGKILL");
   await running;
-  const died = await until(() => processesIn(lab.repo).length === 0, DIE_BOUND_MS);
+  const died = await waitUntil(() => processesIn(lab.repo).length === 0, DIE_BOUND_MS);
   if (!died) {
     effects.push({
       kind: "survivor",
@@ -84,7 +75,7 @@ async function killMidWork(lab: Lab, attempt: Attempt, name: string): Promise<Ef
   }
   // Whatever survived may now finish; give it the time to.
   writeFileSync(path.join(lab.repo, `${name}.go`), "");
-  await until(() => processesIn(lab.repo).length === 0, DIE_BOUND_MS);
+  await waitUntil(() => processesIn(lab.repo).length === 0, DIE_BOUND_MS);
   for (const survivor of processesIn(lab.repo)) {
     try {
       process.kill(survivor, "SIGKILL");

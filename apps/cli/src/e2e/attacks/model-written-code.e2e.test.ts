@@ -8,10 +8,13 @@
  * into the check's output and leave a marker outside the repository. None of it may happen
  * outside the sandbox, and no secret may reach a sink.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { attackLabs, familySetup, type LabAttack } from "./family.test-helper.ts";
 import { payloadNode, payloadScript, writeExecutable, writeFile } from "./payloads.test-helper.ts";
 import { bash } from "./scripted-attacker.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 19 s at load 13–25.
+vi.setConfig({ testTimeout: 90_000, hookTimeout: 90_000 });
 
 const context = familySetup();
 const FAMILY = "2 validators and programs run model-written files";

@@ -5,9 +5,12 @@
  * objects, and removes the git directory. Only the run's own branch may change; every other ref,
  * the main checkout's HEAD and index, and every object must be as they were.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { attackLabs, familySetup, type LabAttack } from "./family.test-helper.ts";
 import { bash } from "./scripted-attacker.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 41 s at load 13–25.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
 const context = familySetup();
 const FAMILY = "3 refs and the repository";

@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ATTACK_AGENT } from "./attack-agent.test-helper.ts";
 import { type Attempt, tally } from "./attempts.test-helper.ts";
 import { familySetup, requestTexts } from "./family.test-helper.ts";
@@ -17,6 +17,9 @@ import { type Lab, runAttacker, runClimpt } from "./lab.test-helper.ts";
 import { payloadScript, writeExecutable } from "./payloads.test-helper.ts";
 import { bash, tool } from "./scripted-attacker.test-helper.ts";
 import { type Effect, inspectLab, outcomeEffects } from "./sinks.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 32 s at load 13–25.
+vi.setConfig({ testTimeout: 150_000, hookTimeout: 150_000 });
 
 const context = familySetup();
 const FAMILY = "9 the run's journal and definition in the working tree";

@@ -6,10 +6,13 @@
  * the working directory (or in HOME) makes that folder writable to the next call. Nothing outside
  * the working directory may change.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { attackLabs, familySetup, type LabAttack } from "./family.test-helper.ts";
 import type { Lab } from "./lab.test-helper.ts";
 import { bash, tool } from "./scripted-attacker.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 6 s at load 13–25.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const context = familySetup();
 const FAMILY = "8 sandbox binds follow model-written git files";

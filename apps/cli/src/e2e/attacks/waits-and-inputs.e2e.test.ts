@@ -10,13 +10,16 @@ import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { reply } from "@climpt/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ATTACK_AGENT } from "./attack-agent.test-helper.ts";
 import { type Attempt, tally } from "./attempts.test-helper.ts";
 import { familySetup, requestTexts } from "./family.test-helper.ts";
 import { type ClimptRun, type Lab, runAttacker, runClimpt } from "./lab.test-helper.ts";
 import { bash } from "./scripted-attacker.test-helper.ts";
 import { type Effect, inspectLab, outcomeEffects } from "./sinks.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 25 s at load 13–25.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 const context = familySetup();
 const FAMILY = "6 waits and inputs";
