@@ -121,6 +121,7 @@ export {
   createScrubber,
   NO_SECRETS,
   redactionOf,
+  type ScrubberOptions,
   type SecretScrubber,
 } from "./secrets/scrubber.ts";
 export {
