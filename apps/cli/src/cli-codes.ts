@@ -12,13 +12,13 @@ export const CLI_CODES = {
   missingValue: "AC-CLI-003",
   /** A flag value of the wrong type (not a number, not a duration, not one of the choices). */
   badValue: "AC-CLI-004",
-  /** A required agent parameter was not given. */
-  missingParameter: "AC-CLI-005",
+  // AC-CLI-005 (a missing agent parameter) is retired: parameters are checked once, by the
+  // runner's validateArgs (RUN-ARGS-001…003), for every caller.
   /** A missing or unexpected positional argument. */
   badArgument: "AC-CLI-006",
   /** A single-value flag (or parameter) given more than once. */
   repeatedFlag: "AC-CLI-007",
-  /** `--param` without `=`, or naming no declared parameter. */
+  /** `--param` without `=`. */
   badParam: "AC-CLI-008",
   /** No model credentials and no cassette to replay. */
   noCredentials: "AC-CLI-009",
