@@ -40,6 +40,12 @@ export {
   type StepKind,
 } from "./intents.ts";
 export {
+  DEFAULT_ISSUE_PARAMETER,
+  type IssueParameterSource,
+  issueParameterName,
+  runIssueArgument,
+} from "./issue-parameter.ts";
+export {
   isJsonObject,
   isJsonValue,
   isPlainObject,
@@ -79,6 +85,7 @@ export {
   type IterationBounds,
   type LoadedAgent,
   type OutputSchemaRef,
+  type ParameterRole,
   type ParameterType,
   type PathPromptRef,
   type PermissionMode,
