@@ -12,6 +12,7 @@ import { problemError } from "./run-errors.ts";
 import type { RunState } from "./run-state.ts";
 import { type InterpretedStep, stepEnd, unanswered } from "./step-end.ts";
 import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
+import { observeInterpreted } from "./verdict-observation.ts";
 
 /** Output kept in the journal and in messages, per stream. */
 const OUTPUT_CHARS = 4000;
@@ -82,6 +83,9 @@ export async function programStep(
   }
   const output = programOutput(outcome.stdout);
   const interpreted: InterpretedStep = { ...unanswered(step, iteration), output };
+  // The verdict sees a program step's execution as it sees a model step's (resume folds its
+  // step_end the same way).
+  observeInterpreted(ctx.verdict, interpreted);
   const closed = ctx.router.closeWithoutIntent(state.routerState);
   if (!closed.ok) {
     return endAtStep(state, interpreted, problemError(closed.issues), ctx.usage.totals);
