@@ -23,11 +23,8 @@ export const CLI_CODES = {
    * `--param issue expects a number, got "twelve".` Fix: Give a value of the flag's type.
    */
   badValue: "AC-CLI-004",
-  /**
-   * A required agent parameter was not given. Example: `Missing required parameter --issue
-   * (number): Issue number.` Fix: Pass it.
-   */
-  missingParameter: "AC-CLI-005",
+  // AC-CLI-005 (a missing agent parameter) is retired: parameters are checked once, by the
+  // runner's validateArgs (RUN-ARGS-001…003), for every caller.
   /**
    * A missing or unexpected positional argument. Example: `climpt run needs <agent>.` Fix: Follow
    * the usage line in the hint.
@@ -39,8 +36,8 @@ export const CLI_CODES = {
    */
   repeatedFlag: "AC-CLI-007",
   /**
-   * `--param` without `=`, or naming no declared parameter. Example: `--param expects NAME=VALUE,
-   * got "issue".` Fix: Write `--param NAME=VALUE` with a declared name.
+   * `--param` without `=`. Example: `--param expects NAME=VALUE, got "issue".` Fix: Write
+   * `--param NAME=VALUE`.
    */
   badParam: "AC-CLI-008",
   /**

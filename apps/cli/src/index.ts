@@ -1,9 +1,5 @@
 export { closestMatch, editDistance } from "@climpt/model";
-export {
-  type CollectArgsOptions,
-  collectAgentArgs,
-  parameterFlagSpecs,
-} from "./args/agent-flags.ts";
+export { collectAgentArgs, parameterFlagSpecs } from "./args/agent-flags.ts";
 export type { FlagKind, FlagSpec, FlagValue } from "./args/flag-spec.ts";
 export { parseDuration } from "./args/flag-values.ts";
 export { type ParsedFlags, type ParseFlagsOptions, parseFlags } from "./args/parse-flags.ts";

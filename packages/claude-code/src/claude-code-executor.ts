@@ -26,11 +26,10 @@ import { CLAUDE_CODE_CODES } from "./codes.ts";
 import { gitDenyWrite } from "./git-protection.ts";
 import {
   type Env,
-  redact,
   type SandboxOptions,
   sandboxSettings,
-  secretValues,
   sessionEnv,
+  sessionScrubber,
 } from "./session-env.ts";
 import { compileStepSchema, stepOutcome, thrownOutcome } from "./step-outcome.ts";
 import { type ModelReply, StepTranscript } from "./step-transcript.ts";
@@ -192,7 +191,7 @@ async function runClaudeCodeStep(
     ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
   });
-  const secrets = secretValues(env);
+  const scrubber = sessionScrubber(env);
   let stderrTail = "";
   const transcript = new StepTranscript({
     prompt: input.prompt,
@@ -327,7 +326,7 @@ async function runClaudeCodeStep(
       ? {}
       : { pathToClaudeCodeExecutable: settings.executable }),
     stderr: (data: string) => {
-      const text = redact(data, secrets);
+      const text = scrubber.scrub(data);
       stderrTail = (stderrTail + text).slice(-STDERR_TAIL_BYTES);
       settings.onStderr?.(text);
     },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redact, sandboxSettings, secretValues, sessionEnv } from "./session-env.ts";
+import { sandboxSettings, sessionEnv, sessionScrubber } from "./session-env.ts";
 
 describe("sessionEnv", () => {
   it("starts from the given environment, drops a parent Claude Code session's markers, and turns extra traffic off", () => {
@@ -31,10 +31,10 @@ describe("sessionEnv", () => {
 
 describe("secrets", () => {
   it("are the credential variables' values, cut out of text", () => {
-    const secrets = secretValues({ ANTHROPIC_API_KEY: "sk-ant-key-123456", HOME: "/home/me" });
-    expect(secrets).toEqual(["sk-ant-key-123456"]);
-    expect(redact("key=sk-ant-key-123456 twice sk-ant-key-123456", secrets)).toBe(
-      "key=[redacted] twice [redacted]",
+    const scrubber = sessionScrubber({ ANTHROPIC_API_KEY: "sk-ant-key-123456", HOME: "/home/me" });
+    expect(scrubber.labels).toEqual(["ANTHROPIC_API_KEY"]);
+    expect(scrubber.scrub("key=sk-ant-key-123456 twice sk-ant-key-123456 /home/me")).toBe(
+      "key=[REDACTED ANTHROPIC_API_KEY] twice [REDACTED ANTHROPIC_API_KEY] /home/me",
     );
   });
 });

@@ -1,4 +1,5 @@
 import type { SandboxSettings } from "@anthropic-ai/claude-agent-sdk";
+import { collectSecrets, createScrubber, type SecretScrubber } from "@climpt/model";
 import { WITHHELD_ENV_VARS } from "@climpt/tools";
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -60,17 +61,13 @@ export function sessionEnv(options: SessionEnvOptions = {}): Record<string, stri
   return env;
 }
 
-/** Environment values that are secrets: they are cut out of anything Claude Code prints. */
-export function secretValues(env: Env): string[] {
-  return WITHHELD_ENV_VARS.map((key) => env[key]).filter(
-    (value): value is string => value !== undefined && value.length >= 8,
-  );
-}
-
-export function redact(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join("[redacted]");
-  return out;
+/**
+ * The scrubber of what Claude Code prints: @climpt/model's, over the withheld credentials and
+ * every other secret-named variable of the session's environment (same rules and spellings as
+ * every other sink).
+ */
+export function sessionScrubber(env: Env): SecretScrubber {
+  return createScrubber(collectSecrets({ env, secretEnvNames: [...WITHHELD_ENV_VARS] }));
 }
 
 /** Claude Code's sandbox settings (the SDK's `sandbox` option), as climpt uses them. */

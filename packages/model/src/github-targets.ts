@@ -1,6 +1,7 @@
 /**
  * Which issues, pull requests and repositories a run's GitHub writes may touch
- * (docs/design.md#the-boundary-hook). A run works on one issue (its `issue` argument) or one pull
+ * (docs/design.md#the-boundary-hook). A run works on one issue (its issue parameter's argument:
+ * `issueParameterName`) or one pull
  * request (its `prNumber` / `pr` argument) in one repository (the run's, fixed by the host before
  * the model acts); closing, labelling, commenting and merging anything else needs the agent's
  * declaration in agent.json (`runner.integrations.github.targets`, flat shape `github.targets`).
@@ -12,12 +13,16 @@
  */
 
 import { DEFAULT_GITHUB_TARGETS, type GithubTargets } from "./github-target-rules.ts";
+import { type IssueParameterSource, runIssueArgument } from "./issue-parameter.ts";
 import type { JsonValue } from "./json.ts";
 import type { GithubIntegration, VerdictSpec } from "./model.ts";
 
 /** What one run's GitHub writes may touch. */
 export interface GithubRunScope {
-  /** The run's issue: its `issue` argument, else the verdict's `config.issue` (poll:state). */
+  /**
+   * The run's issue: the argument of its issue parameter (`role: "issue"`, else the one named
+   * `issue`), else the verdict's `config.issue` (poll:state).
+   */
   readonly issue?: number;
   /** The run's pull request: its `prNumber` argument, else its `pr` argument. */
   readonly pullRequest?: number;
@@ -61,14 +66,16 @@ export function positiveNumber(value: JsonValue | undefined): number | undefined
 
 /** The scope of a run of an agent with these arguments. */
 export function githubRunScope(
-  agent: {
+  agent: IssueParameterSource & {
     readonly github: Pick<GithubIntegration, "targets">;
     readonly verdict?: Pick<VerdictSpec, "config">;
   },
   params: Readonly<Record<string, JsonValue | undefined>>,
 ): GithubRunScope {
-  // The issue poll:state watches is the run's too: `--issue`, else the agent's own config.issue.
-  const issue = positiveNumber(params.issue) ?? positiveNumber(agent.verdict?.config.issue);
+  // The issue poll:state watches is the run's too: the issue parameter (`issueParameterName`),
+  // else the agent's own config.issue.
+  const issue =
+    positiveNumber(runIssueArgument(agent, params)) ?? positiveNumber(agent.verdict?.config.issue);
   let pullRequest: number | undefined;
   for (const name of PULL_REQUEST_PARAMETERS) {
     pullRequest ??= positiveNumber(params[name]);

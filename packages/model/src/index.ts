@@ -42,6 +42,12 @@ export {
   type StepKind,
 } from "./intents.ts";
 export {
+  DEFAULT_ISSUE_PARAMETER,
+  type IssueParameterSource,
+  issueParameterName,
+  runIssueArgument,
+} from "./issue-parameter.ts";
+export {
   isJsonObject,
   isJsonValue,
   isPlainObject,
@@ -81,6 +87,7 @@ export {
   type IterationBounds,
   type LoadedAgent,
   type OutputSchemaRef,
+  type ParameterRole,
   type ParameterType,
   type PathPromptRef,
   type PermissionMode,
@@ -128,6 +135,7 @@ export {
   createScrubber,
   NO_SECRETS,
   redactionOf,
+  type ScrubberOptions,
   type SecretScrubber,
 } from "./secrets/scrubber.ts";
 export {

@@ -301,7 +301,17 @@ export interface AgentParameter {
   readonly default?: string | number | boolean;
   /** The CLI flag, `--issue`; derived from the name in kebab case when not declared. */
   readonly cli: string;
+  /**
+   * What the parameter is to the run beyond its value: `issue` marks the run's own issue (its
+   * GitHub rights, poll:state's issue, the boundary hook's issue, the orchestrator's issue
+   * number). At most one parameter has it; when none does, a parameter named `issue` is the
+   * run's issue (`issueParameterName`).
+   */
+  readonly role?: ParameterRole;
 }
+
+/** The roles a parameter may declare (agent.json `parameters.<name>.role`). */
+export type ParameterRole = "issue";
 
 export interface VerdictSpec {
   readonly type: VerdictType;

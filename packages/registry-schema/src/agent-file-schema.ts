@@ -15,6 +15,8 @@ const positiveInteger = (description: string) =>
   v.pipe(v.number(), v.integer(), v.minValue(1), v.description(description));
 
 export const PARAMETER_TYPE_VALUES = ["string", "number", "boolean"] as const;
+/** Roles a parameter may declare (model's `ParameterRole`). */
+export const PARAMETER_ROLE_VALUES = ["issue"] as const;
 export const CLOSURE_ACTION_VALUES = ["close", "label-only", "label-and-close"] as const;
 
 export const parameterSchema = v.looseObject({
@@ -31,6 +33,14 @@ export const parameterSchema = v.looseObject({
     ),
   ),
   cli: v.optional(text('CLI flag, e.g. "--issue" (default: "--" + the name in kebab case).')),
+  role: v.optional(
+    v.pipe(
+      v.picklist(PARAMETER_ROLE_VALUES),
+      v.description(
+        '"issue": this parameter is the run\'s issue number (its GitHub rights, poll:state, the boundary hook, the orchestrator). At most one; without one, a parameter named "issue" is.',
+      ),
+    ),
+  ),
 });
 
 export const limitsSchema = v.looseObject({

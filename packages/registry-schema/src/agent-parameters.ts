@@ -18,10 +18,16 @@ export function readParameters(raw: unknown, findings: Findings): Record<string,
     return parameters;
   }
   const flags = new Map<string, string>();
+  let issueParameter: string | undefined;
   for (const [name, declaration] of Object.entries(raw)) {
     const at = jsonPath("$.parameters", name);
     const fields = readObject(parameterSchema.entries, declaration, at, findings, {
-      codes: { type: "AC-PARAM-001", default: "AC-PARAM-002", cli: "AC-PARAM-004" },
+      codes: {
+        type: "AC-PARAM-001",
+        default: "AC-PARAM-002",
+        cli: "AC-PARAM-004",
+        role: "AC-PARAM-005",
+      },
     });
     if (fields === undefined) continue;
     const type = fields.type ?? "string";
@@ -56,6 +62,29 @@ export function readParameters(raw: unknown, findings: Findings): Record<string,
     } else {
       flags.set(cli, name);
     }
+    let role = fields.role;
+    if (role === "issue") {
+      const problem =
+        type === "boolean"
+          ? `Parameter "${name}" has role "issue" but is a boolean; an issue is a number.`
+          : issueParameter !== undefined
+            ? `Parameters "${issueParameter}" and "${name}" both have role "issue"; a run has one issue.`
+            : undefined;
+      if (problem !== undefined) {
+        report(
+          findings,
+          "AC-PARAM-005",
+          `${at}.role`,
+          problem,
+          type === "boolean"
+            ? 'Declare "type": "number" (or "string"), or remove "role".'
+            : `Keep "role": "issue" on one parameter only.`,
+        );
+        role = undefined;
+      } else {
+        issueParameter = name;
+      }
+    }
     setEntry(parameters, name, {
       name,
       type,
@@ -65,6 +94,7 @@ export function readParameters(raw: unknown, findings: Findings): Record<string,
         ? {}
         : { default: fields.default }),
       cli,
+      ...(role === undefined ? {} : { role }),
     });
   }
   return parameters;

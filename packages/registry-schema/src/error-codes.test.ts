@@ -253,6 +253,23 @@ const cases: Case[] = [
     },
   },
   {
+    code: "AC-PARAM-005",
+    file: "agent.json",
+    path: "$.parameters.ticket.role",
+    mutate: (f) => {
+      record(parameters(f).issue).role = "issue";
+      parameters(f).ticket = { type: "number", role: "issue" };
+    },
+  },
+  {
+    code: "AC-PARAM-005",
+    file: "agent.json",
+    path: "$.parameters.issue.role",
+    mutate: (f) => {
+      record(parameters(f).issue).role = "pull-request";
+    },
+  },
+  {
     code: "SR-ENTRY-001",
     file: "steps_registry.json",
     path: "$.entryStep",

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import type { AgentDefinition, Problem } from "@climpt/model";
+import { type AgentDefinition, issueParameterName, type Problem } from "@climpt/model";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ALLOWED_TOOLS, normalizeAgent } from "./normalize-agent.ts";
 
@@ -343,6 +343,26 @@ describe("parameters", () => {
       "--issue-number",
       "--max-iterations",
     ]);
+  });
+
+  it("keeps a parameter's issue role; without one the issue parameter is the one named issue", () => {
+    const agent = normalized({
+      name: "a",
+      runner: {},
+      parameters: { issue: { type: "string" }, ticket: { type: "number", role: "issue" } },
+    });
+    expect(agent.parameters.ticket?.role).toBe("issue");
+    expect(agent.parameters.issue?.role).toBeUndefined();
+    expect(issueParameterName(agent)).toBe("ticket");
+    expect(
+      issueParameterName(normalized({ name: "a", runner: {}, parameters: { issue: {} } })),
+    ).toBe("issue");
+    expect(
+      problems(
+        { name: "a", runner: {}, parameters: { on: { type: "boolean", role: "issue" } } },
+        "a",
+      ).map((problem) => `${problem.code} ${problem.path}`),
+    ).toEqual(["AC-PARAM-005 $.parameters.on.role"]);
   });
 
   it("reports every problem of a file at once", () => {

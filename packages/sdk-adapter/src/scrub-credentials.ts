@@ -5,39 +5,28 @@
  * journals. A caller with a fuller list of secrets passes its own scrubber.
  */
 
+import { collectSecrets, createScrubber, type SecretScrubber } from "@climpt/model";
+
 /** Anything with `scrub(text)`: `SecretScrubber` of @climpt/model fits. */
-export interface TextScrubber {
-  scrub(text: string): string;
-}
+export type TextScrubber = Pick<SecretScrubber, "scrub">;
 
-/** Shorter values are not replaced (they would mangle text and are no real credential). */
-const MIN_LENGTH = 8;
-
-/** A scrubber of the Anthropic credentials this client uses. */
+/**
+ * A scrubber of the Anthropic credentials this client uses: @climpt/model's scrubber over the
+ * key and `ANTHROPIC_AUTH_TOKEN`, so the rules (minimum length, common values skipped, plain,
+ * JSON-escaped and percent-encoded spellings) are the ones every other sink applies.
+ */
 export function credentialScrubber(
   apiKey: string | undefined,
   env: Readonly<Record<string, string | undefined>> = process.env,
-): TextScrubber {
-  const secrets = new Map<string, string>();
-  for (const [label, value] of [
-    ["ANTHROPIC_API_KEY", apiKey ?? env.ANTHROPIC_API_KEY],
-    ["ANTHROPIC_AUTH_TOKEN", env.ANTHROPIC_AUTH_TOKEN],
-  ] as const) {
-    if (value === undefined || value.length < MIN_LENGTH) continue;
-    for (const spelling of [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value)]) {
-      secrets.set(spelling, `[REDACTED ${label}]`);
-    }
-  }
-  const ordered = [...secrets.entries()].sort((a, b) => b[0].length - a[0].length);
-  return {
-    scrub(text) {
-      let out = text;
-      for (const [value, replacement] of ordered) {
-        if (out.includes(value)) out = out.split(value).join(replacement);
-      }
-      return out;
-    },
-  };
+): SecretScrubber {
+  return createScrubber(
+    collectSecrets({
+      env: {
+        ANTHROPIC_API_KEY: apiKey ?? env.ANTHROPIC_API_KEY,
+        ANTHROPIC_AUTH_TOKEN: env.ANTHROPIC_AUTH_TOKEN,
+      },
+    }),
+  );
 }
 
 /** Scrubs an error's message and hint in place, and its cause's message (journals keep both). */

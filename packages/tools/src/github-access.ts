@@ -5,6 +5,7 @@ import {
   type GithubTarget,
   type GithubTargetCheck,
   githubRunScope,
+  type IssueParameterSource,
   type JsonValue,
 } from "@climpt/model";
 import { type RunRepository, resolveRunRepository } from "./run-repository.ts";
@@ -27,8 +28,9 @@ export interface GithubAccess {
 }
 
 export interface GithubAccessOptions {
-  readonly agent: Pick<AgentDefinition, "github" | "verdict">;
-  /** The run's arguments (`issue`, `prNumber`, …). */
+  /** The agent: its GitHub targets, poll:state's issue, which parameter is the run's issue. */
+  readonly agent: Pick<AgentDefinition, "github" | "verdict"> & IssueParameterSource;
+  /** The run's arguments (its issue parameter's, `prNumber`, …). */
   readonly params?: Readonly<Record<string, JsonValue | undefined>>;
   /** The run's repository, fixed before the run's first step. */
   readonly repository?: RunRepository;

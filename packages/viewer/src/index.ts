@@ -10,7 +10,7 @@ export { type ParsedLines, parseJournalLines } from "./journal-lines.ts";
 export { declaredFlowOf, loadDeclaredFlow } from "./registry-flow.ts";
 export { embedJson, renderPage } from "./render-page.ts";
 export { type RunsPageOptions, renderRunsPage } from "./runs-page.ts";
-export { createScrubber, type Scrub, scrubDeep } from "./scrub-secrets.ts";
+export { pageScrubber } from "./scrub-secrets.ts";
 export type {
   DeclaredFlow,
   FlowEdgeView,

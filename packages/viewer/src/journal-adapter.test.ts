@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { NO_SECRETS } from "@climpt/model";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { handoffDiff } from "./client/handoff-diff.ts";
 import { looksLikeJournal } from "./discover-runs.ts";
@@ -207,7 +208,7 @@ describe("a journal this viewer did not expect", () => {
       const file = path.join(dir, "20261128T000000Z-deep00.jsonl");
       writeFileSync(file, `${lines.join("\n")}\n`);
       // Scrubbing every event is a recursive walk: without the check, a stack overflow.
-      const loaded = await loadRunSource(file, (text) => text, new DeclaredFlowCache());
+      const loaded = await loadRunSource(file, NO_SECRETS, new DeclaredFlowCache());
       expect(loaded.source.events).toHaveLength(events.length);
       expect(loaded.source.notices.join("\n")).toMatch(
         /^RUN-JOURNAL-004: 1 line of .* \(line 4\)/m,

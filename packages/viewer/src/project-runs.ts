@@ -1,10 +1,10 @@
 import * as path from "node:path";
+import type { SecretScrubber } from "@climpt/model";
 import { journalFolders, journalsInFolders, type ProjectLocation } from "./discover-runs.ts";
 import { summarizeJournal } from "./journal-adapter.ts";
 import { skippedLinesNotice } from "./journal-lines.ts";
 import { JournalTail } from "./journal-tail.ts";
 import { agentDirOf, DeclaredFlowCache } from "./run-source.ts";
-import { type Scrub, scrubDeep } from "./scrub-secrets.ts";
 import type { RunSource, RunSummary } from "./view-model.ts";
 
 interface TrackedRun {
@@ -39,7 +39,7 @@ export class ProjectRuns {
 
   constructor(
     private readonly location: ProjectLocation,
-    private readonly scrub: Scrub,
+    private readonly scrubber: SecretScrubber,
   ) {}
 
   /** Newest first. */
@@ -70,7 +70,7 @@ export class ProjectRuns {
     if (agentDir !== null) {
       const flow = await this.flows.get(agentDir);
       if (flow.ok) declaredFlow = flow.flow;
-      else notices.push(this.scrub(flow.reason));
+      else notices.push(this.scrubber.scrub(flow.reason));
     }
     return { runId, events: [...run.events], declaredFlow, notices };
   }
@@ -101,7 +101,7 @@ export class ProjectRuns {
       }
       if (update.events.length === 0 && !update.reset) continue;
       const before = run.events.length;
-      run.events.push(...update.events.map((event) => scrubDeep(event, this.scrub)));
+      run.events.push(...update.events.map((event) => this.scrubber.scrubJson(event)));
       if (!update.reset) appended.set(run.runId, before);
       run.summary = summarizeJournal(run.events, run.runId);
       runsChanged = true;

@@ -1,10 +1,10 @@
 import * as path from "node:path";
+import type { SecretScrubber } from "@climpt/model";
 import { readRegularFileSync } from "@climpt/registry-schema";
 import { summarizeJournal } from "./journal-adapter.ts";
 import { isRecord, text } from "./journal-fields.ts";
 import { parseJournalLines, skippedLinesNotice } from "./journal-lines.ts";
 import { type DeclaredFlowResult, loadDeclaredFlow } from "./registry-flow.ts";
-import { type Scrub, scrubDeep } from "./scrub-secrets.ts";
 import type { RunSource, RunSummary } from "./view-model.ts";
 
 /** The largest journal shown: about what one JavaScript string holds (the runner's limit). */
@@ -47,7 +47,7 @@ export interface LoadedRun {
  */
 export async function loadRunSource(
   file: string,
-  scrub: Scrub,
+  scrubber: SecretScrubber,
   flows: DeclaredFlowCache,
 ): Promise<LoadedRun> {
   const runId = runIdOfFile(file);
@@ -59,7 +59,7 @@ export async function loadRunSource(
     file,
     parsed.events,
     parsed.skippedLines,
-    scrub,
+    scrubber,
     flows,
     parsed.refusedLines,
   );
@@ -70,11 +70,11 @@ export async function buildRunSource(
   file: string,
   rawEvents: readonly unknown[],
   skippedLines: readonly number[],
-  scrub: Scrub,
+  scrubber: SecretScrubber,
   flows: DeclaredFlowCache,
   refusedLines: readonly number[] = [],
 ): Promise<LoadedRun> {
-  const events = rawEvents.map((event) => scrubDeep(event, scrub));
+  const events = rawEvents.map((event) => scrubber.scrubJson(event));
   const notices = skippedLinesNotice(path.basename(file), skippedLines, refusedLines);
   const agentDir = agentDirOf(rawEvents);
   let declaredFlow: RunSource["declaredFlow"] = null;
@@ -83,7 +83,7 @@ export async function buildRunSource(
   } else {
     const flow = await flows.get(agentDir);
     if (flow.ok) declaredFlow = flow.flow;
-    else notices.push(scrub(flow.reason));
+    else notices.push(scrubber.scrub(flow.reason));
   }
   return {
     source: { runId, events, declaredFlow, notices },

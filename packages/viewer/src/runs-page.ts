@@ -1,6 +1,6 @@
 import { renderPage } from "./render-page.ts";
 import { DeclaredFlowCache, loadRunSource } from "./run-source.ts";
-import { createScrubber } from "./scrub-secrets.ts";
+import { pageScrubber } from "./scrub-secrets.ts";
 import type { PageData, RunSource, RunSummary } from "./view-model.ts";
 
 export interface RunsPageOptions {
@@ -16,12 +16,12 @@ export interface RunsPageOptions {
 
 /** One self-contained HTML page holding the given runs. Reads the journals; never writes them. */
 export async function renderRunsPage(options: RunsPageOptions): Promise<string> {
-  const scrub = createScrubber(options.env ?? {});
+  const scrubber = pageScrubber(options.env ?? {});
   const flows = new DeclaredFlowCache();
   const runs: RunSummary[] = [];
   const sources: Record<string, RunSource> = {};
   for (const journal of options.journals) {
-    const loaded = await loadRunSource(journal, scrub, flows);
+    const loaded = await loadRunSource(journal, scrubber, flows);
     runs.push(loaded.summary);
     sources[loaded.summary.runId] = { ...loaded.source, runId: loaded.summary.runId };
   }

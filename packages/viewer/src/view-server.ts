@@ -4,7 +4,7 @@ import { VIEW_SERVE_CODES } from "./codes.ts";
 import type { ProjectLocation } from "./discover-runs.ts";
 import { ProjectRuns } from "./project-runs.ts";
 import { renderPage } from "./render-page.ts";
-import { createScrubber } from "./scrub-secrets.ts";
+import { pageScrubber } from "./scrub-secrets.ts";
 import type { PageData } from "./view-model.ts";
 
 export interface ViewServerOptions extends ProjectLocation {
@@ -67,7 +67,7 @@ function errorReply(response: ServerResponse, status: number, code: string, mess
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const project = new ProjectRuns(
     { cwd: options.cwd, ...(options.agentDir === undefined ? {} : { agentDir: options.agentDir }) },
-    createScrubber(options.env ?? {}),
+    pageScrubber(options.env ?? {}),
   );
   await project.poll();
   const clients = new Set<LiveClient>();

@@ -1,15 +1,15 @@
 import type { AgentParameter, JsonValue, Problem } from "@climpt/model";
-import { closestMatch, ownEntry, setEntry } from "@climpt/model";
+import { ownEntry, setEntry } from "@climpt/model";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { FlagKind, FlagSpec, FlagValue } from "./flag-spec.ts";
-import { convertFlagValue } from "./flag-values.ts";
 
 /** Prefix of the `FlagSpec.key` of an agent parameter flag: `param:issue`. */
 export const PARAMETER_KEY_PREFIX = "param:";
 
+/** A number parameter's flag is read as text: `validateArgs` converts and checks it. */
 const KIND_OF: Readonly<Record<AgentParameter["type"], FlagKind>> = {
   string: "string",
-  number: "number",
+  number: "string",
   boolean: "boolean",
 };
 
@@ -26,8 +26,9 @@ function describe(parameter: AgentParameter): string {
 }
 
 /**
- * One flag per declared agent parameter, typed by the declaration: `--issue N` for a number,
- * `--[no-]draft` for a boolean, `--task VALUE` for a string.
+ * One flag per declared agent parameter: `--issue N` for a number, `--[no-]draft` for a boolean,
+ * `--task VALUE` for a string. A number flag is read as text: its value is checked, with every
+ * other argument, by the runner's `validateArgs` (one check, one set of codes: `RUN-ARGS-*`).
  */
 export function parameterFlagSpecs(
   parameters: Readonly<Record<string, AgentParameter>>,
@@ -43,21 +44,18 @@ export function parameterFlagSpecs(
   }));
 }
 
-export interface CollectArgsOptions {
-  /** `--resume`: the run keeps the parameters it started with, so none is required. */
-  readonly skipRequired?: boolean;
-}
-
 /**
  * The agent arguments (channel 1) from the parameter flags and `--param k=v` entries, keyed by
- * parameter name and typed by the declaration. Defaults are not filled in: the runner applies
- * them, so the journal records what the user actually passed. Every problem is reported.
+ * parameter name (a `--param` entry may use the flag's name). Only the command line's own
+ * syntax is checked here (`--param` without `=`, a parameter given twice); names, types and
+ * required parameters are the runner's `validateArgs`' to check, which the commands call next:
+ * values stay as typed (text), an undeclared name is passed on for it to refuse. Every problem
+ * is reported.
  */
 export function collectAgentArgs(
   values: ReadonlyMap<string, FlagValue | readonly FlagValue[]>,
   paramEntries: readonly string[],
   parameters: Readonly<Record<string, AgentParameter>>,
-  options: CollectArgsOptions = {},
 ): { readonly args: Record<string, JsonValue>; readonly problems: Problem[] } {
   const args: Record<string, JsonValue> = {};
   const problems: Problem[] = [];
@@ -82,72 +80,39 @@ export function collectAgentArgs(
       });
       continue;
     }
-    const rawName = entry.slice(0, equals).trim();
+    const bare = entry.slice(0, equals).trim().replace(/^-+/, "");
     const text = entry.slice(equals + 1);
-    const bare = rawName.replace(/^-+/, "");
-    const parameter =
-      ownEntry(parameters, bare) ?? declared.find((candidate) => flagName(candidate) === bare);
-    if (parameter === undefined) {
-      const names = declared.map((candidate) => candidate.name);
-      const closest = closestMatch(bare, names);
-      problems.push({
-        code: CLI_CODES.badParam,
-        severity: "error",
-        message: `--param ${rawName}: the agent declares no parameter "${bare}".`,
-        hint:
-          names.length === 0
-            ? "This agent declares no parameters; remove the --param flag."
-            : closest !== undefined
-              ? `Did you mean --param ${closest}=${text}? Declared: ${names.join(", ")}.`
-              : `Declared parameters: ${names.join(", ")}.`,
-      });
-      continue;
-    }
-    const converted = convertFlagValue(
-      { name: flagName(parameter), kind: KIND_OF[parameter.type], key: "", description: "" },
-      text,
-    );
-    if (!converted.ok) {
-      problems.push({
-        code: CLI_CODES.badValue,
-        severity: "error",
-        message: `--param ${parameter.name} expects ${converted.expected}, got "${text}".`,
-        hint: `Write --param ${parameter.name}=${parameter.type === "boolean" ? "true" : parameter.type === "number" ? "1" : "VALUE"}.`,
-      });
-      continue;
-    }
-    if (Object.hasOwn(args, parameter.name)) {
+    const name =
+      ownEntry(parameters, bare)?.name ??
+      declared.find((candidate) => flagName(candidate) === bare)?.name ??
+      bare;
+    if (Object.hasOwn(args, name)) {
+      const cli = ownEntry(parameters, name)?.cli ?? `--param ${name}`;
       problems.push({
         code: CLI_CODES.repeatedFlag,
         severity: "error",
-        message: `Parameter "${parameter.name}" is given more than once (${parameter.cli} and --param).`,
-        hint: `Give ${parameter.cli} once, either as a flag or as --param ${parameter.name}=VALUE.`,
+        message: `Parameter "${name}" is given more than once (${cli} and --param).`,
+        hint: `Give ${cli} once, either as a flag or as --param ${name}=VALUE.`,
       });
       continue;
     }
-    setEntry(args, parameter.name, converted.value);
-  }
-
-  if (!options.skipRequired) {
-    for (const parameter of declared) {
-      if (
-        !parameter.required ||
-        parameter.default !== undefined ||
-        Object.hasOwn(args, parameter.name)
-      )
-        continue;
-      const placeholder =
-        parameter.type === "number" ? "N" : parameter.type === "boolean" ? "" : "VALUE";
-      problems.push({
-        code: CLI_CODES.missingParameter,
-        severity: "error",
-        message: `Missing required parameter ${parameter.cli} (${parameter.type})${parameter.description ? `: ${parameter.description}` : ""}.`,
-        hint:
-          parameter.type === "boolean"
-            ? `Pass ${parameter.cli} or --no-${flagName(parameter)}.`
-            : `Pass ${parameter.cli} ${placeholder} (or --param ${parameter.name}=${placeholder}).`,
-      });
-    }
+    setEntry(args, name, text);
   }
   return { args, problems };
+}
+
+/**
+ * The checked (converted) values of the arguments the user gave, the defaults `validateArgs`
+ * filled in left out: the journal records what the user actually passed.
+ */
+export function passedArgs(
+  checked: Readonly<Record<string, JsonValue>>,
+  given: Readonly<Record<string, JsonValue>>,
+): Record<string, JsonValue> {
+  const out: Record<string, JsonValue> = {};
+  for (const name of Object.keys(given)) {
+    const value = ownEntry(checked, name);
+    if (value !== undefined) setEntry(out, name, value);
+  }
+  return out;
 }

@@ -1,10 +1,11 @@
 import { type AgentParameter, ownRecord, setEntry } from "@climpt/model";
+import { validateArgs } from "@climpt/runner";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CLI_CODES } from "../cli-codes.ts";
 import { wantsJson } from "../commands/command-line.ts";
 import { RUN_FLAGS } from "../commands/run-flags.ts";
-import { collectAgentArgs, parameterFlagSpecs } from "./agent-flags.ts";
+import { collectAgentArgs, parameterFlagSpecs, passedArgs } from "./agent-flags.ts";
 import { parseFlags } from "./parse-flags.ts";
 
 const parameters: Record<string, AgentParameter> = {
@@ -20,15 +21,21 @@ const parameters: Record<string, AgentParameter> = {
 };
 const specs = [...RUN_FLAGS, ...parameterFlagSpecs(parameters)];
 
-function parseRun(argv: string[], options: { skipRequired?: boolean } = {}) {
+/** What `climpt run` does: parse, collect, then the runner's one check (not when resuming). */
+function parseRun(argv: string[], options: { resume?: boolean } = {}) {
   const parsed = parseFlags(argv, specs);
   const collected = collectAgentArgs(
     parsed.values,
     (parsed.values.get("param") ?? []) as string[],
     parameters,
-    options,
   );
-  return { parsed, args: collected.args, problems: [...parsed.problems, ...collected.problems] };
+  const checked = options.resume
+    ? undefined
+    : validateArgs({ name: "a", parameters }, collected.args);
+  const problems = [...parsed.problems, ...collected.problems];
+  if (checked !== undefined && !checked.ok) problems.push(...checked.issues);
+  const args = checked?.ok ? passedArgs(checked.value, collected.args) : collected.args;
+  return { parsed, args, problems };
 }
 
 describe("typed agent parameter flags", () => {
@@ -55,8 +62,8 @@ describe("typed agent parameter flags", () => {
     const { problems } = parseRun(["a", "--issue", "abc"]);
     expect(problems).toContainEqual(
       expect.objectContaining({
-        code: CLI_CODES.badValue,
-        message: '--issue expects a number, got "abc".',
+        code: "RUN-ARGS-002",
+        message: 'Parameter "issue" (--issue) must be a number; got "abc".',
       }),
     );
   });
@@ -118,8 +125,9 @@ describe("--param NAME=VALUE", () => {
         message: '--param expects NAME=VALUE, got "issue".',
       }),
       expect.objectContaining({
-        code: CLI_CODES.badParam,
-        hint: "Did you mean --param issue=3? Declared: issue, task, dryRun.",
+        code: "RUN-ARGS-001",
+        message: 'Agent "a" has no parameter "isue".',
+        hint: "Did you mean issue? Declared parameters: issue (--issue), task (--task), dryRun (--dry-run).",
       }),
     ]);
   });
@@ -133,8 +141,8 @@ describe("--param NAME=VALUE", () => {
     const { problems } = parseRun(["a", "--param", "issue=twelve"]);
     expect(problems).toContainEqual(
       expect.objectContaining({
-        code: CLI_CODES.badValue,
-        message: '--param issue expects a number, got "twelve".',
+        code: "RUN-ARGS-002",
+        message: 'Parameter "issue" (--issue) must be a number; got "twelve".',
       }),
     );
   });
@@ -145,17 +153,18 @@ describe("required parameters", () => {
     const { problems } = parseRun(["a"]);
     expect(problems).toEqual([
       {
-        code: CLI_CODES.missingParameter,
+        code: "RUN-ARGS-003",
         severity: "error",
-        message: "Missing required parameter --issue (number): Issue number.",
-        hint: "Pass --issue N (or --param issue=N).",
+        message: 'Agent "a" needs parameter "issue" (--issue, number): Issue number.',
+        path: "$.parameters.issue.required",
+        hint: "Pass --issue 123 (or --param issue=123).",
       },
     ]);
   });
 
   it("does not require what has a default, nor anything when resuming", () => {
     expect(parseRun(["a", "--issue", "3"]).problems).toEqual([]);
-    expect(parseRun(["a", "--resume", "run-1"], { skipRequired: true }).problems).toEqual([]);
+    expect(parseRun(["a", "--resume", "run-1"], { resume: true }).problems).toEqual([]);
   });
 });
 
@@ -293,7 +302,10 @@ describe("parameters named like Object.prototype's members", () => {
 
   it("still says a required toString is missing when it is", () => {
     const parsed = parseFlags(["a"], namedSpecs);
-    const { problems } = collectAgentArgs(parsed.values, [], named);
-    expect(problems.map((problem) => problem.message).join("\n")).toContain("--to-string");
+    const { args } = collectAgentArgs(parsed.values, [], named);
+    const checked = validateArgs({ name: "a", parameters: named }, args);
+    expect(checked.ok ? "" : checked.issues.map((problem) => problem.message).join("\n")).toContain(
+      "--to-string",
+    );
   });
 });

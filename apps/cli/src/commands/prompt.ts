@@ -153,11 +153,12 @@ export const promptCommand: Command = {
         hint: "Leave --check out for the step's own prompt.",
       });
     }
-    if (problems.length > 0 || step === undefined) {
+    // The runner's one check of a run's parameters: the same codes as `climpt run`.
+    const args = validateArgs(loaded.agent, collected.args);
+    if (!args.ok) problems.push(...args.issues);
+    if (problems.length > 0 || step === undefined || !args.ok) {
       return reportUsageProblems(io, this, problems, json);
     }
-    const args = validateArgs(loaded.agent, collected.args);
-    if (!args.ok) return reportUsageProblems(io, this, args.issues, json);
 
     const resolved = await resolveStepPrompt({
       registry: loaded.registry,

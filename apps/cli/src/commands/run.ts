@@ -1,5 +1,5 @@
 import type { LoadedAgent, Problem } from "@climpt/model";
-import { collectAgentArgs, parameterFlagSpecs } from "../args/agent-flags.ts";
+import { collectAgentArgs, parameterFlagSpecs, passedArgs } from "../args/agent-flags.ts";
 import type { FlagSpec } from "../args/flag-spec.ts";
 import { type ParsedFlags, parseFlags } from "../args/parse-flags.ts";
 import { CLI_CODES } from "../cli-codes.ts";
@@ -68,7 +68,7 @@ export const runCommand: Command = {
     const location = resolveLocation(first.values, io);
     const dir = await locateAgent(agentRef, location, io.cwd);
     if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
-    const { loadAgentDefinition } = await runnerModule();
+    const { loadAgentDefinition, validateArgs } = await runnerModule();
     let loaded: LoadedAgent;
     try {
       loaded = await loadAgentDefinition(dir.value);
@@ -102,10 +102,14 @@ export const runCommand: Command = {
       ? stringValue(values, "resume")
       : undefined;
     const paramEntries = (values.get("param") ?? []) as readonly string[];
-    const collected = collectAgentArgs(values, paramEntries, loaded.agent.parameters, {
-      skipRequired: resume !== undefined,
-    });
+    const collected = collectAgentArgs(values, paramEntries, loaded.agent.parameters);
     problems.push(...collected.problems);
+    // The runner's one check of a run's parameters, run here too so a bad argument is a usage
+    // error (exit 2, before any model call) with the code the runner gives it. A resumed run
+    // keeps the parameters it started with (giving any is the conflict below).
+    const checked = resume === undefined ? validateArgs(loaded.agent, collected.args) : undefined;
+    if (checked !== undefined && !checked.ok) problems.push(...checked.issues);
+    const args = checked?.ok ? passedArgs(checked.value, collected.args) : collected.args;
     if (resume !== undefined && Object.keys(collected.args).length > 0) {
       problems.push({
         code: CLI_CODES.conflict,
@@ -136,7 +140,7 @@ export const runCommand: Command = {
     problems.push(...shared.problems);
     const worktreeOptions = {
       ...shared.options.worktreeOptions,
-      ...branchesFromParameters(loaded.agent.parameters, collected.args, runFlags),
+      ...branchesFromParameters(loaded.agent.parameters, args, runFlags),
     };
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
     const stepExecutor = await loadStepExecutor(executorName, io.env);
@@ -145,7 +149,7 @@ export const runCommand: Command = {
     return executeRun(io, this, {
       loaded,
       runOptions: {
-        args: collected.args,
+        args,
         cwd: location.cwd,
         ...shared.options,
         ...(Object.keys(worktreeOptions).length === 0 ? {} : { worktreeOptions }),

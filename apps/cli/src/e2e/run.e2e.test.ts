@@ -217,9 +217,10 @@ describe("usage errors of climpt run", () => {
     const { code, stdout, stderr } = await run(cwd, ["my-agent", "--json"]);
     expect(code).toBe(2);
     expect(stderr).toContain(
-      "AC-CLI-005: Missing required parameter --task (string): What the agent should do.",
+      'RUN-ARGS-003 at $.parameters.task.required: Agent "my-agent" needs parameter "task" (--task, string): What the agent should do.',
     );
-    expect(onlyJson(stdout)).toMatchObject({ ok: false, error: { code: "AC-CLI-005" } });
+    expect(onlyJson(stdout)).toMatchObject({ ok: false, error: { code: "RUN-ARGS-003" } });
+    expect(fake.messageRequests()).toHaveLength(0);
   });
 
   it("shows the agent's parameters in --help", async () => {

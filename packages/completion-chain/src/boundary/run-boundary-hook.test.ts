@@ -127,6 +127,51 @@ describe("the boundary hook runs only after a validated closing", () => {
     expect(gh.calls()).toHaveLength(2);
   });
 
+  it("acts on the issue of the parameter with role issue, whatever its name (ticket)", async () => {
+    const ticket = {
+      ticket: { name: "ticket", type: "number", required: true, cli: "--ticket", role: "issue" },
+      issue: { name: "issue", type: "number", required: false, cli: "--issue" },
+    } as const;
+    const agent = agentDefinition({ verdict: POLLING, github: GITHUB, parameters: ticket });
+    // `issue` is an ordinary parameter here: the run's own issue is the ticket's, #12.
+    const params = { ticket: 12, issue: 7 };
+    const plan = planGithubActions({ agent, params, closureOutput: {} });
+    expect(plan.actions.map((action) => [action.action, action.issue])).toEqual([
+      ["label-and-close", "12"],
+    ]);
+    const gh = fakeGh();
+    const hook = await runBoundaryHook({
+      agent,
+      params,
+      closureOutput: {},
+      commandRunner: runnerFor(gh),
+      cwd: gitRepo(),
+      runId: newRunId(),
+    });
+    expect(hook.ok).toBe(true);
+    expect(gh.calls()).toEqual([
+      ["issue", "edit", "12", "--add-label", "done", "--remove-label", "in-progress"],
+      ["issue", "close", "12"],
+    ]);
+    // A request for the `issue` argument's number is not the run's: refused (AC-HOOK-004).
+    const other = planGithubActions({
+      agent,
+      params,
+      closureOutput: {},
+      boundaryRequests: [{ action: "close", issue: 7, labels: { add: [], remove: [] } }],
+      requestsOnly: true,
+    });
+    expect(other.actions).toEqual([]);
+    expect(other.problems.map((problem) => problem.code)).toEqual(["AC-HOOK-004"]);
+    // poll:state watches the ticket too: without it (an `issue` argument alone) it has no issue.
+    await expect(
+      createVerdictStrategy(POLLING, { agentDir: "/x", params: { ticket: 12 }, agent }),
+    ).resolves.toMatchObject({ type: "poll:state" });
+    await expect(
+      createVerdictStrategy(POLLING, { agentDir: "/x", params: { issue: 7 }, agent }),
+    ).rejects.toThrow("pass --ticket <number> or set config.issue");
+  });
+
   it("reports a failing gh with its output and does not close after a failed label edit", async () => {
     const gh = fakeGh(
       `echo "GraphQL: Could not resolve to an issue with the number of 7." >&2; exit 1`,

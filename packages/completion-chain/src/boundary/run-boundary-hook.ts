@@ -7,6 +7,7 @@ import {
   type JsonValue,
   type Problem,
   problem,
+  runIssueArgument,
 } from "@climpt/model";
 import { COMPLETION_CODES } from "../codes.ts";
 import {
@@ -181,7 +182,7 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
       const issue =
         plan.actions[0]?.issue ??
         issueText(asRecord(asRecord(input.closureOutput)?.issue)?.number) ??
-        issueText(input.params.issue) ??
+        issueText(runIssueArgument(input.agent, input.params)) ??
         "";
       const payload = {
         runId: input.runId,

@@ -1,7 +1,11 @@
 import {
+  type AgentDefinition,
   ClimptError,
   canonicalVerdictType,
+  issueParameterName,
   type JsonValue,
+  ownEntry,
+  runIssueArgument,
   VERDICT_TYPES,
   type VerdictSpec,
   type VerdictType,
@@ -85,13 +89,18 @@ function externalState(
   config: VerdictConfigReader,
   deps: VerdictDeps,
 ): ExternalStateVerdict {
-  const issue = issueText(deps.params.issue) ?? issueText(spec.config.issue);
+  // The run's issue parameter (`role: "issue"`, else the one named `issue`), else config.issue.
+  const agent: Pick<AgentDefinition, "parameters"> = deps.agent ?? { parameters: {} };
+  const given = runIssueArgument(agent, deps.params);
+  const issue = issueText(given) ?? issueText(spec.config.issue);
   if (issue === undefined) {
+    const name = issueParameterName(agent);
+    const flag = ownEntry(agent.parameters, name)?.cli ?? `--${name}`;
     throw new ClimptError({
       code: COMPLETION_CODES.verdictConfig,
-      message: `Verdict "${spec.declaredType}" needs an issue number: pass --issue <number> or set config.issue (got ${JSON.stringify(deps.params.issue ?? spec.config.issue ?? null)}).`,
+      message: `Verdict "${spec.declaredType}" needs an issue number: pass ${flag} <number> or set config.issue (got ${JSON.stringify(given ?? spec.config.issue ?? null)}).`,
       path: "$.runner.verdict.config.issue",
-      hint: 'Run with --issue 123, or set "config": { "issue": 123 }.',
+      hint: `Run with ${flag} 123, or set "config": { "issue": 123 }.`,
     });
   }
   return new ExternalStateVerdict({

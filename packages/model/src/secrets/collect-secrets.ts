@@ -14,7 +14,18 @@ export interface CollectSecretsOptions {
   readonly secretEnvNames?: readonly string[];
   /** Literal values an agent declares secret. */
   readonly secretValues?: readonly string[];
+  /**
+   * Also treat as secret every variable whose name merely contains a credential word (`KEY`,
+   * `TOKEN`, `SECRET`, `PASSWORD`, `PASSWD`, `CREDENTIAL`, `AUTH`, `COOKIE`, `SESSION`,
+   * `PRIVATE`), not only the endings `isSecretEnvName` knows: for output that may be published,
+   * where hiding a harmless value costs little. Default: false.
+   */
+  readonly broadNames?: boolean;
 }
+
+/** The `broadNames` rule: a credential word anywhere in the name. */
+const BROAD_SECRET_NAME =
+  /KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE/i;
 
 /**
  * Values shorter than this are never scrubbed: replacing every `1234` or `true` in tool output
@@ -84,7 +95,11 @@ export function collectSecrets(options: CollectSecretsOptions = {}): SecretValue
   const declared = new Set(options.secretEnvNames ?? []);
   for (const [name, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) continue;
-    if (declared.has(name) || isKnownSecretEnvName(name)) {
+    if (
+      declared.has(name) ||
+      isKnownSecretEnvName(name) ||
+      (options.broadNames === true && BROAD_SECRET_NAME.test(name))
+    ) {
       add(name, value);
     } else if (isSecretEnvName(name)) {
       if (!looksLikePath(value)) add(name, value);

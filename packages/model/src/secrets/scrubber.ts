@@ -1,4 +1,5 @@
 import type { SecretValue } from "./collect-secrets.ts";
+import { scrubCredentialShapes } from "./credential-shapes.ts";
 
 /** Replaces secret values in text and in JSON-like values. */
 export interface SecretScrubber {
@@ -39,13 +40,26 @@ function spellingsOf(secret: SecretValue): Spelling[] {
   return [...forms].map((text) => ({ text, replacement }));
 }
 
+export interface ScrubberOptions {
+  /**
+   * Also replace text shaped like a credential whose value is not known (`sk-ant-…`, `ghp_…`,
+   * `Bearer …`, private key blocks, `SOME_TOKEN=…`; see `CREDENTIAL_SHAPES`), after the known
+   * values. For output that may be published (viewer pages); off by default because a run's
+   * scrubber also cleans what the model reads. Default: false.
+   */
+  readonly credentialShapes?: boolean;
+}
+
 /**
  * Builds a scrubber for the given secrets. Scrubbing is plain substring replacement, longest
  * spelling first: linear in the text for each spelling, no regular expressions built from secret
  * values. What it cannot recognise: a secret transformed before it was printed (base64, reversed,
- * split across lines, hashed).
+ * split across lines, hashed); `credentialShapes` catches well-known token formats besides.
  */
-export function createScrubber(secrets: readonly SecretValue[]): SecretScrubber {
+export function createScrubber(
+  secrets: readonly SecretValue[],
+  options: ScrubberOptions = {},
+): SecretScrubber {
   const spellings = secrets
     .flatMap(spellingsOf)
     .sort((a, b) => b.text.length - a.text.length || (a.text < b.text ? -1 : 1));
@@ -57,21 +71,26 @@ export function createScrubber(secrets: readonly SecretValue[]): SecretScrubber 
     unique.push(spelling);
   }
 
-  const scrub = (text: string): string => {
+  const shapes = options.credentialShapes === true;
+  const scrubValues = (text: string): string => {
     let out = text;
     for (const { text: needle, replacement } of unique) {
       if (out.includes(needle)) out = out.split(needle).join(replacement);
     }
     return out;
   };
+  const scrub = shapes ? (text: string) => scrubCredentialShapes(scrubValues(text)) : scrubValues;
   const scrubJson = <T>(value: T): T => scrubValue(value, scrub) as T;
+  const nothing = unique.length === 0 && !shapes;
 
   return {
     size: new Set(secrets.map((secret) => secret.value)).size,
     labels: [...new Set(secrets.map((secret) => secret.label))],
-    scrub: unique.length === 0 ? (text) => text : scrub,
-    scrubJson: unique.length === 0 ? (value) => value : scrubJson,
-    contains: (text) => unique.some(({ text: needle }) => text.includes(needle)),
+    scrub: nothing ? (text) => text : scrub,
+    scrubJson: nothing ? (value) => value : scrubJson,
+    contains: (text) =>
+      unique.some(({ text: needle }) => text.includes(needle)) ||
+      (shapes && scrubCredentialShapes(text) !== text),
   };
 }
 

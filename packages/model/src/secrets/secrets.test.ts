@@ -100,3 +100,80 @@ describe("createScrubber", () => {
     expect(createScrubber([]).scrub(`x ${KEY}`)).toBe(`x ${KEY}`);
   });
 });
+
+describe("createScrubber with credentialShapes (for published output)", () => {
+  const env = {
+    ANTHROPIC_API_KEY: "sk-ant-api03-very-secret-value-0123456789",
+    DEPLOY_TOKEN: "tok_1234567890abcdef",
+    DEPLOY_CREDENTIAL: "my-deploy-credential-value",
+    HOME: "/home/someone",
+    SHORT_SECRET: "abc",
+  };
+  const scrubber = createScrubber(collectSecrets({ env, broadNames: true }), {
+    credentialShapes: true,
+  });
+
+  it("replaces known values by label, and leaves ordinary and short values alone", () => {
+    expect(scrubber.scrub("deploying with tok_1234567890abcdef now")).toBe(
+      "deploying with [REDACTED DEPLOY_TOKEN] now",
+    );
+    expect(scrubber.scrub("home is /home/someone")).toBe("home is /home/someone");
+    expect(scrubber.scrub("abc")).toBe("abc");
+  });
+
+  it("broadNames hides a variable whose name only contains a credential word", () => {
+    expect(scrubber.scrub("x my-deploy-credential-value")).toBe("x [REDACTED DEPLOY_CREDENTIAL]");
+    const narrow = createScrubber(collectSecrets({ env }));
+    expect(narrow.scrub("x my-deploy-credential-value")).toBe("x my-deploy-credential-value");
+  });
+
+  it("replaces text shaped like a credential, whoever wrote it", () => {
+    const text = [
+      "ANTHROPIC_API_KEY=sk-ant-api03-other-key-not-in-env-999999",
+      "export GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+      "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload.signature",
+      "aws AKIAIOSFODNN7EXAMPLE",
+      "slack xoxb-1234567890-abcdef",
+      "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\n-----END OPENSSH PRIVATE KEY-----",
+    ].join("\n");
+    const scrubbed = scrubber.scrub(text);
+    for (const secret of [
+      "sk-ant-api03-other",
+      "ghp_abc",
+      "eyJhbGci",
+      "AKIAIOSFODNN7EXAMPLE",
+      "xoxb-1234567890",
+      "b3BlbnNzaC1rZXk",
+    ]) {
+      expect(scrubbed).not.toContain(secret);
+    }
+    expect(scrubbed).toContain("GITHUB_TOKEN=[redacted]");
+    expect(scrubbed).toContain("Bearer [redacted]");
+    expect(scrubber.contains("a ghp_abcdefghijklmnopqrstuvwxyz0123456789")).toBe(true);
+  });
+
+  it("is off by default: a run's scrubber keeps `PASSWORD=` lines of files the model edits", () => {
+    const plain = createScrubber(collectSecrets({ env }));
+    expect(plain.scrub("DB_PASSWORD=example-value-here")).toBe("DB_PASSWORD=example-value-here");
+    expect(createScrubber([]).scrub("Bearer abcdefghijklmnop")).toBe("Bearer abcdefghijklmnop");
+  });
+
+  it("reaches every string of a JSON value, keys included", () => {
+    const event = {
+      type: "tool_result",
+      result: { content: ["x", { deep: "tok_1234567890abcdef" }] },
+    };
+    expect(JSON.stringify(scrubber.scrubJson(event))).not.toContain("tok_1234567890abcdef");
+  });
+
+  it("stays linear with shapes on: 5 MB of text and an unterminated private key block", () => {
+    const text = `${"x".repeat(1000)} sk-ant-api03-very-secret-value-0123456789 `.repeat(5000);
+    const started = performance.now();
+    const out = scrubber.scrub(text);
+    expect(out).not.toContain("sk-ant-api03-very");
+    const keyBlocks = "-----BEGIN RSA PRIVATE KEY-----\nAAAA\n".repeat(20000);
+    expect(scrubber.scrub(keyBlocks)).toBe(keyBlocks);
+    // Hang detection only (generous on a busy machine): quadratic matching would take minutes.
+    expect(performance.now() - started).toBeLessThan(20000);
+  });
+});

@@ -1,27 +1,40 @@
 import { lstat, mkdir, readFile, realpath, rename, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
-import type { JsonValue, LoadedAgent } from "@climpt/model";
+import {
+  issueParameterName,
+  type JsonValue,
+  type LoadedAgent,
+  ownEntry,
+  setEntry,
+} from "@climpt/model";
 import { artifactPathProblem } from "../handoff/check-handoffs.ts";
 import type { DispatchRequest, IssueArtifact } from "./dispatcher.ts";
 
 /**
  * A run's arguments, as the original composes them: the issue's payload first, then the issue
- * number (a fixed key wins over a payload key of the same name). Only keys the agent declares as
+ * number under the agent's issue parameter (a fixed key wins over a payload key of the same
+ * name). Only keys the agent declares as
  * parameters are passed (the runner refuses undeclared arguments; the original's runner ignores
  * them), so a payload key no parameter names never reaches the agent.
  */
 export function argumentsOf(
   loaded: LoadedAgent,
-  request: DispatchRequest,
+  request: Pick<DispatchRequest, "issue" | "payload">,
 ): Record<string, JsonValue> {
   const declared = loaded.agent.parameters;
   const args: Record<string, JsonValue> = {};
   for (const [key, value] of Object.entries(request.payload ?? {})) {
     if (Object.hasOwn(declared, key)) args[key] = value;
   }
-  const issue = declared.issue;
+  // The issue goes to the agent's issue parameter (`role: "issue"`, else the one named `issue`).
+  const name = issueParameterName(loaded.agent);
+  const issue = ownEntry(declared, name);
   if (issue !== undefined) {
-    args.issue = issue.type === "string" ? String(request.issue.number) : request.issue.number;
+    setEntry(
+      args,
+      name,
+      issue.type === "string" ? String(request.issue.number) : request.issue.number,
+    );
   }
   return args;
 }

@@ -10,7 +10,7 @@ import { followDecision } from "./follow-decision.ts";
 import { runModelPhase } from "./model-phase.ts";
 import { type InterpretedStep, stepEnd, unanswered } from "./step-end.ts";
 import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
-import { observeStep } from "./verdict-observation.ts";
+import { observeInterpreted } from "./verdict-observation.ts";
 
 /**
  * Check dialect (or a step with a check), after the step's model phase: the router says whether
@@ -42,7 +42,7 @@ export async function checkDialectStep(
     );
   }
   if (before.value.kind === "step") {
-    observeStep(ctx, step, iteration, answer, undefined);
+    observeInterpreted(ctx.verdict, interpreted);
     const { stepId: to, via, state: next } = before.value;
     ctx.events.emit({ type: "route", iteration, from: step.id, decision: "step", to, via });
     return continueWith(
@@ -76,7 +76,7 @@ export async function checkDialectStep(
     passed: check.passed,
     message: checkResult.message,
   });
-  observeStep(ctx, step, iteration, answer, undefined, checkResult);
+  observeInterpreted(ctx.verdict, { ...interpreted, checkResult });
   const decision = ctx.router.routeCheck(before.value.state, check);
   if (!decision.ok) {
     const refused = { ...unanswered(step, iteration), checkResult };

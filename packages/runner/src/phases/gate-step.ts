@@ -7,9 +7,9 @@ import type { RunState } from "../run/run-state.ts";
 import type { StepAnswer } from "../step-executor.ts";
 import { toJson } from "../to-json.ts";
 import { followDecision } from "./follow-decision.ts";
-import { unanswered } from "./step-end.ts";
+import { type InterpretedStep, unanswered } from "./step-end.ts";
 import { endAtStep, type StepOutcome } from "./step-outcome.ts";
-import { observeStep } from "./verdict-observation.ts";
+import { observeInterpreted } from "./verdict-observation.ts";
 
 /**
  * Gate dialect, after the step's model phase: the gate reads the intent (and handoff) from the
@@ -47,7 +47,16 @@ export async function gateDialectStep(
     target: interpretation.target ?? null,
     handoff: interpretation.handoff,
   });
-  observeStep(ctx, step, iteration, answer, interpretation.intent);
+  const interpreted: InterpretedStep = {
+    step,
+    iteration,
+    intent: interpretation.intent,
+    output: toJson(answer.output ?? answer.text),
+    handoff: interpretation.handoff,
+    handoffPaths: interpretation.handoffPaths,
+    checkResult: null,
+  };
+  observeInterpreted(ctx.verdict, interpreted);
   const decision = ctx.router.route(state.routerState, interpretation, {
     handoff: { ...state.flatHandoff, ...interpretation.handoff },
   });
@@ -60,15 +69,7 @@ export async function gateDialectStep(
     );
   }
   return followDecision(ctx, state, decision.value, {
-    interpreted: {
-      step,
-      iteration,
-      intent: interpretation.intent,
-      output: toJson(answer.output ?? answer.text),
-      handoff: interpretation.handoff,
-      handoffPaths: interpretation.handoffPaths,
-      checkResult: null,
-    },
+    interpreted,
     text: answer.text,
     toolbox,
   });
@@ -88,7 +89,12 @@ async function closureWithoutIntent(
   toolbox: Toolbox,
 ): Promise<StepOutcome> {
   const iteration = state.routerState.iteration;
-  observeStep(ctx, step, iteration, answer, undefined);
+  const interpreted: InterpretedStep = {
+    ...unanswered(step, iteration),
+    output: toJson(answer.output ?? answer.text),
+    handoff: extractHandoff(step, answer.output ?? null).handoff,
+  };
+  observeInterpreted(ctx.verdict, interpreted);
   const decision = ctx.router.closeWithoutIntent(state.routerState);
   if (!decision.ok) {
     return endAtStep(
@@ -99,11 +105,7 @@ async function closureWithoutIntent(
     );
   }
   return followDecision(ctx, state, decision.value, {
-    interpreted: {
-      ...unanswered(step, iteration),
-      output: toJson(answer.output ?? answer.text),
-      handoff: extractHandoff(step, answer.output ?? null).handoff,
-    },
+    interpreted,
     text: answer.text,
     toolbox,
     withoutIntent: true,

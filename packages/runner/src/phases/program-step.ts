@@ -13,6 +13,7 @@ import { runProgram } from "./command-sandboxes.ts";
 import { followDecision } from "./follow-decision.ts";
 import { type InterpretedStep, stepEnd, unanswered } from "./step-end.ts";
 import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
+import { observeInterpreted } from "./verdict-observation.ts";
 
 /** Output kept in the journal and in messages, per stream. */
 const OUTPUT_CHARS = 4000;
@@ -83,6 +84,9 @@ export async function programStep(
   }
   const output = programOutput(outcome.stdout);
   const interpreted: InterpretedStep = { ...unanswered(step, iteration), output };
+  // The verdict sees a program step's execution as it sees a model step's (resume folds its
+  // step_end the same way).
+  observeInterpreted(ctx.verdict, interpreted);
   const closed = ctx.router.closeWithoutIntent(state.routerState);
   if (!closed.ok) {
     return endAtStep(state, interpreted, problemError(closed.issues), ctx.usage.totals);

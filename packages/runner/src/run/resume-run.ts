@@ -12,6 +12,7 @@ import {
   withoutToolResults,
 } from "../journal/mid-step-replay.ts";
 import { StepEndFold } from "../journal/step-end-record.ts";
+import { observeJournaledStepEnd } from "../phases/verdict-observation.ts";
 import type { RunStartEvent } from "../run-event.ts";
 import type { RunResult } from "../run-result.ts";
 import { AgentDefinitionError, RunnerError } from "../runner-error.ts";
@@ -165,17 +166,8 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
       if (event.type !== "step_end" || event.final) return;
       state = applyStepEnd(state, fold.apply(event));
       lastEndIndex = index;
-      const check = event.history.checkResult;
-      context.verdict.observe({
-        iteration: event.iteration,
-        stepId: event.stepId,
-        stepKind: registry.steps[event.stepId]?.kind ?? "work",
-        intent: event.history.intent ?? undefined,
-        output: event.output,
-        text: typeof event.output === "string" ? event.output : "",
-        // The live run reported the check (count:check counts it); so does the fold.
-        ...(check === null ? {} : { check }),
-      });
+      // The verdict is fed what the live run fed it, by the same function (verdict-observation).
+      observeJournaledStepEnd(context.verdict, event, registry.steps[event.stepId]?.kind ?? "work");
     });
 
     // The interrupted step: what the journal recorded after the last step_end.

@@ -1,5 +1,6 @@
 import {
   type AgentDefinition,
+  closestMatch,
   fail,
   type JsonValue,
   ok,
@@ -15,9 +16,13 @@ import { RUNNER_CODES } from "../codes.ts";
  * parameter present, every value of its declared type (numbers and booleans given as text, as a
  * CLI gives them, are converted), defaults applied. Unknown names are refused with the declared
  * ones listed: a misspelt parameter would otherwise surface later as a missing UV variable.
+ *
+ * The only check of a run's parameters: the runner calls it when a run starts, and `climpt run`
+ * and `climpt prompt` call it before anything else happens, so a bad argument has one code
+ * (`RUN-ARGS-001…003`) whoever passes it (the CLI, the orchestrator, a library caller).
  */
 export function validateArgs(
-  agent: AgentDefinition,
+  agent: Pick<AgentDefinition, "name" | "parameters">,
   args: Readonly<Record<string, JsonValue>>,
 ): Result<Record<string, JsonValue>> {
   const problems: Problem[] = [];
@@ -29,6 +34,7 @@ export function validateArgs(
   for (const [name, raw] of Object.entries(args)) {
     const parameter = ownEntry(declared, name);
     if (parameter === undefined) {
+      const closest = closestMatch(name, names);
       problems.push({
         code: RUNNER_CODES.unknownArgument,
         severity: "error",
@@ -37,7 +43,7 @@ export function validateArgs(
         hint:
           names.length === 0
             ? "This agent declares no parameters; remove the argument."
-            : `Declared parameters: ${names.map((n) => `${n} (${declared[n]?.cli})`).join(", ")}.`,
+            : `${closest === undefined ? "" : `Did you mean ${closest}? `}Declared parameters: ${names.map((n) => `${n} (${declared[n]?.cli})`).join(", ")}.`,
       });
       continue;
     }
@@ -48,7 +54,7 @@ export function validateArgs(
         severity: "error",
         message: `Parameter "${name}" (${parameter.cli}) must be a ${parameter.type}; got ${JSON.stringify(raw)}.`,
         path: `$.parameters.${name}.type`,
-        hint: `Pass ${parameter.cli} ${parameter.type === "number" ? "123" : parameter.type === "boolean" ? "true" : '"text"'}.`,
+        hint: `Pass ${parameter.cli} ${example(parameter.type)} (or --param ${name}=${example(parameter.type)}).`,
       });
       continue;
     }
@@ -62,14 +68,27 @@ export function validateArgs(
       problems.push({
         code: RUNNER_CODES.missingArgument,
         severity: "error",
-        message: `Agent "${agent.name}" needs parameter "${name}" (${parameter.cli})${parameter.description ? `: ${parameter.description}` : ""}.`,
+        message: `Agent "${agent.name}" needs parameter "${name}" (${parameter.cli}, ${parameter.type})${parameter.description ? `: ${parameter.description}` : ""}.`,
         path: `$.parameters.${name}.required`,
-        hint: `Pass ${parameter.cli} <${parameter.type}>.`,
+        hint:
+          parameter.type === "boolean"
+            ? `Pass ${parameter.cli} or --no-${parameter.cli.replace(/^-+/, "")}.`
+            : `Pass ${parameter.cli} ${example(parameter.type)} (or --param ${name}=${example(parameter.type)}).`,
       });
     }
   }
   return problems.length > 0 ? fail(problems) : ok(values);
 }
+
+function example(type: "string" | "number" | "boolean"): string {
+  return type === "number" ? "123" : type === "boolean" ? "true" : '"text"';
+}
+
+/** Boolean words a user types (`--param draft=yes`), compared lowercased. */
+const TRUE_WORDS = new Set(["true", "yes", "on", "1"]);
+const FALSE_WORDS = new Set(["false", "no", "off", "0"]);
+/** A number as a user types it: decimal, optional sign, fraction and exponent; no `0x`, no `Infinity`. */
+const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 function convert(type: "string" | "number" | "boolean", raw: JsonValue): JsonValue | undefined {
   switch (type) {
@@ -81,14 +100,17 @@ function convert(type: "string" | "number" | "boolean", raw: JsonValue): JsonVal
           : undefined;
     case "number": {
       if (typeof raw === "number") return Number.isFinite(raw) ? raw : undefined;
-      if (typeof raw === "string" && raw.trim() !== "" && Number.isFinite(Number(raw)))
-        return Number(raw);
+      if (typeof raw === "string" && DECIMAL.test(raw.trim())) {
+        const value = Number(raw.trim());
+        return Number.isFinite(value) ? value : undefined;
+      }
       return undefined;
     }
-    case "boolean":
+    case "boolean": {
       if (typeof raw === "boolean") return raw;
-      if (raw === "true") return true;
-      if (raw === "false") return false;
-      return undefined;
+      if (typeof raw !== "string") return undefined;
+      const word = raw.trim().toLowerCase();
+      return TRUE_WORDS.has(word) ? true : FALSE_WORDS.has(word) ? false : undefined;
+    }
   }
 }

@@ -171,6 +171,41 @@ describe("createCommandSandbox", () => {
     expect(gh.calls()).toHaveLength(1);
   });
 
+  it("the run's own issue is the parameter with role issue (ticket), not one named issue", async () => {
+    const dir = tempDir();
+    const work = path.join(dir, "work");
+    mkdirSync(work);
+    const gh = fakeGh(dir);
+    const env = credentialEnv(credentialHome(dir), gh);
+    const agent = agentDefinition({
+      parameters: {
+        ticket: { name: "ticket", type: "number", required: true, cli: "--ticket", role: "issue" },
+        issue: { name: "issue", type: "number", required: false, cli: "--issue" },
+      },
+    });
+    const sandbox = createCommandSandbox({
+      cwd: work,
+      stepKind: "closure",
+      env,
+      github: { agent, params: { ticket: 12, issue: 7 } },
+    });
+    const writes = ["gh issue close 12", "gh issue close 7"]
+      .map(
+        (command) => `${command} >/dev/null 2>&1 && echo "ok ${command}" || echo "no ${command}"`,
+      )
+      .join("; ");
+    const launch = await sandbox.launch(writes);
+    try {
+      const output = await sh(launch.command, launch.cwd, launch.env);
+      expect(output.trim().split("\n")).toEqual(["ok gh issue close 12", "no gh issue close 7"]);
+    } finally {
+      await launch.release();
+    }
+    expect(sandbox.boundaryRequests()).toEqual([
+      { action: "close", issue: 12, labels: { add: [], remove: [] } },
+    ]);
+  });
+
   it("throws TOOL-SANDBOX-001, with how to enable it, where the sandbox cannot start; nothing runs", async () => {
     const dir = tempDir();
     process.env.PATH = "/nonexistent";
