@@ -2,8 +2,8 @@ import { defineConfig } from "tsdown";
 import { packageBuildConfig } from "../../tsdown.shared.ts";
 
 // Two builds: the library for Node, and the page's browser client. The client (with dagre, a
-// devDependency, bundled in) becomes one minified IIFE file that the library reads and inlines
-// into every page, so a page needs nothing from the network.
+// devDependency, and the protocol's status vocabulary bundled in) becomes one minified IIFE file
+// that the library reads and inlines into every page, so a page needs nothing from the network.
 export default defineConfig([
   packageBuildConfig(),
   {
@@ -18,6 +18,8 @@ export default defineConfig([
     sourcemap: false,
     exports: false,
     publint: false,
-    deps: { onlyBundle: false },
+    // The page folds the journal in the browser with @climpt/protocol's status vocabulary: the
+    // protocol (and the model it reads with) is bundled in too, not left to a global.
+    deps: { onlyBundle: false, alwaysBundle: ["@climpt/protocol", "@climpt/model"] },
   },
 ]);

@@ -11,6 +11,7 @@ export type {
   PrioritizeRequest,
   StartedRun,
 } from "./dispatch/dispatcher.ts";
+export { isInterruption } from "./dispatch/run-outcome.ts";
 export { RunnerDispatcher, type RunnerDispatcherOptions } from "./dispatch/runner-dispatcher.ts";
 export type { StepCommitLedger } from "./dispatch/step-commits.ts";
 export {

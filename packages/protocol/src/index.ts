@@ -1,4 +1,12 @@
 export type { DefinitionRecord } from "./definition-record.ts";
+export {
+  type JournalInspection,
+  MAX_JOURNAL_BYTES,
+  MAX_JOURNAL_DEPTH,
+  MAX_JOURNAL_LINE_CHARS,
+  type ParseJournalOptions,
+  parseJournal,
+} from "./journal-parse.ts";
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
@@ -33,6 +41,14 @@ export type {
   RunUsage,
   WorktreeReport,
 } from "./run-result.ts";
+export {
+  RUN_STATUSES,
+  type RunEnd,
+  type RunStatus,
+  type RunSummary,
+  runStatusOf,
+  summarizeRun,
+} from "./run-summary.ts";
 export {
   JOURNAL_FORMAT,
   type JournaledRouterState,

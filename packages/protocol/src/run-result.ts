@@ -79,6 +79,13 @@ export interface RunResult {
    * layer routes on, as the original runtime's result carries it); absent when there is none.
    */
   readonly verdict?: string;
+  /**
+   * The output of the last step the run recorded (`step_end.output`: the structured output, or
+   * the text of a step without a schema): the closure step's for a run that completed, the step
+   * it stopped at for one that failed. Absent when no step ended, and in results journaled
+   * before it. A caller learns how the run ended from here, without reading the journal.
+   */
+  readonly output?: JsonValue;
   /** Only when success is false. */
   readonly error?: RunError;
   readonly state: {

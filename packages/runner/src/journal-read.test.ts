@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { MAX_JSON_DEPTH } from "@climpt/registry-schema";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   inspectJournal,
@@ -109,5 +110,11 @@ describe("reading a journal a model or a user could have written into", () => {
     ]);
     expect(problems[0]?.message).toContain("is not a run_end event as the runner writes it");
     expect(events).toHaveLength(2);
+  });
+});
+
+describe("the journal's nesting limit", () => {
+  it("is a definition file's (the protocol states the number, the schema package owns it)", () => {
+    expect(MAX_JOURNAL_DEPTH).toBe(MAX_JSON_DEPTH);
   });
 });

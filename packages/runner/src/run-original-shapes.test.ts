@@ -77,6 +77,8 @@ describe("original-shaped agents in the runner", () => {
     expect(result.success).toBe(true);
     expect(result.iterations).toBe(1);
     expect(result.finalStepId).toBe("triage");
+    // A step without a schema: its final text is the output the result carries.
+    expect(result.output).toBe("Listed the open issues; none needed a label.");
     expect(result.state.history.map((entry) => `${entry.stepId} → ${entry.transition}`)).toEqual([
       "triage → closing",
     ]);
@@ -104,6 +106,10 @@ describe("original-shaped agents in the runner", () => {
     expect(result.error).toBeUndefined();
     expect(result.success).toBe(true);
     expect(result.verdict).toBe("detailed");
+    // The closure step's output travels in the result (no caller re-reads the journal for it),
+    // the same as the journal's last step_end holds.
+    expect(result.output).toMatchObject({ verdict: "detailed", closure_action: "label-only" });
+    expect(result.output).toEqual(events.findLast((event) => event.type === "step_end")?.output);
     const prompt = events.find((event) => event.type === "prompt_resolved");
     expect(prompt?.type === "prompt_resolved" && prompt.promptFile).toMatch(
       /f_default_label-only\.md$/,

@@ -1,3 +1,4 @@
+import { runStatusOf } from "@climpt/protocol";
 import { buildFlowView } from "./flow-view.ts";
 import { applyEvent } from "./journal-events.ts";
 import { isRecord } from "./journal-fields.ts";
@@ -10,8 +11,17 @@ import type { DeclaredFlow, RunDetail, RunStatus, RunSummary } from "./view-mode
  */
 
 function summaryOf(fold: JournalFold, fallbackRunId: string): RunSummary {
-  const status: RunStatus =
-    fold.end === null ? "unfinished" : fold.end.success ? "completed" : "failed";
+  const status: RunStatus = runStatusOf(
+    fold.end === null
+      ? undefined
+      : {
+          success: fold.end.success,
+          error:
+            fold.end.code === null
+              ? undefined
+              : { code: fold.end.code, family: fold.end.family ?? undefined },
+        },
+  );
   const last = fold.steps.at(-1);
   return {
     runId: fold.runId || fallbackRunId,
@@ -80,7 +90,10 @@ export function adaptJournal(
     validatorFailures,
     taken: state.taken,
     currentStepId: summary.status === "unfinished" ? (state.open?.stepId ?? null) : null,
-    failedStepId: summary.status === "failed" ? (state.steps.at(-1)?.stepId ?? null) : null,
+    failedStepId:
+      summary.status === "failed" || summary.status === "interrupted"
+        ? (state.steps.at(-1)?.stepId ?? null)
+        : null,
   });
   if (state.lastTime !== null) {
     const end = state.at(state.lastTime);

@@ -1,4 +1,4 @@
-import type { RunEventType } from "@climpt/runner";
+import type { RunEventType } from "@climpt/protocol";
 import {
   applyModelRequest,
   applyModelResponse,
@@ -24,7 +24,7 @@ import type { VerdictView } from "./view-model.ts";
 
 /**
  * Reads one journal event into the fold. With journal-call-events.ts and journal-fold.ts, the only
- * place that knows the journal's event shapes (the runner's `RunEvent` union). Unknown event
+ * place that knows the journal's event shapes (the `RunEvent` union of @climpt/protocol). Unknown event
  * types and fields of the wrong type are skipped, never fatal, so a journal from another runner
  * version still shows what it can.
  */
@@ -83,6 +83,8 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
       fold.closeOpenStep(now, "error");
       fold.resumes++;
       fold.resumedPending = true;
+      // The run goes on: an earlier run_end (it was interrupted) no longer says how it stands.
+      fold.end = null;
       fold.span({
         kind: "resume",
         label: `resumed at [${count(event.iteration) ?? "?"}] ${text(event.stepId) ?? ""} (${count(event.replayedModelCalls) ?? 0} replies from the journal)`,

@@ -1,4 +1,4 @@
-import type { RunEvent, RunEventType } from "@climpt/runner";
+import type { RunEvent, RunEventType } from "@climpt/protocol";
 import type { TakenPath } from "./flow-view.ts";
 import { count, flag, isRecord, NO_TOKENS, text } from "./journal-fields.ts";
 import type {

@@ -1,49 +1,38 @@
-import { nestingOf } from "@climpt/model";
-import { MAX_JSON_DEPTH } from "@climpt/registry-schema";
+import { MAX_JOURNAL_DEPTH, MAX_JOURNAL_LINE_CHARS, parseJournal } from "@climpt/protocol";
 
-/** The events of a journal's text, and the lines that were not JSON objects. */
+/** The events of a journal's text, and the lines that were left out. */
 export interface ParsedLines {
   readonly events: unknown[];
-  /** 1-based line numbers of lines that did not parse (a torn last line, an edit). */
+  /**
+   * 1-based line numbers of lines that are not events (RUN-JOURNAL-002: not JSON, a torn last
+   * line, not an object, a known event without the fields readers rely on).
+   */
   readonly skippedLines: number[];
   /**
    * 1-based line numbers of lines refused unparsed: longer than `MAX_LINE_CHARS` or nested
-   * deeper than `MAX_JSON_DEPTH` (RUN-JOURNAL-004, as the runner refuses them).
+   * deeper than `MAX_JOURNAL_DEPTH` (RUN-JOURNAL-004).
    */
   readonly refusedLines: number[];
 }
 
-/** The longest line shown: the runner's `MAX_JOURNAL_LINE_CHARS`. */
-export const MAX_LINE_CHARS = 32 * 1024 * 1024;
+/** The longest line shown: the protocol's `MAX_JOURNAL_LINE_CHARS`. */
+export const MAX_LINE_CHARS = MAX_JOURNAL_LINE_CHARS;
 
 /**
- * Parses JSON lines for showing, not for resuming: unlike the runner's `readJournal`, a bad line
- * anywhere is skipped and reported instead of failing, because a viewer must show what it can of
- * a journal that was cut off or edited.
+ * Parses JSON lines for showing, with @climpt/protocol's `parseJournal` (the reader `climpt runs`,
+ * `climpt show` and resume use, so a line is an event for all of them or for none): every bad
+ * line is left out and its number reported, a torn last line included — a viewer says what it
+ * does not show.
  */
 export function parseJournalLines(text: string, firstLineNumber = 1): ParsedLines {
-  const events: unknown[] = [];
+  const read = parseJournal(text, "journal", { firstLineNumber, lastLineMayBeTorn: false });
   const skippedLines: number[] = [];
   const refusedLines: number[] = [];
-  const lines = text.split("\n");
-  for (let index = 0; index < lines.length; index++) {
-    const line = (lines[index] as string).trim();
-    if (line === "") continue;
-    // JSON.parse builds any depth; the page's every walk after it (scrubbing, the client's
-    // rendering) is recursive, and a line nested 100,000 levels deep overflowed the stack.
-    if (line.length > MAX_LINE_CHARS || nestingOf(line) > MAX_JSON_DEPTH) {
-      refusedLines.push(firstLineNumber + index);
-      continue;
-    }
-    try {
-      const value: unknown = JSON.parse(line);
-      if (typeof value === "object" && value !== null && !Array.isArray(value)) events.push(value);
-      else skippedLines.push(firstLineNumber + index);
-    } catch {
-      skippedLines.push(firstLineNumber + index);
-    }
+  for (const problem of read.problems) {
+    const line = Number(problem.path?.replace(/^line /, ""));
+    (problem.code === "RUN-JOURNAL-004" ? refusedLines : skippedLines).push(line);
   }
-  return { events, skippedLines, refusedLines };
+  return { events: read.events, skippedLines, refusedLines };
 }
 
 /** A notice about skipped and refused lines, or none. */
@@ -60,7 +49,7 @@ export function skippedLinesNotice(
   }
   if (refused.length > 0) {
     notices.push(
-      `RUN-JOURNAL-004: ${refused.length} line${refused.length === 1 ? "" : "s"} of ${file} ${refused.length === 1 ? "is" : "are"} longer than ${MAX_LINE_CHARS} characters or nested more than ${MAX_JSON_DEPTH} levels deep and ${refused.length === 1 ? "is" : "are"} not shown (line ${lineList(refused)}).`,
+      `RUN-JOURNAL-004: ${refused.length} line${refused.length === 1 ? "" : "s"} of ${file} ${refused.length === 1 ? "is" : "are"} longer than ${MAX_LINE_CHARS} characters or nested more than ${MAX_JOURNAL_DEPTH} levels deep and ${refused.length === 1 ? "is" : "are"} not shown (line ${lineList(refused)}).`,
     );
   }
   return notices;

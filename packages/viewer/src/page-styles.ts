@@ -33,6 +33,7 @@ select { font: inherit; padding: 2px 4px; }
 .badge.status-completed { background: var(--ok-soft); color: var(--ok); }
 .badge.status-failed { background: var(--err-soft); color: var(--err); }
 .badge.status-unfinished { background: var(--warn-soft); color: var(--warn); }
+.badge.status-interrupted { background: var(--warn-soft); color: var(--warn); }
 .chip { display: inline-block; padding: 0 6px; margin-left: 6px; border-radius: 8px; font-size: 11px; background: #eef0f4; color: var(--muted); }
 .chip-retry { background: var(--warn-soft); color: var(--warn); }
 .chip-repair { background: #ede9fe; color: var(--model); }

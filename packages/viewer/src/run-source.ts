@@ -1,14 +1,12 @@
 import * as path from "node:path";
 import type { SecretScrubber } from "@climpt/model";
+import { MAX_JOURNAL_BYTES } from "@climpt/protocol";
 import { readRegularFileSync } from "@climpt/registry-schema";
 import { summarizeJournal } from "./journal-adapter.ts";
 import { isRecord, text } from "./journal-fields.ts";
 import { parseJournalLines, skippedLinesNotice } from "./journal-lines.ts";
 import { type DeclaredFlowResult, loadDeclaredFlow } from "./registry-flow.ts";
 import type { RunSource, RunSummary } from "./view-model.ts";
-
-/** The largest journal shown: about what one JavaScript string holds (the runner's limit). */
-const MAX_JOURNAL_FILE_BYTES = 512 * 1024 * 1024;
 
 /** Loads each agent's flow once per page or server, whatever the number of its runs. */
 export class DeclaredFlowCache {
@@ -51,7 +49,7 @@ export async function loadRunSource(
   flows: DeclaredFlowCache,
 ): Promise<LoadedRun> {
   const runId = runIdOfFile(file);
-  const read = readRegularFileSync(file, { maxBytes: MAX_JOURNAL_FILE_BYTES });
+  const read = readRegularFileSync(file, { maxBytes: MAX_JOURNAL_BYTES });
   if (!read.ok) throw new Error(`The journal ${file} ${read.detail}.`);
   const parsed = parseJournalLines(read.bytes.toString("utf8"));
   return buildRunSource(

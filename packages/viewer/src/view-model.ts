@@ -7,8 +7,14 @@
 /** Any JSON value (the model's outputs, tool inputs, handoffs). */
 export type ViewJson = null | boolean | number | string | ViewJson[] | { [key: string]: ViewJson };
 
-/** `unfinished`: the journal has no end yet (the run is in progress, or was killed). */
-export type RunStatus = "completed" | "failed" | "unfinished";
+/**
+ * The one status vocabulary of @climpt/protocol (`climpt runs` uses the same words):
+ * `completed`, `failed`, `interrupted` (stopped by a signal or the wall-clock budget), and
+ * `unfinished` (the journal has no end yet: the run is in progress, or was killed).
+ */
+export type { RunStatus } from "@climpt/protocol";
+
+import type { RunStatus } from "@climpt/protocol";
 
 export interface TokenCounts {
   readonly input: number;

@@ -1,4 +1,5 @@
 import type { Problem } from "@climpt/model";
+import { type RunSummary, summarizeRun } from "@climpt/protocol";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { problemsFromError } from "../locate-agent.ts";
@@ -14,7 +15,6 @@ import {
 } from "./command-line.ts";
 import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
 import { journaledAgents, journalFiles } from "./find-run.ts";
-import { type RunSummary, summarizeRun } from "./run-summary.ts";
 
 /** A table with left-aligned columns and a header row. */
 export function formatTable(rows: readonly (readonly string[])[]): string {
@@ -51,8 +51,8 @@ export const runsCommand: Command = {
   usage: ["climpt runs [--agent-dir DIR] [--cwd DIR] [--json]"],
   flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
-    "Reads the journals of the agents under <cwd>/.agent/ (their logging.directory, relative to --cwd), newest run last. `climpt show RUN_ID` prints one run's history; `climpt resume RUN_ID` continues one that stopped.",
-    '--json prints {"runs": [{runId, agent, status, error, steps, tokens, costUsd, startedAt, durationMs, resumable, journalPath}], "problems": [a warning per journal line left out (RUN-JOURNAL-002, RUN-JOURNAL-004)]}.',
+    "Reads the journals of the agents under <cwd>/.agent/ (their logging.directory, relative to --cwd), newest run last. STATUS is completed, failed, interrupted (stopped by a signal or the wall-clock budget) or unfinished (no end in the journal: still running, or killed). `climpt show RUN_ID` prints one run's history; `climpt resume RUN_ID` continues one that did not complete.",
+    '--json prints {"runs": [{runId, agent, status, error, errorFamily, steps, tokens, costUsd, startedAt, durationMs, resumable, resumes, journalPath}], "problems": [a warning per journal line left out (RUN-JOURNAL-002, RUN-JOURNAL-004)]}.',
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
     const outcome = parseCommandLine(this, argv, io, { names: [] });

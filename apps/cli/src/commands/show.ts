@@ -1,4 +1,5 @@
 import type { Problem } from "@climpt/model";
+import { summarizeRun } from "@climpt/protocol";
 import type { RunEvent } from "@climpt/runner";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
@@ -16,7 +17,6 @@ import {
 import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
 import { findRunJournal } from "./find-run.ts";
 import { resumeCommandFor } from "./resume-hint.ts";
-import { summarizeRun } from "./run-summary.ts";
 import { formatStart, formatTable, statusLabel } from "./runs.ts";
 
 /** One line per journaled event worth reading afterwards, in order. */

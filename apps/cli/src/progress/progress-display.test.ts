@@ -81,7 +81,7 @@ describe("ProgressDisplay without a terminal (logs, CI)", () => {
       }),
     );
     const text = out.output();
-    expect(text).toContain("✗ failed AGENT_INTERRUPTED: The run was stopped (SIGINT).");
+    expect(text).toContain("✗ interrupted AGENT_INTERRUPTED: The run was stopped (SIGINT).");
     expect(text).toContain("  Fix: Continue it with --resume.");
     expect(text).toContain("  Resume: climpt run fix-bug --resume 20261122T000000Z-abc123");
     expect(text).not.toContain("\x1b");

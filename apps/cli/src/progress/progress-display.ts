@@ -1,4 +1,5 @@
 import { formatCode } from "@climpt/model";
+import { runStatusOf } from "@climpt/protocol";
 import type { RunEvent, RunResult, RunUsage, WorktreeReport } from "@climpt/runner";
 import type { TerminalSink } from "../cli-io.ts";
 import {
@@ -326,7 +327,7 @@ export class ProgressDisplay {
     } else {
       const error = result.error;
       lines.push(
-        `${s.red("✗ failed")} ${error ? `${s.bold(formatCode(error))}: ${error.message}` : oneLine(result.completionReason, 200)}`,
+        `${s.red(`✗ ${runStatusOf(result)}`)} ${error ? `${s.bold(formatCode(error))}: ${error.message}` : oneLine(result.completionReason, 200)}`,
       );
       if (error?.file !== undefined)
         lines.push(`  in ${error.file}${error.path ? ` at ${error.path}` : ""}`);

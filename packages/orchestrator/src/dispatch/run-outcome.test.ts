@@ -136,4 +136,15 @@ describe("a run's verdict", () => {
     const completed: RunResult = { ...base, success: true, completionReason: "done" };
     expect(outcomeOfRun(completed, declared, null).verdict).toBeNull();
   });
+
+  it("comes, with the final output and the comment values, from RunResult.output: no journal is read", () => {
+    const refused: RunResult = {
+      ...failedRun(problem("AGENT_VALIDATION_ABORT", "git-clean failed.")),
+      output: { verdict: "needs-spec", final_summary: "Tests fail." },
+    };
+    const outcome = outcomeOfRun(refused, [], null);
+    expect(outcome.verdict).toBe("needs-spec");
+    expect(outcome.output).toEqual({ verdict: "needs-spec", final_summary: "Tests fail." });
+    expect(outcome.values.final_summary).toBe("Tests fail.");
+  });
 });

@@ -8,7 +8,18 @@ function text(value: JsonValue | undefined): string | undefined {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-/** The last structured output the run produced (the closure step's, for a run that completed). */
+/**
+ * The last structured output the run produced (the closure step's, for a run that completed):
+ * the result's `output`; for a result journaled before it carried one, the last `step_end`'s.
+ */
+export function outputOf(
+  result: RunResult,
+  events: readonly RunEvent[] = [],
+): JsonValue | undefined {
+  return result.output ?? finalOutput(events);
+}
+
+/** The output of a journal's last `step_end`. */
 export function finalOutput(events: readonly RunEvent[]): JsonValue | undefined {
   for (let index = events.length - 1; index >= 0; index--) {
     const event = events[index];
@@ -35,7 +46,7 @@ function declaredVerdict(output: JsonValue | undefined): string | null {
  */
 export function verdictOf(result: RunResult, events: readonly RunEvent[] = []): string | null {
   if (result.verdict !== undefined) return result.verdict;
-  return result.success ? null : declaredVerdict(finalOutput(events));
+  return result.success ? null : declaredVerdict(outputOf(result, events));
 }
 
 /**
@@ -45,7 +56,7 @@ export function verdictOf(result: RunResult, events: readonly RunEvent[] = []): 
  */
 export function templateValues(
   result: RunResult,
-  events: readonly RunEvent[],
+  events: readonly RunEvent[] = [],
 ): Record<string, string> {
   const values: Record<string, string> = {};
   const steps = Object.keys(result.state.handoff).filter((step) => step !== result.finalStepId);
@@ -56,7 +67,7 @@ export function templateValues(
       if (rendered !== undefined) values[key] = rendered;
     }
   }
-  const output = finalOutput(events);
+  const output = outputOf(result, events);
   if (typeof output === "object" && output !== null && !Array.isArray(output)) {
     for (const [key, value] of Object.entries(output)) {
       const rendered = text(value);
@@ -94,6 +105,10 @@ export function isInterruption(error: OrchestratorError | null | undefined): boo
   );
 }
 
+/**
+ * The dispatch outcome of a run that ended with `result`. `events`: the run's journal, read only
+ * for the output of a result journaled before `RunResult.output` existed.
+ */
 export function outcomeOfRun(
   result: RunResult,
   events: readonly RunEvent[],
@@ -117,7 +132,7 @@ export function outcomeOfRun(
     interrupted: !result.success && isInterruption(error),
     values: templateValues(result, events),
     branch,
-    output: finalOutput(events) ?? null,
+    output: outputOf(result, events) ?? null,
   };
 }
 

@@ -12,7 +12,6 @@ import {
   type RunEvent,
   type RunnerOptions,
   type RunResult,
-  readJournal,
   StepFlowRunner,
 } from "@climpt/runner";
 import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
@@ -38,7 +37,7 @@ import {
   worktreeHead,
 } from "./issue-worktree.ts";
 import { checkedOutBranch, landWork } from "./land-work.ts";
-import { finalOutput, isInterruption, outcomeOfRun, setupFailure } from "./run-outcome.ts";
+import { isInterruption, outcomeOfRun, setupFailure } from "./run-outcome.ts";
 import type { StepCommitLedger } from "./step-commits.ts";
 
 export interface RunnerDispatcherOptions {
@@ -358,15 +357,9 @@ export class RunnerDispatcher implements Dispatcher {
       const refused = Array.isArray((error as { problems?: unknown }).problems);
       return setupFailure(problemText(error), runId, { interrupted: !refused });
     }
-    let events: RunEvent[];
-    try {
-      // The journal lives in the issue's worktree, where the run's commands could write: a line
-      // that is not an event (or too deep to read) is a coded failure, never a crash.
-      events = result.journalPath === null ? [] : readJournal(result.journalPath);
-    } catch (error) {
-      return setupFailure(problemText(error), runId);
-    }
-    return outcomeOfRun(result, events, worktree.branch);
+    // The result carries the final output: the journal (in the issue's worktree, where the run's
+    // commands could write) is not read again to learn how the run ended.
+    return outcomeOfRun(result, [], worktree.branch);
   }
 
   /**
@@ -410,10 +403,9 @@ export class RunnerDispatcher implements Dispatcher {
         args,
         ...(request.signal === undefined ? {} : { signal: request.signal }),
       });
-      const events = result.journalPath === null ? [] : readJournal(result.journalPath);
       return {
         success: result.success,
-        output: finalOutput(events) ?? null,
+        output: result.output ?? null,
         error:
           result.error === undefined
             ? null

@@ -169,6 +169,7 @@ export async function finishRun(
     iterations:
       state.history.length === 0 ? 0 : Math.max(...state.history.map((entry) => entry.iteration)),
     ...(ending.verdict === undefined ? {} : { verdict: ending.verdict }),
+    ...(state.lastOutput === undefined ? {} : { output: state.lastOutput }),
     ...(error === undefined ? {} : { error }),
     state: { history: state.history, handoff: state.handoff },
     usage: ctx.usage.totals,

@@ -33,6 +33,8 @@ export interface RunState {
   readonly consecutiveSchemaFailures: number;
   /** The `summary` field (or text) of the previous execution: UV `previous_summary`. */
   readonly previousSummary: string;
+  /** The last step end's output: what the run result carries as `output`. */
+  readonly lastOutput: JsonValue | undefined;
 }
 
 /** `registry`: where the handoff's declared dot paths come from (UV names after the path). */
@@ -48,6 +50,7 @@ export function initialRunState(routerState: RouterState, registry: Registry): R
     pendingRetry: null,
     consecutiveSchemaFailures: 0,
     previousSummary: "",
+    lastOutput: undefined,
   };
 }
 
@@ -89,5 +92,6 @@ export function applyStepEnd(state: RunState, end: StepEnd): RunState {
     pendingRetry: end.pendingRetry,
     consecutiveSchemaFailures: end.consecutiveSchemaFailures,
     previousSummary: summaryOf(end.output) || state.previousSummary,
+    lastOutput: end.output,
   };
 }

@@ -1,4 +1,4 @@
-import type { RunSummary } from "../view-model.ts";
+import type { RunStatus, RunSummary } from "../view-model.ts";
 import { fill, h } from "./dom.ts";
 import { formatArgs, formatCost, formatCount, formatDuration, formatTime } from "./format.ts";
 import { createVirtualList } from "./virtual-list.ts";
@@ -23,11 +23,22 @@ export interface RunsList {
   update(runs: readonly RunSummary[], selectedRunId: string | null): void;
 }
 
+/** Every status a run can have, for the filter (a status added to the vocabulary fails here). */
+const STATUSES: Readonly<Record<RunStatus, true>> = {
+  completed: true,
+  failed: true,
+  interrupted: true,
+  unfinished: true,
+};
+
 function statusText(run: RunSummary): string {
   if (run.status === "failed") {
     // The list shows the run-level outcome; the run's own page shows the specific code beside it.
     const outcome = run.errorFamily ?? run.errorCode;
     return outcome === null ? "failed" : `failed · ${outcome}`;
+  }
+  if (run.status === "interrupted") {
+    return run.errorCode === null ? "interrupted" : `interrupted · ${run.errorCode}`;
   }
   if (run.status === "unfinished")
     return run.currentStepId === null ? "running" : `running · ${run.currentStepId}`;
@@ -124,7 +135,7 @@ export function createRunsList(onSelect: (runId: string) => void): RunsList {
       runs = next;
       selected = selectedRunId;
       setOptions(agentFilter, "agent", [...new Set(runs.map((run) => run.agent))].sort());
-      setOptions(statusFilter, "status", ["completed", "failed", "unfinished"]);
+      setOptions(statusFilter, "status", Object.keys(STATUSES));
       applyFilters();
     },
   };
