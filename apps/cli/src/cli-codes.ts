@@ -23,7 +23,7 @@ export const CLI_CODES = {
    * `--param issue expects a number, got "twelve".` Fix: Give a value of the flag's type.
    */
   badValue: "AC-CLI-004",
-  // AC-CLI-005 (a missing agent parameter) is retired: parameters are checked once, by the
+  // The fifth code (a missing agent parameter) is retired: parameters are checked once, by the
   // runner's validateArgs (RUN-ARGS-001…003), for every caller.
   /**
    * A missing or unexpected positional argument. Example: `climpt run needs <agent>.` Fix: Follow

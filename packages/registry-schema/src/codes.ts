@@ -39,6 +39,12 @@ export const REGISTRY_SCHEMA_CODES = {
    */
   "AC-PARAM-004": "A CLI flag that is not `--` plus lowercase kebab case.",
   /**
+   * Example: `Parameters "issue" and "ticket" both have role "issue"; a run has one issue.` Fix:
+   * Keep `"role": "issue"` on one number or string parameter.
+   */
+  "AC-PARAM-005":
+    'A parameter `role` other than `"issue"`, two parameters with the role `"issue"`, or the role on a boolean parameter.',
+  /**
    * Example: `Declared branch "has space" is neither a branch name nor "<prefix>/*".` Fix: Write
    * `"gh-pages"`, `"release/next"` or `"docs/*"`.
    */

@@ -70,7 +70,7 @@ export const RUNNER_CODES = {
    */
   badArgumentType: "RUN-ARGS-002",
   /**
-   * A required parameter is missing (the CLI reports `AC-CLI-005` first). Example: `Agent "fix-bug"
+   * A required parameter is missing (for every caller, the CLI included). Example: `Agent "fix-bug"
    * needs parameter "issue" (--issue): Issue number.` Fix: Pass it.
    */
   missingArgument: "RUN-ARGS-003",
