@@ -144,6 +144,25 @@ function scheduleIdleReset(): void {
 }
 
 /**
+ * Inside the sandbox the runtime starts its two proxy bridges (`socat` listening on 3128 for HTTP
+ * and 1080 for SOCKS) in the background and runs the command at once, without waiting for them to
+ * listen: on a busy machine a command's first request then finds nothing on 3128 ("Failed to
+ * connect to localhost port 3128") although its host is allowed. A command that may use the network
+ * first waits, bounded, until both ports listen in its network namespace (`/proc/net/tcp`: local
+ * port in hex, state 0A = LISTEN). If they never do (10 s), it runs anyway and fails as before.
+ */
+const PROXY_READY_WAIT = [
+  "__climpt_wait=0",
+  "while [ $__climpt_wait -lt 1000 ] && ! { grep -q ':0C38 00000000:0000 0A' /proc/net/tcp && grep -q ':0438 00000000:0000 0A' /proc/net/tcp; } 2>/dev/null; do sleep 0.01; __climpt_wait=$((__climpt_wait + 1)); done",
+  "unset __climpt_wait",
+].join("\n");
+
+/** The command as the sandbox runs it: after the proxy bridges listen when it may use the network. */
+export function withProxyReadyWait(command: string, networkAllow: readonly string[]): string {
+  return networkAllow.length === 0 ? command : `${PROXY_READY_WAIT}\n${command}`;
+}
+
+/**
  * Wraps a shell command for the OS sandbox (bubblewrap on Linux, through
  * `@anthropic-ai/sandbox-runtime`). The library keeps one set of proxies per process; the
  * network allow list they enforce is the union of the lists of the commands running at that
@@ -181,7 +200,7 @@ export async function wrapForSandbox(
     const wrapped = await retryLookupMiss(() =>
       withNeutralCwd(() =>
         loadedManager().wrapWithSandbox(
-          command,
+          withProxyReadyWait(command, policy.networkAllow),
           "sh",
           {
             network: { allowedDomains: [...policy.networkAllow], deniedDomains: [] },
