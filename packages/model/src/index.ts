@@ -168,13 +168,15 @@ export {
   type UvPlaceholder,
   uvLookupNames,
 } from "./uv-names.ts";
-export type {
-  FailurePattern,
-  SuccessCondition,
-  ValidationCondition,
-  ValidationOnFailure,
-  ValidationStep,
-  ValidatorDefinition,
+export {
+  type BaselineMode,
+  DEFAULT_BASELINE_MODE,
+  type FailurePattern,
+  type SuccessCondition,
+  type ValidationCondition,
+  type ValidationOnFailure,
+  type ValidationStep,
+  type ValidatorDefinition,
 } from "./validation-model.ts";
 export {
   canonicalVerdictType,

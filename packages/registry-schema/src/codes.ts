@@ -350,4 +350,11 @@ export const REGISTRY_SCHEMA_CODES = {
    */
   "SR-VALID-011":
     "A validator's `env` or a program step's `runner.env` is not an array of environment variable names (a letter or `_`, then letters, digits, `_`), or names the model's credential (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`, `CLAUDE_CODE_OAUTH_TOKEN`), which no command gets. The value is never quoted, in case it is a secret.",
+  /**
+   * Example: `$.validators.tests.baseline must be "compare" | "off", but is "strict".` Fix: Write
+   * `"compare"` to let failures already present on the merge base pass, or `"off"` (the default)
+   * to block on every failure.
+   */
+  "SR-VALID-012":
+    'A validator\'s `baseline` is not `"compare"` or `"off"`.',
 } as const;
