@@ -355,6 +355,5 @@ export const REGISTRY_SCHEMA_CODES = {
    * `"compare"` to let failures already present on the merge base pass, or `"off"` (the default)
    * to block on every failure.
    */
-  "SR-VALID-012":
-    'A validator\'s `baseline` is not `"compare"` or `"off"`.',
+  "SR-VALID-012": 'A validator\'s `baseline` is not `"compare"` or `"off"`.',
 } as const;

@@ -338,7 +338,12 @@ describe("gate dialect", () => {
           failurePattern: "f",
           baseline: "compare",
         },
-        lint: { command: "npm run lint", successWhen: "exitCode:0", failurePattern: "f", baseline: "off" },
+        lint: {
+          command: "npm run lint",
+          successWhen: "exitCode:0",
+          failurePattern: "f",
+          baseline: "off",
+        },
         clean: { command: "git status --porcelain", successWhen: "empty", failurePattern: "f" },
       },
       failurePatterns: { f: { edition: "failed" } },
@@ -359,7 +364,12 @@ describe("gate dialect", () => {
           failurePattern: "f",
           baseline: "strict",
         },
-        lint: { command: "npm run lint", successWhen: "exitCode:0", failurePattern: "f", baseline: true },
+        lint: {
+          command: "npm run lint",
+          successWhen: "exitCode:0",
+          failurePattern: "f",
+          baseline: true,
+        },
       },
       failurePatterns: { f: { edition: "failed" } },
     });

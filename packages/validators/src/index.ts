@@ -1,5 +1,5 @@
 export { stripAnsi } from "./ansi.ts";
-export { type BaselineTarget, resolveBaseCommit } from "./baseline/base-commit.ts";
+export type { BaselineTarget } from "./baseline/base-commit.ts";
 export { type BaselineSetup, compareWithBaseline } from "./baseline/compare-with-baseline.ts";
 export {
   compareFindings,
