@@ -9,7 +9,12 @@ export {
 } from "./climpt-error.ts";
 export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context-refs.ts";
 export { closestMatch, editDistance } from "./edit-distance.ts";
-export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
+export {
+  EXTRACTOR_NAMES,
+  type ExtractorName,
+  FAILURE_EXTRACTOR_NAMES,
+  isExtractorName,
+} from "./extractor-names.ts";
 export {
   DEFAULT_GITHUB_TARGETS,
   GITHUB_TARGET_RULES,

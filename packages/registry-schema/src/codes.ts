@@ -356,4 +356,12 @@ export const REGISTRY_SCHEMA_CODES = {
    * to block on every failure.
    */
   "SR-VALID-012": 'A validator\'s `baseline` is not `"compare"` or `"off"`.',
+  /**
+   * Example: `Validator "git-clean" compares failures with the base (baseline "compare"), but its
+   * extractParams names no extractor that names failures, so nothing can be compared and every
+   * failure blocks.` Fix: Extract the failures (`parseTestOutput`, `parseTypeErrors`,
+   * `parseLintErrors`, `parseFormatOutput`), or remove `baseline`.
+   */
+  "SR-VALID-013":
+    '*Warning.* A validator with `baseline: "compare"` whose `extractParams` names no extractor that names failures (`parseTestOutput`, `parseTypeErrors`, `parseLintErrors`, `parseFormatOutput`): it can never be compared, so every failure blocks.',
 } as const;

@@ -1,5 +1,6 @@
 import {
   type ExtractorName,
+  FAILURE_EXTRACTOR_NAMES,
   isExtractorName,
   type JsonValue,
   ownEntry,
@@ -21,17 +22,8 @@ export interface FailureFinding {
   readonly label: string;
 }
 
-/**
- * The extractors whose values name failures one by one, so the same failure can be found again
- * on the merge base. The git status extractors name the change itself, and the rest (a diff,
- * files mentioned anywhere, the raw streams) name no failure.
- */
-export const FAILURE_EXTRACTORS: readonly ExtractorName[] = [
-  "parseTestOutput",
-  "parseTypeErrors",
-  "parseLintErrors",
-  "parseFormatOutput",
-];
+/** The extractors whose values name failures one by one (`FAILURE_EXTRACTOR_NAMES` of @climpt/model). */
+export const FAILURE_EXTRACTORS: readonly ExtractorName[] = FAILURE_EXTRACTOR_NAMES;
 
 export type FailureFindings =
   | { readonly ok: true; readonly findings: readonly FailureFinding[] }
