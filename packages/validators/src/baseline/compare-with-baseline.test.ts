@@ -246,4 +246,23 @@ describe("compareWithBaseline", () => {
     expect(made).toBe(asked);
     expect(made?.startsWith(scratchParent)).toBe(true);
   });
+
+  it("runs the command in the same subfolder of the base's checkout as it ran in here", async () => {
+    const sub = path.join(repo, "pkg");
+    mkdirSync(sub);
+    writeFileSync(path.join(sub, "run.sh"), RUNNER);
+    writeFileSync(path.join(sub, "tests.txt"), "old:fail\n");
+    commit("base: a package whose test already fails");
+    git(repo, "checkout", "-qb", "work");
+    writeFileSync(path.join(sub, "tests.txt"), "old:fail\nnew:pass\n");
+    commit("work");
+    const options = { cwd: sub, env: { RUNS_LOG: runsLog } };
+    const head = await runValidator(TESTS, options);
+    const result = await compareWithBaseline(TESTS, head, options, setup());
+    expect(result.baseline).toMatchObject({ status: "compared", preExisting: ["old"] });
+    const ran = readFileSync(runsLog, "utf8").trim().split("\n");
+    expect(ran).toHaveLength(2);
+    expect(ran[1]?.startsWith(scratchParent)).toBe(true);
+    expect(ran[1]?.endsWith(`${path.sep}tree${path.sep}pkg`)).toBe(true);
+  });
 });

@@ -96,10 +96,13 @@ async function baselineOf(
   const target = setup.target;
 
   let repo: GitLayout | null;
-  let here: string;
+  // Where the command ran, relative to its working tree's top: the base runs it there too.
+  let subfolder = "";
   try {
     repo = findGitLayout(options.cwd);
-    here = await realpath(options.cwd);
+    if (repo !== null) {
+      subfolder = path.relative(await realpath(repo.workTree), await realpath(options.cwd));
+    }
   } catch (error) {
     return unavailable(
       `the working directory's repository cannot be read: ${(error as Error).message}`,
@@ -124,15 +127,7 @@ async function baselineOf(
   let outcome =
     setup.cacheDir === undefined ? undefined : await readBaseOutcome(setup.cacheDir, key);
   if (outcome === undefined) {
-    outcome = await runOnBase(
-      def,
-      options,
-      setup,
-      repo,
-      path.relative(repo.workTree, here),
-      base.sha,
-      gitOptions,
-    );
+    outcome = await runOnBase(def, options, setup, repo, subfolder, base.sha, gitOptions);
     // An abort says nothing about the base: not remembered.
     if (setup.cacheDir !== undefined && !options.signal?.aborted) {
       await writeBaseOutcome(setup.cacheDir, key, outcome).catch(() => undefined);
