@@ -1,5 +1,13 @@
-// The type of `RunCompletionChainInput.launchValidator`, so a runner need not import the validators.
-export type { CommandLaunch, CommandLauncher, LaunchRequest } from "@climpt/validators";
+// The types of `RunCompletionChainInput.launchValidator` and `.baseline`, so a runner need not
+// import the validators.
+export type {
+  BaselineSetup,
+  BaselineTarget,
+  CommandLaunch,
+  CommandLauncher,
+  LaunchRequest,
+  ValidatorBaseline,
+} from "@climpt/validators";
 export type {
   BoundaryRequest,
   IssueBoundaryRequest,

@@ -7,7 +7,7 @@ import {
   problem,
 } from "@climpt/model";
 import { exceededMaxAttempts, findValidationStep } from "@climpt/router";
-import type { CommandLauncher } from "@climpt/validators";
+import type { BaselineSetup, CommandLauncher } from "@climpt/validators";
 import type { BoundaryRequest } from "./boundary/boundary-request.ts";
 import type { ChainEvent } from "./chain-events.ts";
 import { COMPLETION_CODES } from "./codes.ts";
@@ -71,6 +71,12 @@ export interface RunCompletionChainInput {
    * with the process's environment; the runner passes the OS sandbox.
    */
   readonly launchValidator?: CommandLauncher | undefined;
+  /**
+   * What failures of validators with `baseline: "compare"` are compared with: the run's base and
+   * where the command runs on it (the runner's sandbox for that checkout). Without it they are
+   * strict, and their results say there was no base.
+   */
+  readonly baseline?: BaselineSetup | undefined;
   /** Characters of each output stream a retry prompt carries; default 6000. */
   readonly promptOutputCapChars?: number | undefined;
 }
@@ -175,6 +181,7 @@ export async function runCompletionChain(
     timeoutMs: input.validatorTimeoutMs,
     ...(input.scrubber === undefined ? {} : { scrubber: input.scrubber }),
     ...(input.launchValidator === undefined ? {} : { launch: input.launchValidator }),
+    ...(input.baseline === undefined ? {} : { baseline: input.baseline }),
     onResult: (result, index) => emit({ type: "validator-finished", index, result }),
   });
   const validation = ran.summary;
@@ -249,6 +256,8 @@ export async function runCompletionChain(
       ...common,
       failure,
       failures: validation.results.filter((result) => !result.passed),
+      results: validation.results,
+      baseName: baseNameOf(input.baseline),
     });
     return retry(built, { failurePattern: failure.failurePattern });
   }
@@ -287,6 +296,13 @@ export async function runCompletionChain(
   }
   const built = await buildVerdictRetryPrompt({ ...common, verdictType: verdict.type, decision });
   return retry(built, { verdict: decision });
+}
+
+/** How the base is named in a retry prompt: the runner's name for it, else "the merge base". */
+function baseNameOf(baseline: BaselineSetup | undefined): string {
+  return baseline !== undefined && !("unavailable" in baseline.target)
+    ? baseline.target.name
+    : "the merge base";
 }
 
 function retryChannels(input: RunCompletionChainInput): UvChannels {

@@ -9,7 +9,12 @@ export {
 } from "./climpt-error.ts";
 export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context-refs.ts";
 export { closestMatch, editDistance } from "./edit-distance.ts";
-export { EXTRACTOR_NAMES, type ExtractorName, isExtractorName } from "./extractor-names.ts";
+export {
+  EXTRACTOR_NAMES,
+  type ExtractorName,
+  FAILURE_EXTRACTOR_NAMES,
+  isExtractorName,
+} from "./extractor-names.ts";
 export {
   DEFAULT_GITHUB_TARGETS,
   GITHUB_TARGET_RULES,
@@ -168,13 +173,15 @@ export {
   type UvPlaceholder,
   uvLookupNames,
 } from "./uv-names.ts";
-export type {
-  FailurePattern,
-  SuccessCondition,
-  ValidationCondition,
-  ValidationOnFailure,
-  ValidationStep,
-  ValidatorDefinition,
+export {
+  type BaselineMode,
+  DEFAULT_BASELINE_MODE,
+  type FailurePattern,
+  type SuccessCondition,
+  type ValidationCondition,
+  type ValidationOnFailure,
+  type ValidationStep,
+  type ValidatorDefinition,
 } from "./validation-model.ts";
 export {
   canonicalVerdictType,

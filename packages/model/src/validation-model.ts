@@ -30,7 +30,19 @@ export interface ValidatorDefinition {
    * `env`). In the sandbox nothing secret is passed otherwise.
    */
   readonly env?: readonly string[];
+  /**
+   * What a failure is compared with (docs/design.md#the-completion-chain): `compare` runs the
+   * same command on the merge base of the run's branch and its base, and only failures the
+   * change introduced block; `off` (the default when absent) blocks on every failure.
+   */
+  readonly baseline?: BaselineMode;
 }
+
+/** `ValidatorDefinition.baseline`: compare a failure with the merge base, or not. */
+export type BaselineMode = "compare" | "off";
+
+/** What a validator's `baseline` is when its definition names none. */
+export const DEFAULT_BASELINE_MODE: BaselineMode = "off";
 
 export interface FailurePattern {
   readonly id: string;

@@ -18,6 +18,7 @@ export type {
   ProgramEvent,
   PromptResolvedEvent,
   RouteEvent,
+  RunBaseline,
   RunEndEvent,
   RunEvent,
   RunEventInput,

@@ -79,7 +79,19 @@ export interface RunStartEvent extends EventBase {
     readonly baseBranch?: string | null;
     readonly createdBranch?: boolean;
   } | null;
+  /**
+   * What failures of validators with `baseline: "compare"` are compared with, fixed before the
+   * model acts: a ref whose merge base with HEAD is checked (the base branch in worktree mode,
+   * else the commit the run started on), its name, and that merge base at the start; or why
+   * there is none. Absent in journals from before it (those runs compare nothing).
+   */
+  readonly baseline?: RunBaseline;
 }
+
+/** `RunStartEvent.baseline`: the run's base for comparing failures, or why it has none. */
+export type RunBaseline =
+  | { readonly ref: string; readonly name: string; readonly startBase: string }
+  | { readonly unavailable: string };
 
 export interface RunResumeEvent extends EventBase {
   readonly type: "run_resume";
@@ -247,6 +259,18 @@ export interface ValidatorEvent extends EventBase {
   readonly timedOut: boolean;
   readonly durationMs: number;
   readonly output: string;
+  /**
+   * A failure compared with the run's base (`ValidatorResult.baseline` of @climpt/validators):
+   * `passed` true with a failing exit code means every failure was pre-existing. Absent for a
+   * validator that passed outright, and in journals from before it.
+   */
+  readonly baseline?: {
+    readonly status: "compared" | "off" | "unavailable";
+    readonly reason?: string;
+    readonly baseSha?: string;
+    readonly preExisting: readonly string[];
+    readonly introduced: readonly string[];
+  };
 }
 
 export interface VerdictEvent extends EventBase {

@@ -350,4 +350,18 @@ export const REGISTRY_SCHEMA_CODES = {
    */
   "SR-VALID-011":
     "A validator's `env` or a program step's `runner.env` is not an array of environment variable names (a letter or `_`, then letters, digits, `_`), or names the model's credential (`ANTHROPIC_API_KEY`, `ANTHROPIC_AUTH_TOKEN`, `CLAUDE_CODE_OAUTH_TOKEN`), which no command gets. The value is never quoted, in case it is a secret.",
+  /**
+   * Example: `$.validators.tests.baseline must be "compare" | "off", but is "strict".` Fix: Write
+   * `"compare"` to let failures already present on the merge base pass, or `"off"` (the default)
+   * to block on every failure.
+   */
+  "SR-VALID-012": 'A validator\'s `baseline` is not `"compare"` or `"off"`.',
+  /**
+   * Example: `Validator "git-clean" compares failures with the base (baseline "compare"), but its
+   * extractParams names no extractor that names failures, so nothing can be compared and every
+   * failure blocks.` Fix: Extract the failures (`parseTestOutput`, `parseTypeErrors`,
+   * `parseLintErrors`, `parseFormatOutput`), or remove `baseline`.
+   */
+  "SR-VALID-013":
+    '*Warning.* A validator with `baseline: "compare"` whose `extractParams` names no extractor that names failures (`parseTestOutput`, `parseTypeErrors`, `parseLintErrors`, `parseFormatOutput`): it can never be compared, so every failure blocks.',
 } as const;

@@ -20,6 +20,7 @@ import {
   stepPath,
 } from "@climpt/model";
 import { checkAgentRegistry } from "./agent-registry-checks.ts";
+import { checkValidatorBaselines } from "./baseline-checks.ts";
 import { boundProblem, isStackOverflow, tooDeepProblem } from "./bounded-problems.ts";
 import {
   collectRefs,
@@ -131,6 +132,7 @@ async function readAgentFolder(dir: string): Promise<AgentInspection> {
   problems.push(...registry.problems);
 
   const withSchemas = await resolveOutputSchemas(registry.value, agentDir, registryFile, problems);
+  problems.push(...checkValidatorBaselines(withSchemas, { registryFile }));
   if (agentJson.ok) {
     problems.push(...checkAgentRegistry(agent.value, withSchemas, { agentFile, registryFile }));
   }

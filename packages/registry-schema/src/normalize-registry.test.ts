@@ -327,6 +327,62 @@ describe("gate dialect", () => {
     expect(found[3]?.message).toContain("the model's own credential");
   });
 
+  it("reads a validator's baseline, absent when not written (the default is off)", () => {
+    const registry = normalized({
+      entryStep: "closure.a",
+      steps: { "closure.a": gateStep("closure.a") },
+      validators: {
+        tests: {
+          command: "npm test",
+          successWhen: "exitCode:0",
+          failurePattern: "f",
+          baseline: "compare",
+        },
+        lint: {
+          command: "npm run lint",
+          successWhen: "exitCode:0",
+          failurePattern: "f",
+          baseline: "off",
+        },
+        clean: { command: "git status --porcelain", successWhen: "empty", failurePattern: "f" },
+      },
+      failurePatterns: { f: { edition: "failed" } },
+    });
+    expect(registry.validators.tests?.baseline).toBe("compare");
+    expect(registry.validators.lint?.baseline).toBe("off");
+    expect(registry.validators.clean).not.toHaveProperty("baseline");
+  });
+
+  it("refuses a baseline other than compare or off, where it is and what to write (SR-VALID-012)", () => {
+    const found = problems({
+      entryStep: "closure.a",
+      steps: { "closure.a": gateStep("closure.a") },
+      validators: {
+        tests: {
+          command: "npm test",
+          successWhen: "exitCode:0",
+          failurePattern: "f",
+          baseline: "strict",
+        },
+        lint: {
+          command: "npm run lint",
+          successWhen: "exitCode:0",
+          failurePattern: "f",
+          baseline: true,
+        },
+      },
+      failurePatterns: { f: { edition: "failed" } },
+    });
+    expect(found.map((problem) => `${problem.code} ${problem.path}`)).toEqual([
+      "SR-VALID-012 $.validators.tests.baseline",
+      "SR-VALID-012 $.validators.lint.baseline",
+    ]);
+    expect(found[0]?.message).toContain('"compare"');
+    expect(found[0]?.message).toContain('"strict"');
+    expect(found[0]?.file).toBe("steps_registry.json");
+    expect(found[0]?.hint).toContain('"off"');
+  });
+
   it("reads validators, failure patterns and validation steps", () => {
     const registry = normalized({
       entryStep: "closure.a",

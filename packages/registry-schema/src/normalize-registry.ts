@@ -294,6 +294,7 @@ function readValidators(raw: unknown, findings: Findings): Record<string, Valida
     const at = jsonPath("$.validators", id);
     const fields = readObject(validatorSchema.entries, value, at, findings, {
       skip: ["extractParams", "env"],
+      codes: { baseline: "SR-VALID-012" },
     });
     if (fields === undefined || !isPlainObject(value)) continue;
     const successWhen = fields.successWhen ?? "";
@@ -315,6 +316,7 @@ function readValidators(raw: unknown, findings: Findings): Record<string, Valida
       failurePattern: fields.failurePattern ?? "",
       extractParams,
       ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(fields.baseline === undefined ? {} : { baseline: fields.baseline }),
       ...readDeclaredEnv(value.env, `${at}.env`, `Validator "${id}"`, findings),
     });
   }

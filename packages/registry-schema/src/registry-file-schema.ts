@@ -268,6 +268,14 @@ export const validatorSchema = v.looseObject({
       ),
     ),
   ),
+  baseline: v.optional(
+    v.pipe(
+      v.picklist(["compare", "off"]),
+      v.description(
+        '"compare": when the command fails, run it on the merge base too; failures (tests, type errors, lint errors its extractors name) already there do not block, only the ones the change introduced. "off" (default): every failure blocks.',
+      ),
+    ),
+  ),
 });
 
 export const failurePatternSchema = v.looseObject({

@@ -1,4 +1,16 @@
 export { stripAnsi } from "./ansi.ts";
+export type { BaselineTarget } from "./baseline/base-commit.ts";
+export { type BaselineSetup, compareWithBaseline } from "./baseline/compare-with-baseline.ts";
+export {
+  compareFindings,
+  FAILURE_EXTRACTORS,
+  type FailureFinding,
+  type FailureFindings,
+  failureFindings,
+  introducedValues,
+  namesFailures,
+} from "./baseline/failure-findings.ts";
+export type { ValidatorBaseline } from "./baseline/validator-baseline.ts";
 export { VALIDATOR_CODES, type ValidatorCode } from "./codes.ts";
 export {
   type CommandLaunch,

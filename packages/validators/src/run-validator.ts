@@ -10,6 +10,7 @@ import {
   problem,
   type ValidatorDefinition,
 } from "@climpt/model";
+import type { ValidatorBaseline } from "./baseline/validator-baseline.ts";
 import { VALIDATOR_CODES } from "./codes.ts";
 import {
   type CommandLaunch,
@@ -83,6 +84,12 @@ export interface ValidatorResult {
   readonly error?: Problem;
   /** Extractors that failed; their params are `null` in `extracted`. */
   readonly extractionProblems?: readonly ExtractionProblem[];
+  /**
+   * A failure compared with the merge base (`compareWithBaseline`): set on failed results the
+   * completion chain checked. `passed: true` with a failing exit code means every failure was
+   * already there on the base (`baseline.preExisting`).
+   */
+  readonly baseline?: ValidatorBaseline;
 }
 
 const DEFAULT_KILL_GRACE_MS = 2000;

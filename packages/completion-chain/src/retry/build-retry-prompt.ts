@@ -16,7 +16,7 @@ import {
   setEntry,
   type ValidationStep,
 } from "@climpt/model";
-import type { ValidatorResult } from "@climpt/validators";
+import { introducedValues, type ValidatorResult } from "@climpt/validators";
 import type { VerdictDecision } from "../verdict/types.ts";
 import { capText } from "./cap-text.ts";
 import {
@@ -55,6 +55,13 @@ interface Common {
 export interface ValidatorRetryInput extends Common {
   readonly failure: ValidatorResult;
   readonly failures: readonly ValidatorResult[];
+  /**
+   * Every result of the attempt, passed ones included: failures compared with the merge base
+   * that were already there (`baseline.preExisting`) are named in one line, as not the agent's.
+   */
+  readonly results?: readonly ValidatorResult[];
+  /** How that line names the base ("main"); default "the merge base". */
+  readonly baseName?: string;
 }
 
 export interface VerdictRetryInput extends Common {
@@ -88,7 +95,24 @@ export async function buildValidatorRetryPrompt(
   const { failure } = input;
   const pattern: FailurePattern | undefined =
     input.registry.failurePatterns[failure.failurePattern];
-  const params = validatorParams(failure, pattern, input.outputCapChars);
+  const params = validatorParams(
+    failure,
+    input.registry.validators[failure.id]?.extractParams ?? {},
+    pattern,
+    input.outputCapChars,
+  );
+  const note = preExistingLine(input.results ?? input.failures, input.baseName);
+  const built = await validatorPrompt(input, failure, pattern, params);
+  if (!built.ok || note === undefined) return built;
+  return { ok: true, prompt: { ...built.prompt, text: withLine(built.prompt.text, note) } };
+}
+
+async function validatorPrompt(
+  input: ValidatorRetryInput,
+  failure: ValidatorResult,
+  pattern: FailurePattern | undefined,
+  params: Record<string, JsonValue | undefined>,
+): Promise<RetryPromptOutcome> {
   const attempts: Attempt[] = [];
   if (pattern !== undefined) {
     attempts.push({
@@ -239,6 +263,7 @@ function promptError(issues: readonly Problem[]): Problem {
 
 function validatorParams(
   failure: ValidatorResult,
+  extractParams: Readonly<Record<string, string>>,
   pattern: FailurePattern | undefined,
   cap: number,
 ): Record<string, JsonValue | undefined> {
@@ -247,10 +272,15 @@ function validatorParams(
     pattern !== undefined && pattern.params.length > 0
       ? pattern.params
       : Object.keys(failure.extracted);
+  // Compared with the merge base: the failing tests and errors the prompt lists are only the
+  // ones the change introduced (the raw output stays as the command printed it).
+  const extracted =
+    failure.baseline?.status === "compared"
+      ? introducedValues(extractParams, failure.extracted, failure.baseline.introduced)
+      : failure.extracted;
   // Keyed by parameter names the registry chose: own entries only, set as own properties, so a
   // parameter named `toString` or `__proto__` is a parameter like any other.
-  for (const name of names)
-    setEntry(params, name, capStrings(ownEntry(failure.extracted, name), cap));
+  for (const name of names) setEntry(params, name, capStrings(ownEntry(extracted, name), cap));
   const builtIns: Record<string, JsonValue> = {
     validator: failure.id,
     command: failure.command,
@@ -271,4 +301,35 @@ function validatorParams(
 
 function capStrings(value: JsonValue | undefined, cap: number): JsonValue | undefined {
   return typeof value === "string" ? capText(value, cap) : value;
+}
+
+/** Characters of pre-existing failure names the one line may carry. */
+const PRE_EXISTING_LINE_CHARS = 600;
+
+/**
+ * The one line that names failures already failing on the base, so the agent does not chase
+ * them: "Already failing on main (abc123…) before your change, not yours: a; b." Undefined when
+ * none was found.
+ */
+export function preExistingLine(
+  results: readonly ValidatorResult[],
+  baseName = "the merge base",
+): string | undefined {
+  const compared = results.filter(
+    (result) => result.baseline?.status === "compared" && result.baseline.preExisting.length > 0,
+  );
+  const names = compared.flatMap((result) => result.baseline?.preExisting ?? []);
+  if (names.length === 0) return undefined;
+  const sha = compared[0]?.baseline?.baseSha;
+  const on = sha === undefined ? baseName : `${baseName} (${sha.slice(0, 12)})`;
+  const list = names.join("; ").replace(/\s+/g, " ");
+  const shown =
+    list.length > PRE_EXISTING_LINE_CHARS
+      ? `${list.slice(0, PRE_EXISTING_LINE_CHARS)}… (${names.length} in all)`
+      : list;
+  return `Already failing on ${on} before your change, not yours (leave them): ${shown}.`;
+}
+
+function withLine(text: string, line: string): string {
+  return `${text.trimEnd()}\n\n${line}\n`;
 }

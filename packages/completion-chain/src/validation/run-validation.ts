@@ -6,7 +6,13 @@ import {
   type ValidatorDefinition,
 } from "@climpt/model";
 import type { FoundValidationStep } from "@climpt/router";
-import { type CommandLauncher, runValidator, type ValidatorResult } from "@climpt/validators";
+import {
+  type BaselineSetup,
+  type CommandLauncher,
+  compareWithBaseline,
+  runValidator,
+  type ValidatorResult,
+} from "@climpt/validators";
 import { COMPLETION_CODES } from "../codes.ts";
 import type { ValidationSummary } from "./validation-summary.ts";
 
@@ -24,6 +30,12 @@ export interface RunValidationInput {
   readonly scrubber?: { scrub(text: string): string } | undefined;
   /** Where each command runs (`runValidator`'s `launch`); default `sh -c` on the host. */
   readonly launch?: CommandLauncher | undefined;
+  /**
+   * How a failure is compared with the merge base, for validators with `baseline: "compare"`
+   * (`compareWithBaseline`). Without it such a failure blocks, and its result says there was
+   * no base to compare with.
+   */
+  readonly baseline?: BaselineSetup | undefined;
   readonly onResult?: ((result: ValidatorResult, index: number) => void) | undefined;
 }
 
@@ -31,10 +43,16 @@ export type RunValidationOutcome =
   | { readonly ok: true; readonly summary: ValidationSummary }
   | { readonly ok: false; readonly error: Problem; readonly summary: ValidationSummary };
 
+const NO_BASELINE: BaselineSetup = {
+  target: { unavailable: "the completion chain was given no base to compare with" },
+  launcherFor: "host",
+};
+
 /**
  * Stage 2: runs the entry's validators one after another in declared order. Every validator
  * runs even after one fails, so the journal shows the state of all checks; the first failure in
- * declared order picks the retry prompt.
+ * declared order picks the retry prompt. A failure of a validator with `baseline: "compare"` is
+ * compared with the merge base first: one whose failures all fail there too counts as passed.
  */
 export async function runValidation(input: RunValidationInput): Promise<RunValidationOutcome> {
   const { found } = input;
@@ -76,7 +94,7 @@ export async function runValidation(input: RunValidationInput): Promise<RunValid
 
   const results: ValidatorResult[] = [];
   for (const [index, run] of runs.entries()) {
-    const result = await runValidator(run.definition, {
+    const options = {
       cwd: input.cwd,
       params: run.params === undefined ? input.params : { ...input.params, ...run.params },
       ...(input.signal === undefined ? {} : { signal: input.signal }),
@@ -84,7 +102,15 @@ export async function runValidation(input: RunValidationInput): Promise<RunValid
       ...(input.env === undefined ? {} : { env: input.env }),
       ...(input.scrubber === undefined ? {} : { scrubber: input.scrubber }),
       ...(input.launch === undefined ? {} : { launch: input.launch }),
-    });
+    };
+    // A failure is compared with the merge base before anything reads the result: when every
+    // failure was already there, the validator counts as passed from here on.
+    const result = await compareWithBaseline(
+      run.definition,
+      await runValidator(run.definition, options),
+      options,
+      input.baseline ?? NO_BASELINE,
+    );
     results.push(result);
     input.onResult?.(result, index);
   }

@@ -32,11 +32,14 @@ export function sandboxesCommands(agent: Pick<AgentDefinition, "sandbox">): bool
   return (agent.sandbox?.mode ?? "required") !== "off";
 }
 
-/** A fresh command sandbox for this run's working directory, with the given gh rights. */
-function commandSandbox(ctx: RunContext, stepKind: GhStepKind): CommandSandbox {
+/**
+ * A fresh command sandbox for this run's working directory (or `cwd`, a scratch checkout of the
+ * run's base), with the given gh rights.
+ */
+function commandSandbox(ctx: RunContext, stepKind: GhStepKind, cwd = ctx.cwd): CommandSandbox {
   const sandbox = ctx.agent.sandbox;
   const options: CommandSandboxOptions = {
-    cwd: ctx.cwd,
+    cwd,
     stepKind,
     // The run's own issue and pull request (and what the agent declares): without them the
     // broker refuses every write, and a program step's `gh pr merge <its PR>` is never recorded.
@@ -80,6 +83,25 @@ export function validatorLauncher(ctx: RunContext): CommandLauncher | undefined 
       passEnv: request.declaredEnv,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     });
+}
+
+/**
+ * Where a validator's command runs on the run's base (a scratch checkout at the merge base, to
+ * tell the failures the change caused from those already there): a sandbox made for that
+ * folder, with the same rights as the run's validators; `"host"` when the agent turned the
+ * sandbox off. The base's files are the repository's, but its tests still run what someone
+ * other than the user may have written, so they are confined as the run's are.
+ */
+export function baselineLauncher(ctx: RunContext): ((cwd: string) => CommandLauncher) | "host" {
+  if (!sandboxesCommands(ctx.agent)) return "host";
+  return (cwd) => {
+    const sandbox = commandSandbox(ctx, "verification", cwd);
+    return (command, request) =>
+      sandbox.launch(command, {
+        passEnv: request.declaredEnv,
+        ...(request.signal === undefined ? {} : { signal: request.signal }),
+      });
+  };
 }
 
 /**

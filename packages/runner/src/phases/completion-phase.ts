@@ -5,6 +5,7 @@ import { runGitChange } from "../git/run-git.ts";
 import type { RunContext } from "../run/run-context.ts";
 import { problemError } from "../run/run-errors.ts";
 import type { RunState } from "../run/run-state.ts";
+import { runBaselineSetup } from "./baseline-setup.ts";
 import { validatorLauncher } from "./command-sandboxes.ts";
 import type { FinishedStep } from "./finished-step.ts";
 import { runtimeVariables } from "./model-phase.ts";
@@ -40,6 +41,7 @@ function journalValidator(
     timedOut: result.timedOut,
     durationMs: result.durationMs,
     output: `${result.stdout}${result.stderr}`.slice(0, 4000),
+    ...(result.baseline === undefined ? {} : { baseline: result.baseline }),
   });
 }
 
@@ -89,6 +91,8 @@ export async function completionPhase(
     scrubber: ctx.events.scrubber,
     // The validators run in the OS sandbox unless the agent turned it off (command-sandboxes.ts).
     launchValidator: validatorLauncher(ctx),
+    // Failures of validators with `baseline: "compare"` are compared with the run's base.
+    baseline: runBaselineSetup(ctx),
     onEvent: (event) => journalValidator(ctx, step.id, iteration, event),
   });
   // Stopped while validators or the verdict ran: their outcome says nothing about the work.

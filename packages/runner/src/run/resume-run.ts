@@ -151,6 +151,10 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     // Usage is summed over every call made, a failed attempt's too; replayed calls add nothing.
     totals: recordedTotals(events),
     git,
+    // As the run recorded it at its start; a journal from before the record compares nothing.
+    baseline: start.baseline ?? {
+      unavailable: "the run's journal is from before failures were compared with a base",
+    },
   });
 
   try {

@@ -18,6 +18,7 @@ import {
   resolveRunIterationCap,
   type WorktreeFinish,
 } from "@climpt/model";
+import type { RunBaseline } from "@climpt/protocol";
 import { createRouter, type Router } from "@climpt/router";
 import {
   type GitPushSetting,
@@ -120,6 +121,8 @@ export interface RunContext {
   readonly resumeCommand: string;
   /** The git metadata recorded at the run's start (null outside a repository): run-git.ts. */
   readonly git: RunGit | null;
+  /** What failures are compared with, recorded at the run's start (git/run-baseline.ts). */
+  readonly baseline: RunBaseline;
 }
 
 /** What setup is given: the session's inputs and its stop switch. */
@@ -149,6 +152,8 @@ export interface RunIdentity {
   readonly totals?: RunUsage;
   /** The git metadata the run recorded at its start (run-git.ts). */
   readonly git: RunGit | null;
+  /** The base failures are compared with, as recorded at the start (git/run-baseline.ts). */
+  readonly baseline: RunBaseline;
 }
 
 function stoppedError(inputs: SessionInputs, runId: string): RunError | undefined {
@@ -268,6 +273,7 @@ export async function buildRunContext(
     onTextDelta: runOptions.onTextDelta,
     resumeCommand: resumeCommandOf(runnerOptions, runId),
     git: identity.git,
+    baseline: identity.baseline,
   };
 }
 

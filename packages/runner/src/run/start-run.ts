@@ -3,6 +3,7 @@ import path from "node:path";
 import { resolveEntryStep } from "@climpt/registry-schema";
 import { RUNNER_CODES } from "../codes.ts";
 import { preRunChecks, reportWarnings } from "../definition-checks/pre-run-checks.ts";
+import { recordRunBaseline } from "../git/run-baseline.ts";
 import { recordRunGit } from "../git/run-git.ts";
 import { runJournalStore } from "../journal/journal-store.ts";
 import { JOURNAL_FORMAT } from "../journal/step-end-record.ts";
@@ -72,6 +73,12 @@ export async function startRun(
       ...(worktree === null ? {} : { originCwd }),
       ...(runnerOptions.env === undefined ? {} : { env: runnerOptions.env }),
     });
+    // Before the first step too: what failures will be compared with (git/run-baseline.ts).
+    const baseline = await recordRunBaseline({
+      cwd: worktree?.path ?? originCwd,
+      worktree,
+      ...(runnerOptions.env === undefined ? {} : { env: runnerOptions.env }),
+    });
     // The journal lives with the repository the run was started from, not in the worktree,
     // which is removed after a successful run.
     const store =
@@ -100,6 +107,7 @@ export async function startRun(
       },
       lastSeq: 0,
       git,
+      baseline,
     });
   } catch (error) {
     // Setup failed before the first step: nothing ran in the worktree, so none is left behind.
@@ -134,6 +142,7 @@ export async function startRun(
     git: context.git,
     definition,
     worktree,
+    baseline: context.baseline,
   });
   reportWarnings(context.events, warnings);
   return { context, state };
