@@ -25,6 +25,12 @@ export const MOCK_CODES = {
    * for that step (or prompt), or correct the closest rule as the message says.
    */
   noMatch: "AC-MOCK-003",
+  /**
+   * `climpt mock` cannot listen on the port it was given (in use, or not allowed). Example:
+   * `Cannot serve on 127.0.0.1:8787: listen EADDRINUSE: address already in use 127.0.0.1:8787.`
+   * Fix: Choose another --port, or --port 0 for a free one.
+   */
+  cannotListen: "AC-MOCK-004",
 } as const;
 
 export type MockCode = (typeof MOCK_CODES)[keyof typeof MOCK_CODES];

@@ -145,6 +145,8 @@ export interface MockServed {
   readonly rule: string | undefined;
   /** What went back: `output`, `text`, `toolCalls`, `error` (scripted or failFirst), `no-match`. */
   readonly answered: string;
+  /** For `no-match`: the AC-MOCK-003 message the client got. */
+  readonly problem?: string;
 }
 
 export interface MockMatcher {
@@ -152,19 +154,38 @@ export interface MockMatcher {
   readonly served: readonly MockServed[];
 }
 
-/** A handler for `startFakeAnthropic` that answers every request from the script. */
-export function createMockMatcher(script: MockScript): MockMatcher {
-  const served: MockServed[] = [];
+/**
+ * A handler for `startFakeAnthropic` that answers every request from the script; `onServed`
+ * hears of each request as it is answered (`climpt mock` prints it).
+ */
+export function createMockMatcher(
+  script: MockScript,
+  onServed?: (served: MockServed) => void,
+): MockMatcher {
+  const list: MockServed[] = [];
+  const served = {
+    push(entry: MockServed): void {
+      list.push(entry);
+      onServed?.(entry);
+    },
+  };
   const failures = new Map<MockTurn, number>();
   const handler: FakeHandler = async (request) => {
     const facts = requestFacts(request);
     const rule = script.rules.find((candidate) => mismatches(candidate, facts).length === 0);
     const turn = rule?.turns[facts.turn];
     if (rule === undefined || turn === undefined) {
-      served.push({ index: request.index, facts, rule: undefined, answered: "no-match" });
+      const message = noMatchMessage(script, facts);
+      served.push({
+        index: request.index,
+        facts,
+        rule: undefined,
+        answered: "no-match",
+        problem: message,
+      });
       return reply.error(400, {
         type: "invalid_request_error",
-        message: noMatchMessage(script, facts),
+        message,
         // A script without an answer is not fixed by asking again.
         headers: { "x-should-retry": "false" },
       });
@@ -185,5 +206,5 @@ export function createMockMatcher(script: MockScript): MockMatcher {
     if (turn.answer.kind === "error" && turn.delayMs !== undefined) await sleep(turn.delayMs);
     return replyOf(turn);
   };
-  return { handler, served };
+  return { handler, served: list };
 }

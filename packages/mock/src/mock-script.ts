@@ -88,9 +88,7 @@ class Checker {
   constructor(readonly file: string) {}
 
   add(path: string, message: string, hint: string): void {
-    this.problems.push(
-      problem(MOCK_CODES.badScript, `${path}: ${message}`, { file: this.file, path, hint }),
-    );
+    this.problems.push(problem(MOCK_CODES.badScript, message, { file: this.file, path, hint }));
   }
 
   unknownKeys(value: Record<string, unknown>, allowed: ReadonlySet<string>, path: string): void {

@@ -9,6 +9,8 @@ export interface StartMockOptions {
   readonly port?: number;
   /** Default 127.0.0.1: the mock is for this machine only. */
   readonly host?: string;
+  /** Hears of each request as it is answered, with the rule that answered it. */
+  readonly onServed?: (served: MockServed) => void;
 }
 
 export interface RunningMock {
@@ -28,7 +30,7 @@ export async function startMock(options: StartMockOptions): Promise<RunningMock>
     ...(options.port === undefined ? {} : { port: options.port }),
     host: options.host ?? "127.0.0.1",
   });
-  const matcher = createMockMatcher(options.script);
+  const matcher = createMockMatcher(options.script, options.onServed);
   server.setHandler(matcher.handler);
   return {
     url: server.url,
