@@ -17,11 +17,11 @@ afterAll(() => {
 });
 
 /** A fresh repository with `climpt init my-agent` committed, as init's advice says. */
-async function initProject(): Promise<string> {
+async function initProject(dialect: "gate" | "check" = "gate"): Promise<string> {
   const cwd = tempDir("mock");
   temps.push(cwd);
   git(cwd, "init", "-q", "-b", "main");
-  const init = await spawnCli(["init", "my-agent"], { cwd });
+  const init = await spawnCli(["init", "my-agent", "--dialect", dialect], { cwd });
   expect(init.code).toBe(0);
   git(cwd, "add", ".agent/my-agent");
   git(cwd, "commit", "-qm", "Add the agent");
@@ -71,6 +71,16 @@ describe("climpt run --mock: an agent run offline from a mock script", () => {
     expect(events.filter((event) => event.type === "validator")).toMatchObject([
       { validator: "git-clean", passed: true },
     ]);
+  });
+
+  it("runs the check-dialect scaffold to completion too: its steps and their checks answered", async () => {
+    const cwd = await initProject("check");
+    const run = await spawnCli(["run", "my-agent", "--task", "x", "--mock", MOCK, "--json"], {
+      cwd,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr.match(/✓ check passed/g)).toHaveLength(2);
+    expect(onlyJson(run.stdout)).toMatchObject({ success: true, iterations: 2 });
   });
 
   it("refuses a bad script before the run starts: AC-MOCK-002 with the file and JSON path", async () => {
