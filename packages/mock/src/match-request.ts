@@ -156,17 +156,22 @@ export interface MockMatcher {
 
 /**
  * A handler for `startFakeAnthropic` that answers every request from the script; `onServed`
- * hears of each request as it is answered (`climpt mock` prints it).
+ * hears of each request as it is answered (`climpt mock` prints it), and `keep: false` keeps no
+ * list of them.
  */
 export function createMockMatcher(
   script: MockScript,
-  onServed?: (served: MockServed) => void,
+  options: {
+    readonly onServed?: (served: MockServed) => void;
+    /** Keep each entry in `served` (default true). */
+    readonly keep?: boolean;
+  } = {},
 ): MockMatcher {
   const list: MockServed[] = [];
   const served = {
     push(entry: MockServed): void {
-      list.push(entry);
-      onServed?.(entry);
+      if (options.keep !== false) list.push(entry);
+      options.onServed?.(entry);
     },
   };
   const failures = new Map<MockTurn, number>();

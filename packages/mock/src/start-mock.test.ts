@@ -112,6 +112,23 @@ describe("startMock (the real SDK against a script)", () => {
     ]);
   });
 
+  it("keeps no history when told (a long-lived server), and still reports each request", async () => {
+    const parsed = parseMockScript(JSON.stringify({ rules: [{ reply: { text: "ok" } }] }));
+    if (!parsed.ok) throw new Error("bad script");
+    const heard: string[] = [];
+    const mock = await startMock({
+      script: parsed.value,
+      keepHistory: false,
+      onServed: (served) => heard.push(`#${served.index} ${served.rule} ${served.answered}`),
+    });
+    running.push(mock);
+    await ask(sdk(mock), "one");
+    await ask(sdk(mock), "two");
+    expect(heard).toEqual(["#1 $.rules[0] text", "#2 $.rules[0] text"]);
+    expect(mock.served).toEqual([]);
+    expect(mock.server.requests).toEqual([]);
+  });
+
   it("waits delayMs before answering", async () => {
     const mock = await serve({ rules: [{ reply: { text: "slow", delayMs: 300 } }] });
     const started = performance.now();

@@ -11,6 +11,11 @@ export interface StartMockOptions {
   readonly host?: string;
   /** Hears of each request as it is answered, with the rule that answered it. */
   readonly onServed?: (served: MockServed) => void;
+  /**
+   * Keep each request and what answered it in `served` and `server.requests` (default true);
+   * a long-lived server passes false and reads `onServed` instead.
+   */
+  readonly keepHistory?: boolean;
 }
 
 export interface RunningMock {
@@ -29,8 +34,12 @@ export async function startMock(options: StartMockOptions): Promise<RunningMock>
   const server = await startFakeAnthropic({
     ...(options.port === undefined ? {} : { port: options.port }),
     host: options.host ?? "127.0.0.1",
+    recordRequests: options.keepHistory !== false,
   });
-  const matcher = createMockMatcher(options.script, options.onServed);
+  const matcher = createMockMatcher(options.script, {
+    ...(options.onServed === undefined ? {} : { onServed: options.onServed }),
+    keep: options.keepHistory !== false,
+  });
   server.setHandler(matcher.handler);
   return {
     url: server.url,

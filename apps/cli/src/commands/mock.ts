@@ -82,6 +82,8 @@ export const mockCommand: Command = {
         script: script.value,
         port,
         onServed: (served) => io.stderr.write(servedLine(served)),
+        // It serves until stopped: print each request, keep none.
+        keepHistory: false,
       });
     } catch (error) {
       return reportUsageProblems(
