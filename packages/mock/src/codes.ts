@@ -31,6 +31,13 @@ export const MOCK_CODES = {
    * Fix: Choose another --port, or --port 0 for a free one.
    */
   cannotListen: "AC-MOCK-004",
+  /**
+   * A warning before a run with `--mock`: a rule names a step the agent does not have, so it
+   * can never answer (a typo, or a step renamed since). Example: `$.rules[2] names step
+   * "closure.don", which my-agent does not have; did you mean "closure.done"?` Fix: Correct the
+   * step id, or remove the rule.
+   */
+  unknownStep: "AC-MOCK-005",
 } as const;
 
 export type MockCode = (typeof MOCK_CODES)[keyof typeof MOCK_CODES];

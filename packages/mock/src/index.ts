@@ -1,3 +1,4 @@
+export { unknownStepProblems } from "./check-steps.ts";
 export { MOCK_CODES, type MockCode } from "./codes.ts";
 export {
   type FakeAnthropic,

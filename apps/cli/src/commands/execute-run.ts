@@ -40,7 +40,9 @@ export async function executeRun(
 ): Promise<number> {
   const { StepFlowRunner } = await runnerModule();
   const mocked =
-    options.mockScript === undefined ? undefined : await startMockForRun(options.mockScript, io);
+    options.mockScript === undefined
+      ? undefined
+      : await startMockForRun(options.mockScript, io, options.loaded);
   if (mocked !== undefined && !mocked.ok) {
     return reportUsageProblems(io, command, mocked.problems, options.json);
   }

@@ -1,8 +1,8 @@
 import type { RunningMock } from "@climpt/mock";
-import type { Problem } from "@climpt/model";
+import type { LoadedAgent, Problem } from "@climpt/model";
 import type { ModelClient } from "@climpt/sdk-adapter";
 import type { CliIo } from "../cli-io.ts";
-import { displayPath } from "../report-problems.ts";
+import { displayPath, formatProblemsByFile } from "../report-problems.ts";
 
 export type MockForRun =
   | { readonly ok: true; readonly mock: RunningMock; readonly client: ModelClient }
@@ -14,11 +14,22 @@ export type MockForRun =
  * run's model client pointed at it through the real SDK. The key is a placeholder: the mock
  * reads none, and the user's own key is never sent to it.
  */
-export async function startMockForRun(file: string, io: CliIo): Promise<MockForRun> {
+export async function startMockForRun(
+  file: string,
+  io: CliIo,
+  loaded: LoadedAgent,
+): Promise<MockForRun> {
   // Loaded on use, like the runner: a run without --mock never reads them.
-  const { loadMockScript, startMock } = await import("@climpt/mock");
+  const { loadMockScript, startMock, unknownStepProblems } = await import("@climpt/mock");
   const script = await loadMockScript(file);
   if (!script.ok) return { ok: false, problems: script.issues };
+  // A rule for a step the agent lacks would only show at that step: say so before the run.
+  const warnings = unknownStepProblems(
+    script.value,
+    loaded.agent.name,
+    Object.keys(loaded.registry.steps),
+  );
+  if (warnings.length > 0) io.stderr.write(formatProblemsByFile(warnings, io.cwd));
   const mock = await startMock({ script: script.value });
   const { createAnthropicClient } = await import("@climpt/sdk-adapter");
   const client = createAnthropicClient({ apiKey: "climpt-mock-no-key", baseURL: mock.url });

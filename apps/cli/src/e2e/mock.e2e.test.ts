@@ -114,6 +114,10 @@ describe("climpt run --mock: an agent run offline from a mock script", () => {
     writeFileSync(typo, JSON.stringify(misnamed));
     const failed = await spawnCli(["run", "my-agent", "--task", "x", "--mock", typo], { cwd });
     expect(failed.code).toBe(1);
+    // Said before the run, and again at the step the typo leaves unanswered.
+    expect(failed.stderr).toContain(
+      'warning AC-MOCK-005 at $.rules[2].step: $.rules[2] names step "closure.don", which my-agent does not have; did you mean "closure.done"?',
+    );
     expect(failed.stderr).toContain(`AC-MOCK-003 No rule of ${typo} answers step "closure.done"`);
     expect(failed.stderr).toContain('The closest rule is $.rules[2]: its step is "closure.don"');
     expect(failed.stderr).toContain(
