@@ -9,6 +9,7 @@ import { graphCommand } from "./commands/graph.ts";
 import { initCommand } from "./commands/init.ts";
 import { labelsCommand } from "./commands/labels.ts";
 import { listCommand } from "./commands/list.ts";
+import { mockCommand } from "./commands/mock.ts";
 import { orchestrateCommand } from "./commands/orchestrate.ts";
 import { promptCommand } from "./commands/prompt.ts";
 import { resumeCommand } from "./commands/resume.ts";
@@ -34,6 +35,7 @@ export const COMMANDS: readonly Command[] = [
   graphCommand,
   listCommand,
   initCommand,
+  mockCommand,
   schemaCommand,
   auditCommand,
   viewCommand,

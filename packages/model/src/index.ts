@@ -148,6 +148,7 @@ export {
   KNOWN_SECRET_ENV_NAMES,
   SECRET_NAME_SUFFIXES,
 } from "./secrets/secret-names.ts";
+export { STEP_HEADER } from "./step-header.ts";
 export {
   firstClosureStepId,
   hasRunTimeJumpTarget,

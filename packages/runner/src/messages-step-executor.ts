@@ -41,7 +41,8 @@ export function createMessagesStepExecutor(client: ModelClient): StepExecutor {
           // The reply and tool results this call builds on are on disk before it goes out.
           if (!replayed) await observer.durable();
           const started = Date.now();
-          const response = await inner.call(modelRequest);
+          // Which step asks goes with the request (a header a mock answers by).
+          const response = await inner.call({ ...modelRequest, stepId: request.step.id });
           observer.modelResponse({
             call,
             replayed,

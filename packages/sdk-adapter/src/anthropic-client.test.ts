@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ToolCall } from "@climpt/model";
+import { STEP_HEADER, type ToolCall } from "@climpt/model";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { type AnthropicClientOptions, createAnthropicClient } from "./anthropic-client.ts";
@@ -16,6 +16,7 @@ import {
   ModelResponseError,
   ModelTimeoutError,
 } from "./errors.ts";
+import { fingerprint } from "./fingerprint.ts";
 import { costOf } from "./prices.ts";
 import { captureLogger, FAKE_KEY, INTENT_SCHEMA } from "./sdk-adapter.test-helper.ts";
 import type { ModelRequest } from "./types.ts";
@@ -54,6 +55,16 @@ beforeEach(() => {
 });
 
 describe("createAnthropicClient against the fake API through the real SDK", () => {
+  it("names the step that asks in the x-climpt-step header, and leaves it out of the fingerprint", async () => {
+    fake.enqueue(reply.text("a"), reply.text("b"));
+    await client().call({ ...request, stepId: "initial.work" });
+    await client({ stream: false }).call(request);
+    const [withStep, without] = fake.messageRequests();
+    expect(withStep?.headers[STEP_HEADER]).toBe("initial.work");
+    expect(without?.headers[STEP_HEADER]).toBeUndefined();
+    expect(fingerprint({ ...request, stepId: "initial.work" })).toBe(fingerprint(request));
+  });
+
   it("streams a text reply, with deltas, usage, cost, model and request id", async () => {
     fake.enqueue(reply.text("Hello there, friend."));
     const deltas: string[] = [];

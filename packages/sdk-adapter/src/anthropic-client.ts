@@ -1,5 +1,5 @@
 import Anthropic from "@anthropic-ai/sdk";
-import type { ToolCall } from "@climpt/model";
+import { STEP_HEADER, type ToolCall } from "@climpt/model";
 import { type ErrorContext, isBrokenStream, mapSdkError } from "./map-sdk-error.ts";
 import { modelId } from "./models.ts";
 import { costOf, mergePrices, type PriceTable } from "./prices.ts";
@@ -185,6 +185,8 @@ export function createAnthropicClient(options: AnthropicClientOptions = {}): Mod
     const params = toParams(request, model);
     const requestOptions = {
       timeout: bounds.startMs,
+      // Which step asks: a mock matches on it; the API ignores headers it does not know.
+      ...(request.stepId === undefined ? {} : { headers: { [STEP_HEADER]: request.stepId } }),
       ...(request.signal === undefined ? {} : { signal: request.signal }),
     };
     if (!streaming) {

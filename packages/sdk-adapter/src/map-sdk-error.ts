@@ -177,7 +177,10 @@ export function mapSdkError(error: unknown, context: ErrorContext): ModelError {
     return new ModelBadRequestError({
       ...common,
       message: `The Anthropic API rejected the request for ${model} (${detail || "no details"}).`,
-      hint: "Read the API's message above: a 400 usually names a model id that does not exist, an output or tool input schema the API does not accept, or a request that is too large. A 404 is usually a wrong model id or base URL.",
+      // A mock script (`climpt mock`, `--mock`) that has no answer says so with its own code.
+      hint: detail.includes("AC-MOCK-")
+        ? "The mock script has no answer for this request: the message names the step, the turn and the closest rule. Add or correct a rule, then resume the run with the same --mock."
+        : "Read the API's message above: a 400 usually names a model id that does not exist, an output or tool input schema the API does not accept, or a request that is too large. A 404 is usually a wrong model id or base URL.",
     });
   }
   if (isSyntaxError(error)) {

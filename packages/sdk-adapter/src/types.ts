@@ -85,6 +85,12 @@ export interface ModelRequest {
   readonly outputSchema?: JsonSchema;
   readonly maxTokens: number;
   /**
+   * The step that asks, sent as the `x-climpt-step` header: the API ignores it, and a mock
+   * (`climpt mock`, @climpt/mock) answers by it. Not part of the request's identity (cassette
+   * fingerprints leave it out).
+   */
+  readonly stepId?: string;
+  /**
    * Per attempt, both bounds below when they are not given (and, without streaming, how long
    * the whole answer may take). Default: the client's.
    */

@@ -12,7 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type FakeReply, reply } from "./replies.ts";
+import { type FakeReply, reply } from "@climpt/mock";
 
 /** Forty `a`s and a `!`: `^(a+)+$` backtracks through 2^40 ways of splitting them. */
 const BACKTRACKING_LINE = `${"a".repeat(40)}!`;

@@ -1,4 +1,30 @@
 // The model's test-value builders, beside the agent-folder writer: one entry for every builder.
+
+// The fake Messages API lives in @climpt/mock (published: `climpt mock` serves it to users);
+// tests keep importing it from here, beside the other fakes.
+export {
+  type ErrorReplyOptions,
+  type FakeAnthropic,
+  type FakeAnthropicOptions,
+  type FakeContentBlock,
+  type FakeCutStreamReply,
+  type FakeErrorReply,
+  type FakeHandler,
+  type FakeHangReply,
+  type FakeMalformedReply,
+  type FakeMessageReply,
+  type FakeReply,
+  type FakeRequest,
+  type FakeStopReason,
+  type FakeUsageOverride,
+  type MessageReplyOptions,
+  type PromptAccounting,
+  PromptCache,
+  pseudoTokens,
+  reply,
+  startFakeAnthropic,
+  type ToolUseSpec,
+} from "@climpt/mock";
 export { agentOf, registryOf, stepOf } from "@climpt/model/testing";
 export {
   type AgentFolderFiles,
@@ -10,13 +36,6 @@ export {
   writeAgentFolder,
 } from "./agent-folder.ts";
 export { ensureDebianPackages, hasProgram } from "./debian-packages.ts";
-export {
-  type FakeAnthropic,
-  type FakeAnthropicOptions,
-  type FakeHandler,
-  type FakeRequest,
-  startFakeAnthropic,
-} from "./fake-anthropic.ts";
 export {
   type FakeGh,
   type FakeGhIssueSeed,
@@ -60,21 +79,6 @@ export {
 } from "./original-shapes.ts";
 export { ensureRedisServer, type RedisServer, startRedisServer } from "./redis-server.ts";
 export {
-  type ErrorReplyOptions,
-  type FakeContentBlock,
-  type FakeCutStreamReply,
-  type FakeErrorReply,
-  type FakeHangReply,
-  type FakeMalformedReply,
-  type FakeMessageReply,
-  type FakeReply,
-  type FakeStopReason,
-  type FakeUsageOverride,
-  type MessageReplyOptions,
-  reply,
-  type ToolUseSpec,
-} from "./replies.ts";
-export {
   type InstalledPackage,
   installPackedPackages,
   type ScratchInstall,
@@ -87,7 +91,6 @@ export {
 export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.ts";
 export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
 export { makeTempDir, removeTempDir, useTempDirs } from "./temp-dirs.ts";
-export { type PromptAccounting, PromptCache, pseudoTokens } from "./token-count.ts";
 export { DEFAULT_WAIT_LIMIT_MS, type WaitOptions, waitFor, waitUntil } from "./wait-for.ts";
 export {
   type FleetScenarioOptions,

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
+import type { FakeReply } from "@climpt/mock";
 import { isRecord } from "@climpt/model";
-import type { FakeReply } from "./replies.ts";
 
 /**
  * A scripted session for the `climpt-fake-anthropic` CLI: replies served in order to

@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Anthropic from "@anthropic-ai/sdk";
+import { reply } from "@climpt/mock";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { reply } from "./replies.ts";
 import { parseFakeScript } from "./script-file.ts";
 import { serveFakeScript } from "./serve-script.ts";
 

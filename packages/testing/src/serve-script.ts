@@ -1,5 +1,5 @@
 import { appendFile } from "node:fs/promises";
-import { type FakeAnthropic, startFakeAnthropic } from "./fake-anthropic.ts";
+import { type FakeAnthropic, startFakeAnthropic } from "@climpt/mock";
 import { loadFakeScript } from "./script-file.ts";
 
 /** Headers that carry credentials: never written anywhere. */

@@ -7,6 +7,7 @@ import { ProgressDisplay } from "../progress/progress-display.ts";
 import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import { reportUsageProblems, writeJson } from "./command-line.ts";
+import { startMockForRun } from "./mock-for-run.ts";
 
 export interface ExecuteRunOptions {
   readonly loaded: LoadedAgent;
@@ -24,6 +25,8 @@ export interface ExecuteRunOptions {
   readonly resuming?: string;
   /** Another step executor (`--executor claude-code`); absent: the runner's own. */
   readonly stepExecutor?: StepExecutor;
+  /** `--mock`: the mock script (absolute) that answers this run's model calls. */
+  readonly mockScript?: string;
 }
 
 /**
@@ -36,6 +39,13 @@ export async function executeRun(
   options: ExecuteRunOptions,
 ): Promise<number> {
   const { StepFlowRunner } = await runnerModule();
+  const mocked =
+    options.mockScript === undefined
+      ? undefined
+      : await startMockForRun(options.mockScript, io, options.loaded);
+  if (mocked !== undefined && !mocked.ok) {
+    return reportUsageProblems(io, command, mocked.problems, options.json);
+  }
   const controller = new AbortController();
   const display = new ProgressDisplay({
     out: io.stderr,
@@ -71,6 +81,7 @@ export async function executeRun(
       onEvent,
       resumeCommand: options.resumeCommand,
       ...(options.stepExecutor === undefined ? {} : { stepExecutor: options.stepExecutor }),
+      ...(mocked === undefined ? {} : { modelClient: mocked.client }),
     });
     display.startTicking();
     result = await runner.run({
@@ -85,6 +96,7 @@ export async function executeRun(
   } finally {
     unhook?.();
     display.close();
+    await mocked?.mock.close();
   }
   display.finish(result);
   if (options.json) writeJson(io, result);

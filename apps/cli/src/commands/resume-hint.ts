@@ -2,12 +2,12 @@ import { looksLikePath } from "../locate-agent.ts";
 import { shellWord } from "../progress/format.ts";
 
 /** The flags of the original command line that the resumed run needs again, with their values. */
-const KEPT_FLAGS = ["--agent-dir", "--cwd", "--replay"];
+const KEPT_FLAGS = ["--agent-dir", "--cwd", "--replay", "--mock"];
 
 /**
  * The command that continues run `runId`, as the user pointed climpt at the agent: `climpt
  * resume <runId>`, with `--agent <path>` when the agent was given by path (a name is found under
- * .agent/ again), and the `--agent-dir`, `--cwd` and `--replay` the run was started with.
+ * .agent/ again), and the `--agent-dir`, `--cwd`, `--replay` and `--mock` the run was started with.
  */
 export function resumeCommandFor(agentRef: string, argv: readonly string[], runId: string): string {
   const words = ["climpt", "resume", runId];

@@ -32,6 +32,7 @@ const RESUME_KEYS = new Set([
   "verbose",
   "replay",
   "record",
+  "mock",
   // What a resumed worktree run does with its branch when it completes.
   "merge",
   "push",
@@ -60,7 +61,7 @@ export const ACCEPT_CHANGED_DEFINITION_FLAG: FlagSpec = {
 export const resumeCommand: Command = {
   name: "resume",
   summary: "Continue an interrupted or failed run from its journal.",
-  usage: ["climpt resume <run-id> [--agent AGENT] [--replay CASSETTE] [flags]"],
+  usage: ["climpt resume <run-id> [--agent AGENT] [--replay CASSETTE | --mock SCRIPT] [flags]"],
   flags: [
     AGENT_FLAG,
     ACCEPT_CHANGED_DEFINITION_FLAG,
@@ -123,6 +124,7 @@ export const resumeCommand: Command = {
       verbose: booleanValue(values, "verbose") === true,
       resumeCommand: (id) => resumeCommandFor(agentRef ?? loaded.agent.name, argv, id),
       resuming: runId,
+      ...(shared.mockScript === undefined ? {} : { mockScript: shared.mockScript }),
     });
   },
 };

@@ -18,6 +18,8 @@ export interface FlagRunOptions {
   >;
   /** A cassette that does not exist, or no way to reach the model. */
   readonly problems: readonly Problem[];
+  /** `--mock`: the script's absolute path; the run is answered by it (executeRun serves it). */
+  readonly mockScript?: string;
 }
 
 /**
@@ -41,9 +43,29 @@ export function runOptionsFromFlags(
       hint: "Record one first with --record CASSETTE, or check the path.",
     });
   }
+  const mock = stringValue(values, "mock");
+  const mockScript = mock === undefined ? undefined : path.resolve(io.cwd, mock);
+  if (mockScript !== undefined && replay !== undefined) {
+    problems.push({
+      code: CLI_CODES.conflict,
+      severity: "error",
+      message: "--mock and --replay both answer the model calls; choose one.",
+      hint: "--mock answers from a script of rules; --replay from a recorded cassette. (--record works with --mock.)",
+    });
+  }
+  if (mockScript !== undefined && executor === "claude-code") {
+    problems.push({
+      code: CLI_CODES.conflict,
+      severity: "error",
+      message:
+        "--mock cannot be used with the claude-code executor: Claude Code makes its own model requests.",
+      hint: "Run with --executor messages, or drop --mock.",
+    });
+  }
   if (
     executor === "messages" &&
     replay === undefined &&
+    mockScript === undefined &&
     !io.env.ANTHROPIC_API_KEY &&
     !io.env.ANTHROPIC_AUTH_TOKEN
   ) {
@@ -51,7 +73,7 @@ export function runOptionsFromFlags(
       code: CLI_CODES.noCredentials,
       severity: "error",
       message: "ANTHROPIC_API_KEY is not set, so climpt cannot reach the model.",
-      hint: "export ANTHROPIC_API_KEY=… (ANTHROPIC_BASE_URL selects another endpoint), or pass --replay CASSETTE to run from a recording.",
+      hint: "export ANTHROPIC_API_KEY=… (ANTHROPIC_BASE_URL selects another endpoint), pass --mock SCRIPT to answer from a mock script, or --replay CASSETTE to run from a recording.",
     });
   }
   const maxTokens = numberValue(values, "maxTokens");
@@ -65,6 +87,7 @@ export function runOptionsFromFlags(
   const worktreeOptions = worktreeOptionsFromFlags(values);
   return {
     problems,
+    ...(mockScript === undefined ? {} : { mockScript }),
     options: {
       ...(model === undefined ? {} : { model }),
       ...(maxIterations === undefined ? {} : { maxIterations }),

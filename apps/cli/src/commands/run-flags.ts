@@ -154,6 +154,14 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     description: "Show each step's resolved prompt and the model's text (stderr).",
   },
   {
+    name: "mock",
+    kind: "string",
+    key: "mock",
+    valueName: "SCRIPT",
+    description:
+      "Answer model calls from a mock script (@climpt/mock), served on 127.0.0.1 for this run: offline, no API key needed.",
+  },
+  {
     name: "replay",
     kind: "string",
     key: "replay",

@@ -42,7 +42,7 @@ export const runCommand: Command = {
   flags: RUN_FLAGS,
   details: [
     "<agent> is a name under <cwd>/.agent/ (or --agent-dir), or a path to an agent folder. `climpt run <agent> --help` also lists the agent's parameter flags.",
-    "Model access: ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured). --replay needs no key.",
+    "Model access: ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured). --replay and --mock need no key: --mock SCRIPT serves a mock script (`climpt init` writes one, .agent/<name>/mock.json) on 127.0.0.1 for the run; `climpt mock` serves one on its own.",
     "Ctrl-C stops the run cleanly (the journal is kept) and prints how to resume it (`climpt resume RUN_ID`); a second Ctrl-C exits at once. `--resume RUN_ID` here does the same, unless the agent has a parameter of that name: then --resume is that parameter.",
     "--jsonl prints every run event as one JSON line on stdout as it happens (the journal's events); --verbose shows each step's resolved prompt and the model's text on stderr.",
     "--executor claude-code runs each step as a Claude Code session (needs @climpt/claude-code; Claude Code's login also works, no key needed); --replay and --record need the default executor.",
@@ -160,6 +160,7 @@ export const runCommand: Command = {
       verbose: booleanValue(values, "verbose") === true,
       resumeCommand: (runId) => resumeCommandFor(agentRef, argv, runId),
       ...(resume === undefined ? {} : { resuming: resume }),
+      ...(shared.mockScript === undefined ? {} : { mockScript: shared.mockScript }),
       ...(stepExecutor.executor === undefined ? {} : { stepExecutor: stepExecutor.executor }),
     });
   },

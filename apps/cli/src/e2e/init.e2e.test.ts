@@ -28,6 +28,7 @@ describe("climpt init (gate dialect)", () => {
       "agent.json",
       "steps_registry.json",
       "schemas/my-agent.schema.json",
+      "mock.json",
       "prompts/system.md",
       "prompts/steps/initial/work/f_default.md",
       "prompts/steps/continuation/work/f_default.md",

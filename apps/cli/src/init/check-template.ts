@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { checkMockScript } from "./check-mock.ts";
 import type { ScaffoldFile } from "./scaffold-file.ts";
 
 function json(value: unknown): string {
@@ -80,6 +81,7 @@ export function checkTemplate(name: string, title: string): ScaffoldFile[] {
   return [
     { path: "agent.json", content: json(agent) },
     { path: "steps_registry.json", content: json(registry) },
+    { path: "mock.json", content: json(checkMockScript(name, { work, review })) },
     {
       path: "prompts/system.md",
       content: `You are ${title}, an agent working in a git repository through climpt.

@@ -1,3 +1,4 @@
+import { gateMockScript } from "./gate-mock.ts";
 import type { ScaffoldFile } from "./scaffold-file.ts";
 
 function json(value: unknown): string {
@@ -215,6 +216,7 @@ export function gateTemplate(name: string, title: string): ScaffoldFile[] {
     { path: "agent.json", content: json(agent) },
     { path: "steps_registry.json", content: json(registry) },
     { path: `schemas/${schemaFile}`, content: json(schemas) },
+    { path: "mock.json", content: json(gateMockScript(name)) },
     {
       path: "prompts/system.md",
       content: `You are ${title}, an agent working in a git repository through climpt.

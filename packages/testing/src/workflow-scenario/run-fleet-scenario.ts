@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { type FakeAnthropic, startFakeAnthropic } from "../fake-anthropic.ts";
+import { type FakeAnthropic, startFakeAnthropic } from "@climpt/mock";
 import { type RedisServer, startRedisServer } from "../redis-server.ts";
 import { waitFor } from "../wait-for.ts";
 import {

@@ -1,5 +1,5 @@
-import type { FakeHandler, FakeRequest } from "../fake-anthropic.ts";
-import { type FakeReply, reply } from "../replies.ts";
+import type { FakeHandler, FakeRequest } from "@climpt/mock";
+import { type FakeReply, reply } from "@climpt/mock";
 
 /** The replies of every run of one agent on one issue, in order (runs are sequential per key). */
 export type AgentScript = Readonly<Record<string, readonly FakeReply[]>>;

@@ -2,8 +2,8 @@ import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type FakeReply, reply } from "@climpt/mock";
 import { type FakeGh, installFakeGh } from "../fake-gh/install-fake-gh.ts";
-import { type FakeReply, reply } from "../replies.ts";
 import { type AgentScript, ScenarioModel, type SlowCall } from "./scenario-model.ts";
 
 /** Where an issue of the scenario ends. */

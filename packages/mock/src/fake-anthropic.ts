@@ -54,6 +54,11 @@ export interface FakeAnthropicOptions {
   readonly chunkSize?: number;
   /** Prefixes shorter than this are not cached, like the API's minimum. Default 0. */
   readonly minCacheableTokens?: number;
+  /**
+   * Keep every request in `requests` (default true). A long-lived server (`climpt mock`) passes
+   * false, so a day of CI runs does not pile up every prompt in memory.
+   */
+  readonly recordRequests?: boolean;
 }
 
 export interface FakeAnthropic {
@@ -125,6 +130,7 @@ export async function startFakeAnthropic(
   const queue: FakeReply[] = [];
   let handler: FakeHandler | undefined;
   let requestCounter = 0;
+  let received = 0;
   let messageCounter = 0;
   let toolCounter = 0;
   const sockets = new Set<Socket>();
@@ -281,7 +287,7 @@ export async function startFakeAnthropic(
     const rawBody = await readBody(incoming);
     const url = new URL(incoming.url ?? "/", "http://fake");
     const request: FakeRequest = {
-      index: requests.length + 1,
+      index: ++received,
       method: incoming.method ?? "GET",
       path: url.pathname,
       headers: headerRecord(incoming),
@@ -289,7 +295,7 @@ export async function startFakeAnthropic(
       rawBody,
       response: { status: null, completed: false },
     };
-    requests.push(request);
+    if (options.recordRequests !== false) requests.push(request);
     response.on("finish", () => {
       request.response.status = response.statusCode;
       request.response.completed = true;
@@ -385,6 +391,7 @@ export async function startFakeAnthropic(
     reset() {
       queue.length = 0;
       requests.length = 0;
+      received = 0;
       cache.clear();
     },
     close() {
