@@ -50,6 +50,10 @@ const SERVER_SOURCE = `
 const { runServer } = require(process.env.CLIMPT_VERDACCIO_MAIN);
 const path = require("node:path");
 const home = process.env.CLIMPT_VERDACCIO_HOME;
+// The test holds stdin open; when it ends (the test process died without closing the server),
+// so does the server.
+process.stdin.resume();
+process.stdin.on("end", () => process.exit(0));
 runServer({
   self_path: home,
   storage: path.join(home, "storage"),
@@ -128,7 +132,7 @@ export async function startLocalRegistry(): Promise<LocalRegistry> {
       // Verdaccio's deprecation notices are not the test's business.
       NODE_NO_WARNINGS: "1",
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
   });
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) {
