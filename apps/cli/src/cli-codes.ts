@@ -74,6 +74,14 @@ export const CLI_CODES = {
    */
   executorMissing: "AC-CLI-014",
   /**
+   * A command needs an optional package that a light install leaves out: `bullmq` and `ioredis`
+   * for the fleet (`climpt worker`, `fleet status`, `orchestrate --queue`), `typescript-json-schema`
+   * for `climpt schema from-ts`. Exit 2. Example: `climpt worker needs the packages bullmq and
+   * ioredis, which are not installed (climpt leaves them out of a light install).` Fix: Run the
+   * install command the hint names, e.g. `npm i -D bullmq ioredis`.
+   */
+  packagesMissing: "CLI-DEP-001",
+  /**
    * `climpt` started from a checkout whose build is missing or was stopped half-way (a package's
    * `dist` has no build stamp); nothing runs, exit 1. Example: `climpt: AC-BUILD-001 the build of
    * climpt is missing (no …/dist/main.mjs).` Fix: Run `pnpm build` at the repository root.

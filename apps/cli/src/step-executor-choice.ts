@@ -1,6 +1,7 @@
 import { ClimptError, type Problem, type StepExecutorName } from "@climpt/model";
 import type { StepExecutor } from "@climpt/runner";
 import { CLI_CODES } from "./cli-codes.ts";
+import { installCommand } from "./install-command.ts";
 
 /** The executor a run uses: `--executor` wins over agent.json's `runner.flow.executor`. */
 export function chooseExecutor(
@@ -50,6 +51,7 @@ export async function loadStepExecutor(
   executor: StepExecutorName,
   env: Readonly<Record<string, string | undefined>>,
   onStderr?: (text: string) => void,
+  cwd = process.cwd(),
 ): Promise<LoadedExecutor> {
   if (executor === "messages") return { ok: true, executor: undefined };
   let claudeCode: typeof import("@climpt/claude-code");
@@ -63,7 +65,7 @@ export async function loadStepExecutor(
         code: CLI_CODES.executorMissing,
         severity: "error",
         message: "The claude-code executor needs @climpt/claude-code, which is not installed.",
-        hint: "Install @climpt/claude-code next to climpt (it brings the Claude Agent SDK and its Claude Code binary), or run with --executor messages.",
+        hint: `Install @climpt/claude-code next to climpt (it brings the Claude Agent SDK and its Claude Code binary; run: ${installCommand(["@climpt/claude-code"], cwd, env)}), or run with --executor messages.`,
       },
     };
   }

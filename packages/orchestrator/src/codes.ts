@@ -403,6 +403,13 @@ export const ORCHESTRATOR_CODES = {
    */
   queueBadJob: "ORC-QUEUE-003",
   /**
+   * The fleet (the queue, `startFleetWorker`, `fleetStatus`, `enqueueIssues`) needs BullMQ and
+   * ioredis, optional peers a project that never runs a fleet does not install. Example: `The
+   * fleet needs the packages bullmq and ioredis, which are not installed (Cannot find package
+   * 'bullmq' imported from …).` Fix: Install them next to climpt: `npm i -D bullmq ioredis`.
+   */
+  queuePackagesMissing: "ORC-QUEUE-004",
+  /**
    * A model request waited longer than the limiter's bound for a slot. Example: `A model request
    * waited 600000 ms for a slot of the shared limiter and gave up.` Fix: Lower concurrency; check
    * rate limits.

@@ -20,6 +20,13 @@ export {
   type EnqueueResult,
   enqueueIssues,
 } from "./fleet/enqueue.ts";
+export {
+  FLEET_PACKAGES,
+  type FleetModules,
+  type FleetModulesProbe,
+  loadFleetModules,
+  probeFleetModules,
+} from "./fleet/fleet-modules.ts";
 export { type FleetJob, type FleetStatus, fleetStatus } from "./fleet/fleet-status.ts";
 export {
   type FleetWorker,

@@ -79,15 +79,33 @@ export {
 } from "./original-shapes.ts";
 export { ensureRedisServer, type RedisServer, startRedisServer } from "./redis-server.ts";
 export {
-  type InstalledPackage,
-  installPackedPackages,
-  type ScratchInstall,
-  type ScratchInstallOptions,
+  type LocalRegistry,
+  type PublishedManifest,
+  startLocalRegistry,
+} from "./release/local-registry.ts";
+export { NODE_BINARY_CACHE, nodeBinary } from "./release/node-binaries.ts";
+export {
+  createRegistryProject,
+  type InstalledPackages,
+  type PackageManager,
+  type RegistryProject,
+} from "./release/registry-project.ts";
+export { type ReleaseResult, releaseFromCopy } from "./release/release-from-copy.ts";
+export {
+  runTool,
+  ToolFailure,
+  type ToolOutcome,
+  toolEnv,
+  tryTool,
+} from "./release/run-tool.ts";
+export { type SeededPackages, seedRegistry } from "./release/seed-registry.ts";
+export {
+  type DependencyRange,
+  thirdPartyDependenciesOf,
   WORKSPACE_ROOT,
   type WorkspacePackage,
   workspacePackages,
-  workspacePackagesNamed,
-} from "./scratch-install.ts";
+} from "./release/workspace-packages.ts";
 export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.ts";
 export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
 export { makeTempDir, removeTempDir, useTempDirs } from "./temp-dirs.ts";

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import ts from "typescript";
-import { workspacePackages } from "./scratch-install.ts";
+import { workspacePackages } from "./release/workspace-packages.ts";
 
 /** One entry: `@climpt/model`, `@climpt/model/testing`, …, and its exported names, sorted. */
 export interface PublicEntry {

@@ -2,6 +2,7 @@ import type { Problem } from "@climpt/model";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
+import { fleetPackagesProblem } from "../optional-packages.ts";
 import { orchestratorModule } from "../orchestrator-module.ts";
 import type { Command } from "./command.ts";
 import {
@@ -48,6 +49,8 @@ export const fleetCommand: Command = {
           "climpt fleet status needs --queue redis://HOST:PORT.",
         ),
       );
+    const missing = await fleetPackagesProblem("climpt fleet status", io.cwd, io.env);
+    if (missing !== null) problems.push(missing);
     if (problems.length > 0 || queue.url === undefined)
       return reportUsageProblems(io, this, problems, json);
     const { fleetStatus } = await orchestratorModule();

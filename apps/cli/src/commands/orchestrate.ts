@@ -9,6 +9,7 @@ import type {
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
+import { fleetPackagesProblem } from "../optional-packages.ts";
 import { orchestratorModule } from "../orchestrator-module.ts";
 import type { Command } from "./command.ts";
 import {
@@ -210,6 +211,10 @@ export const orchestrateCommand: Command = {
           "export ANTHROPIC_API_KEY=…, or add --dry-run to see the plan.",
         ),
       );
+    }
+    if (queue.url !== undefined) {
+      const missing = await fleetPackagesProblem("climpt orchestrate --queue", io.cwd, io.env);
+      if (missing !== null) problems.push(missing);
     }
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
 

@@ -143,7 +143,7 @@ export const runCommand: Command = {
       ...branchesFromParameters(loaded.agent.parameters, args, runFlags),
     };
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
-    const stepExecutor = await loadStepExecutor(executorName, io.env);
+    const stepExecutor = await loadStepExecutor(executorName, io.env, undefined, io.cwd);
     if (!stepExecutor.ok) return reportUsageProblems(io, this, [stepExecutor.problem], json);
 
     return executeRun(io, this, {

@@ -3,6 +3,7 @@ import { agentJsonSchema, generateOutputSchema, registryJsonSchema } from "@clim
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
+import { typescriptJsonSchemaProblem } from "../optional-packages.ts";
 import type { Command } from "./command.ts";
 import { parseCommandLine, reportUsageProblems, writeJson } from "./command-line.ts";
 import { HELP_FLAG } from "./common-flags.ts";
@@ -91,6 +92,8 @@ export const schemaCommand: Command = {
         false,
       );
     }
+    const missing = await typescriptJsonSchemaProblem(io.cwd, io.env);
+    if (missing !== null) return reportUsageProblems(io, this, [missing], false);
     const generated = await generateOutputSchema(path.resolve(io.cwd, file), typeName, {
       noExtraProps: values.get("allowExtraProps") !== true,
     });

@@ -2,6 +2,7 @@ import type { Problem } from "@climpt/model";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
+import { fleetPackagesProblem } from "../optional-packages.ts";
 import { orchestratorModule } from "../orchestrator-module.ts";
 import type { Command } from "./command.ts";
 import { numberValue, parseCommandLine, reportUsageProblems, stringValue } from "./command-line.ts";
@@ -137,6 +138,8 @@ export const workerCommand: Command = {
         ),
       );
     }
+    const missing = await fleetPackagesProblem("climpt worker", io.cwd, io.env);
+    if (missing !== null) problems.push(missing);
     if (problems.length > 0 || queue.url === undefined)
       return reportUsageProblems(io, this, problems, false);
     const { startFleetWorker } = await orchestratorModule();

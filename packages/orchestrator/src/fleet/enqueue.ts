@@ -1,4 +1,3 @@
-import { Queue } from "bullmq";
 import type { OrchestratorError } from "../codes.ts";
 import { type LabelSyncEntry, syncLabels } from "../github/label-sync.ts";
 import { prioritizeBatch } from "../orchestrate/orchestrate-batch.ts";
@@ -6,6 +5,7 @@ import type { OrchestratorContext } from "../orchestrate/orchestrate-issue.ts";
 import { prioritizerProblem } from "../orchestrate/prioritizer-problem.ts";
 import { orderIssues, orderRank } from "../phase-machine/priority-order.ts";
 import { resolvePhase } from "../phase-machine/resolve-phase.ts";
+import { loadFleetModules } from "./fleet-modules.ts";
 import { type IssueJobData, issueJobId } from "./issue-job.ts";
 import { bullConnection, connectRedis, DEFAULT_QUEUE_NAME } from "./redis-connection.ts";
 import { repoCapKey } from "./repo-slots.ts";
@@ -76,6 +76,7 @@ export async function enqueueIssues(
   if (options.prioritize === true && !dryRun)
     issues = await prioritizeBatch(context, issues, warnings);
   const ordered = orderIssues(workflow, issues);
+  const { Queue } = (await loadFleetModules()).bullmq;
   const redis = await connectRedis(options.queueUrl);
   const queue = new Queue(options.queueName ?? DEFAULT_QUEUE_NAME, {
     connection: bullConnection(options.queueUrl),

@@ -1,6 +1,6 @@
-import { Queue } from "bullmq";
 import type { LimiterStats } from "../limiter/model-limiter.ts";
 import type { IssueResult } from "../orchestrate/orchestrate-issue.ts";
+import { loadFleetModules } from "./fleet-modules.ts";
 import { readIssueJob } from "./issue-job.ts";
 import { bullConnection, connectRedis, DEFAULT_QUEUE_NAME } from "./redis-connection.ts";
 import { type RedisLimiterOptions, RedisModelLimiter } from "./redis-limiter.ts";
@@ -41,6 +41,7 @@ export async function fleetStatus(options: {
   /** Most jobs listed per state. Default 200. */
   readonly limit?: number;
 }): Promise<FleetStatus> {
+  const { Queue } = (await loadFleetModules()).bullmq;
   const redis = await connectRedis(options.queueUrl);
   const queue = new Queue(options.queueName ?? DEFAULT_QUEUE_NAME, {
     connection: bullConnection(options.queueUrl),

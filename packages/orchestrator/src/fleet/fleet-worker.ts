@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { formatCode, formatProblem } from "@climpt/model";
 import type { RunEvent } from "@climpt/runner";
-import { DelayedError, type Job, UnrecoverableError, Worker } from "bullmq";
+import type { Job, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import { RunnerDispatcher, type RunnerDispatcherOptions } from "../dispatch/runner-dispatcher.ts";
 import { GhClient } from "../github/gh-client.ts";
@@ -12,6 +12,7 @@ import {
   orchestrateIssue,
   type ProgressEvent,
 } from "../orchestrate/orchestrate-issue.ts";
+import { loadFleetModules } from "./fleet-modules.ts";
 import { readIssueJob } from "./issue-job.ts";
 import { bullConnection, connectRedis, DEFAULT_QUEUE_NAME } from "./redis-connection.ts";
 import { redisJournalStore } from "./redis-journal-store.ts";
@@ -108,6 +109,7 @@ function describe(event: ProgressEvent): string {
  * the issue's record and resumes it from its journal.
  */
 export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+  const { DelayedError, UnrecoverableError, Worker } = (await loadFleetModules()).bullmq;
   const redis: Redis = await connectRedis(options.queueUrl);
   const leaseMs = options.leaseMs ?? DEFAULT_ISSUE_LEASE_MS;
   const store = new RedisIssueStateStore(redis, leaseMs);

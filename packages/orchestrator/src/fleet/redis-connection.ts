@@ -1,6 +1,7 @@
 import { ClimptError } from "@climpt/model";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import { ORCHESTRATOR_CODES as C } from "../codes.ts";
+import { loadFleetModules } from "./fleet-modules.ts";
 
 /** The BullMQ queue of issue jobs. */
 export const DEFAULT_QUEUE_NAME = "climpt-issues";
@@ -46,6 +47,7 @@ export function bullConnection(url: URL): { url: string; maxRetriesPerRequest: n
  * reached within `timeoutMs` (ioredis would otherwise retry forever and every call would hang).
  */
 export async function connectRedis(url: URL, timeoutMs = 5_000): Promise<Redis> {
+  const { Redis } = await loadFleetModules();
   const client = new Redis(url.toString(), {
     lazyConnect: true,
     connectTimeout: timeoutMs,
