@@ -13,7 +13,12 @@ import {
   recordValues,
   stepPath,
 } from "@climpt/model";
-import type { AgentRegistryFiles } from "./agent-registry-checks.ts";
+
+/** Where the two files are, for the problems' `file` (as `checkAgentRegistry` takes them). */
+interface CheckedFiles {
+  readonly agentFile?: string;
+  readonly registryFile?: string;
+}
 
 function unknownServerProblem(
   name: string,
@@ -38,7 +43,7 @@ function unknownServerProblem(
 export function mcpToolNameProblems(
   agent: AgentDefinition,
   registry: Registry,
-  files: AgentRegistryFiles = {},
+  files: CheckedFiles = {},
 ): Problem[] {
   const declared = Object.keys(agent.mcpServers ?? {});
   const problems: Problem[] = [];

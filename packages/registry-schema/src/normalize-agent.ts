@@ -50,11 +50,7 @@ import {
   type WrittenBoundaryHook,
   writtenBoundaryHook,
 } from "./normalize-boundary-hook.ts";
-import {
-  normalizeMcpServers,
-  type WrittenMcpServers,
-  writtenMcpServers,
-} from "./normalize-mcp-servers.ts";
+import * as mcp from "./normalize-mcp-servers.ts";
 import { normalizePush, type WrittenPush, writtenPush } from "./normalize-push.ts";
 import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
 import { normalizeSecrets, type WrittenSecrets, writtenSecrets } from "./normalize-secrets.ts";
@@ -160,8 +156,7 @@ export function draftAgent(
     ...normalizePush(sections.push, findings),
     ...(sections.editAgents === true ? { editAgents: true } : {}),
     ...normalizeSecrets(sections.secrets, findings),
-    // After the sandbox: an http server must be at a host its network list declares.
-    ...normalizeMcpServers(sections.mcpServers, findings, sandbox.sandbox),
+    ...mcp.normalizeMcpServers(sections.mcpServers, findings, sandbox.sandbox), // after sandbox
     worktree: normalizeWorktree(sections),
     logging: {
       directory: sections.logging?.directory ?? `tmp/logs/agents/${name}`,
@@ -195,7 +190,7 @@ interface AgentSections {
   readonly push?: WrittenPush;
   readonly editAgents?: boolean;
   readonly secrets?: WrittenSecrets;
-  readonly mcpServers?: WrittenMcpServers;
+  readonly mcpServers?: mcp.WrittenMcpServers;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
   /** Nested shape: `runner.execution.finalize`, the original runtime's place for these keys. */
@@ -230,7 +225,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...writtenPush(behavior.push, "$.behavior.push"),
     ...defined("editAgents", behavior.editAgents),
     ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
-    ...writtenMcpServers(behaviorRaw.mcpServers, "$.behavior.mcpServers"),
+    ...mcp.writtenMcpServers(behaviorRaw.mcpServers, "$.behavior.mcpServers"),
     ...defined(
       "github",
       optionalObject(githubSchema.entries, root.github, "$.github", findings, GITHUB_CODES),
@@ -296,7 +291,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...writtenPush(boundaries.push, "$.runner.boundaries.push"),
     ...defined("editAgents", boundaries.editAgents),
     ...writtenSecrets(boundariesRaw.secrets, "$.runner.boundaries.secrets"),
-    ...writtenMcpServers(boundariesRaw.mcpServers, "$.runner.boundaries.mcpServers"),
+    ...mcp.writtenMcpServers(boundariesRaw.mcpServers, "$.runner.boundaries.mcpServers"),
     ...defined(
       "github",
       optionalObject(

@@ -45,6 +45,7 @@ export {
   processLifeWatchdogPid,
   type ReleaseBinding,
 } from "./lifetime/process-life.ts";
+export { checkMcpServers } from "./mcp/mcp-check.ts";
 export { type McpToolFacts, mcpServersNamed, mcpToolRefusal } from "./mcp/mcp-policy.ts";
 export { createRecordedMcpServers, type McpRecording } from "./mcp/mcp-recorded.ts";
 export {
