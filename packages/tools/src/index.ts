@@ -56,6 +56,12 @@ export {
   type McpServersOptions,
   type McpTool,
 } from "./mcp/mcp-servers.ts";
+export {
+  expandVariables as expandMcpVariables,
+  prepareStdioLaunch,
+  type StdioLaunch,
+  type StdioLaunchOptions,
+} from "./mcp/mcp-stdio-launch.ts";
 export { type McpStepTools, stepMcpTools } from "./mcp/mcp-step-tools.ts";
 export { PATTERN_DEADLINE_MS, patternFailure } from "./pattern-failure.ts";
 export {

@@ -10,42 +10,17 @@ import { TOOL_CODES } from "../codes.ts";
 import { loadMcpSdk, type McpSdk } from "../lazy-modules.ts";
 import { bindToProcessLife, type ReleaseBinding } from "../lifetime/process-life.ts";
 import type { CommandSandbox } from "../sandbox/command-sandbox.ts";
-import { commandLine } from "../sandbox/command-sandbox.ts";
-import { STAGED_COMMAND_VARIABLE } from "../sandbox/git-staging.ts";
+import {
+  expandRecord,
+  expandVariables,
+  prepareStdioLaunch,
+  type StdioLaunch,
+} from "./mcp-stdio-launch.ts";
 
 type Client = InstanceType<McpSdk["Client"]>;
 
 /** How much of a server's stderr is kept for error messages (its last lines). */
 const STDERR_TAIL_BYTES = 4096;
-
-/**
- * The variables a sandboxed stdio server gets besides its entry's `env`: the sandbox's own (a
- * private HOME and TMPDIR, PATH with the gh and git shims, the broker sockets), never the caller's.
- */
-const SANDBOX_OWN_ENV = [
-  "HOME",
-  "XDG_CONFIG_HOME",
-  "XDG_CACHE_HOME",
-  "GH_CONFIG_DIR",
-  "GIT_CONFIG_NOSYSTEM",
-  "GIT_TERMINAL_PROMPT",
-  "GH_PROMPT_DISABLED",
-  "PATH",
-  "TMPDIR",
-  "TMP",
-  "TEMP",
-  "CLIMPT_GH_BROKER",
-  "CLIMPT_GIT_BROKER",
-  "CLIMPT_SANDBOX",
-  STAGED_COMMAND_VARIABLE,
-] as const;
-
-/**
- * The SDK's stdio transport always adds these from climpt's own environment (its
- * `getDefaultEnvironment`); the server's command line unsets the ones its entry does not declare,
- * so the server's environment is exactly the sandbox's and the entry's.
- */
-const SDK_DEFAULT_ENV = ["LOGNAME", "SHELL", "TERM", "USER"] as const;
 
 export interface McpConnectOptions {
   readonly name: string;
@@ -74,23 +49,6 @@ export interface McpConnection {
   /** The last lines the server wrote to stderr (scrubbed), or "" when none or http. */
   stderrTail(): string;
   close(): Promise<void>;
-}
-
-/** `${VAR}` and `${VAR:-default}` from climpt's environment, as Claude Code's .mcp.json reads them. */
-export function expandVariables(text: string, env: Readonly<Record<string, string>>): string {
-  return text.replace(
-    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
-    (_all, name: string, fallback: string | undefined) => env[name] ?? fallback ?? "",
-  );
-}
-
-function expandRecord(
-  record: Readonly<Record<string, string>>,
-  env: Readonly<Record<string, string>>,
-): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(record).map(([key, value]) => [key, expandVariables(value, env)]),
-  );
 }
 
 export function describeServer(config: McpServerConfig): string {
@@ -132,47 +90,21 @@ async function connectStdio(
   config: Extract<McpServerConfig, { transport: "stdio" }>,
   isClosed: () => boolean,
 ): Promise<McpConnection> {
-  const declared = expandRecord(config.env, options.hostEnv);
-  const argv = [config.command, ...config.args].map((word) =>
-    expandVariables(word, options.hostEnv),
-  );
-  const unset = SDK_DEFAULT_ENV.filter((name) => !Object.hasOwn(declared, name));
-  const program = unset.length === 0 ? argv : ["env", ...unset.flatMap((n) => ["-u", n]), ...argv];
-  let command: string;
-  let env: Record<string, string>;
-  let cwd = options.cwd;
-  let release: () => Promise<void> = async () => undefined;
-  if (options.sandbox === "off") {
-    // Unsandboxed (an explicit, journaled choice of the agent): still only PATH and the entry's.
-    command = commandLine(program);
-    env = { PATH: options.hostEnv.PATH ?? "/usr/local/bin:/usr/bin:/bin", ...declared };
-  } else {
-    let launch: Awaited<ReturnType<CommandSandbox["launch"]>>;
-    try {
-      launch = await options.sandbox.launch(commandLine(program));
-    } catch (error) {
-      if (error instanceof ClimptError) throw error;
-      throw startFailure(
-        options,
-        `the sandbox could not be prepared: ${(error as Error).message}`,
-        "",
-      );
-    }
-    command = launch.command;
-    cwd = launch.cwd;
-    const own: Record<string, string> = {};
-    for (const name of SANDBOX_OWN_ENV) {
-      const value = launch.env[name];
-      if (value !== undefined) own[name] = value;
-    }
-    // The sandbox's own variables win: a declared HOME or PATH would undo the private home and
-    // the gh and git shims.
-    env = { ...declared, ...own };
-    release = () => launch.release();
+  let launch: StdioLaunch;
+  try {
+    launch = await prepareStdioLaunch(config, options);
+  } catch (error) {
+    if (error instanceof ClimptError) throw error;
+    throw startFailure(
+      options,
+      `the sandbox could not be prepared: ${(error as Error).message}`,
+      "",
+    );
   }
+  const { env, cwd, release } = launch;
   const transport = new sdk.StdioClientTransport({
-    command: "/bin/sh",
-    args: ["-c", command],
+    command: launch.command,
+    args: [...launch.args],
     env,
     cwd,
     stderr: "pipe",
