@@ -12,7 +12,14 @@ import * as path from "node:path";
 import { type FakeAnthropic, reply, startFakeAnthropic, waitUntil } from "@climpt/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git, initFiles, makeProject } from "./project.test-helper.ts";
-import { onlyJson, spawnCli, stopRunningClis, tempDir } from "./spawn-cli.test-helper.ts";
+import {
+  EXAMPLES,
+  onlyJson,
+  REPO_ROOT,
+  spawnCli,
+  stopRunningClis,
+  tempDir,
+} from "./spawn-cli.test-helper.ts";
 
 // Each run starts a sandboxed Node server (about a second on a busy 2-core machine) besides climpt.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 60_000 });
@@ -387,5 +394,33 @@ describe("climpt validate and MCP servers", () => {
     const unknown = await spawnCli(["validate", "my-agent", "--json"], { cwd, env: ENV() });
     expect(unknown.code).toBe(2);
     expect(unknown.stdout).toContain("AC-MCP-003");
+  });
+});
+
+describe("the mcp-notes example", () => {
+  it("replays its cassette offline: the npx server is never started, NOTES.md is committed", async () => {
+    const { makeSampleRepo } = (await import(
+      path.join(REPO_ROOT, "scripts", "sample-repo.mjs")
+    )) as { makeSampleRepo: () => string };
+    const repo = makeSampleRepo();
+    dirs.push(repo);
+    const run = await spawnCli(
+      [
+        "run",
+        path.join(EXAMPLES, "mcp-notes"),
+        "--cwd",
+        repo,
+        "--task",
+        "Write NOTES.md about this repository",
+        "--replay",
+        path.join(REPO_ROOT, "examples", "cassettes", "mcp-notes.jsonl"),
+        "--json",
+      ],
+      { cwd: repo, env: { ...GIT_IDENTITY, ANTHROPIC_API_KEY: "" } },
+    );
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("mcp__files__read_text_file README.md");
+    expect(run.stderr).not.toContain("TOOL-MCP");
+    expect(git(repo, "log", "--format=%s", "-1")).toBe("Add NOTES.md");
   });
 });
