@@ -264,6 +264,17 @@ describe("the MCP everything server", () => {
   });
 });
 
+/** Whether the run's journal has an event of `type` mentioning `text`. */
+function journalHas(cwd: string, text: string, type: string): boolean {
+  const dir = path.join(cwd, "tmp/climpt/logs/my-agent");
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir).some((name) =>
+    readFileSync(path.join(dir, name), "utf8")
+      .split("\n")
+      .some((line) => line.includes(`"type":"${type}"`) && line.includes(text)),
+  );
+}
+
 /** Processes whose arguments contain `text`. */
 function processesWith(text: string): string[] {
   const found: string[] = [];
@@ -297,11 +308,13 @@ describe("durability of MCP calls", () => {
       cwd,
       env: ENV(),
       onSpawn: (child) => {
-        // Killed once the server runs (the call was sent right after it listed its tools).
+        // Killed once the journal holds the call (its tool_call event, after the reply that asked
+        // for it was made durable) and the server runs: the call is in flight, never on a guess.
         const timer = setInterval(() => {
-          if (fake.messageRequests().length === 0 || processesWith(token).length === 0) return;
+          if (processesWith(token).length === 0 || !journalHas(cwd, '"toolu_long"', "tool_call"))
+            return;
           clearInterval(timer);
-          setTimeout(() => child.kill("SIGKILL"), 500);
+          child.kill("SIGKILL");
         }, 20);
         child.on("close", () => clearInterval(timer));
       },

@@ -51,7 +51,7 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
-export function describeServer(config: McpServerConfig): string {
+function describeServer(config: McpServerConfig): string {
   return config.transport === "stdio" ? [config.command, ...config.args].join(" ") : config.url;
 }
 

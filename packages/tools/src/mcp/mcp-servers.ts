@@ -27,7 +27,7 @@ import { TOOL_CODES } from "../codes.ts";
 import type { ProtectedPath } from "../protected-paths.ts";
 import { createCommandSandbox } from "../sandbox/command-sandbox.ts";
 import { resolveSandboxSettings, type SandboxSettingsInput } from "../sandbox/settings.ts";
-import { connectMcpServer, describeServer, type McpConnection } from "./mcp-connection.ts";
+import { connectMcpServer, type McpConnection } from "./mcp-connection.ts";
 import { type McpCallOutcome, mcpResultText } from "./mcp-result.ts";
 
 /** One tool a server offers, as the toolbox needs it. */
@@ -259,5 +259,3 @@ export function createMcpServers(options: McpServersOptions): McpServers {
     return { content: scrub(message), isError: true };
   }
 }
-
-export { describeServer };
