@@ -3,7 +3,7 @@
 // analyses the failing tests, fixes src/slugify.js, verifies, is refused once by the git-clean
 // validator (it forgot to commit), commits on the retry prompt, and completes.
 // It ends by printing the `climpt view` command that turns the run's journal into a page.
-//   node scripts/demo.mjs [--json] [--agent code-improver]
+//   node scripts/demo.mjs [--json] [--agent code-improver | mcp-notes]
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +12,12 @@ import { makeSampleRepo, ROOT } from "./sample-repo.mjs";
 const json = process.argv.includes("--json");
 const agentIndex = process.argv.indexOf("--agent");
 const agent = agentIndex === -1 ? "fix-bug" : process.argv[agentIndex + 1];
-const agentArgs = agent === "code-improver" ? ["--topic", "slugify output"] : ["--issue", "1"];
+const AGENT_ARGS = {
+  "code-improver": ["--topic", "slugify output"],
+  // Reads the repository through an MCP server; on replay no server is started.
+  "mcp-notes": ["--task", "Write NOTES.md about this repository"],
+};
+const agentArgs = AGENT_ARGS[agent] ?? ["--issue", "1"];
 
 const repo = makeSampleRepo();
 if (!json) {

@@ -21,6 +21,7 @@ import {
   resolveProtectedPaths,
   workingRoot,
 } from "@climpt/tools";
+import { agentMcpServers } from "./agent-mcp-servers.ts";
 import { climptToolServer } from "./climpt-tool-server.ts";
 import { CLAUDE_CODE_CODES } from "./codes.ts";
 import { gitDenyWrite } from "./git-protection.ts";
@@ -274,6 +275,16 @@ async function runClaudeCodeStep(
     );
   }
 
+  // The agent's own MCP servers, confined as under the default executor (agent-mcp-servers.ts).
+  const agentServers = await agentMcpServers({
+    agent: input.agent,
+    step: input.step,
+    cwd: input.cwd,
+    ...(input.protectedPaths === undefined ? {} : { protectedPaths: input.protectedPaths }),
+    ...(settings.env === undefined ? {} : { env: settings.env }),
+  });
+  Object.assign(mcpServers, agentServers.servers);
+
   const abortController = new AbortController();
   const onAbort = (): void => abortController.abort();
   if (input.signal?.aborted === true) abortController.abort();
@@ -306,7 +317,8 @@ async function runClaudeCodeStep(
     maxTurns,
     abortController,
     mcpServers,
-    strictMcpConfig: access.mcpPatterns.length === 0,
+    // An agent that declares its servers gets those, not also the user's .mcp.json.
+    strictMcpConfig: access.mcpPatterns.length === 0 || input.agent.mcpServers !== undefined,
     ...(settings.sandbox === "off"
       ? { sandbox: { enabled: false } }
       : {
@@ -357,6 +369,7 @@ async function runClaudeCodeStep(
     }
   } finally {
     input.signal?.removeEventListener("abort", onAbort);
+    await agentServers.release();
   }
   transcript.finish();
   if (result === undefined) {

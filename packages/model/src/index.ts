@@ -69,6 +69,12 @@ export {
   setEntry,
 } from "./json.ts";
 export {
+  MCP_TOOL_PREFIX,
+  type McpToolName,
+  mcpToolName,
+  parseMcpToolName,
+} from "./mcp-tool-name.ts";
+export {
   type AgentDefinition,
   type AgentLimits,
   type AgentParameter,
@@ -91,6 +97,7 @@ export {
   type HandoffField,
   type IterationBounds,
   type LoadedAgent,
+  type McpServerConfig,
   type OutputSchemaRef,
   type ParameterRole,
   type ParameterType,
@@ -112,6 +119,7 @@ export {
   type VerdictSpec,
   type WorktreeFinish,
 } from "./model.ts";
+export { hostAllowed, urlHostPort } from "./network-allow.ts";
 export {
   fail,
   formatCode,
@@ -158,7 +166,13 @@ export {
   stepSuccessors,
 } from "./step-reachability.ts";
 export { parseSuccessCondition } from "./success-condition.ts";
-export type { ToolCall, ToolDefinition, ToolExecutor, ToolResult } from "./tool-contract.ts";
+export type {
+  ToolAnnotations,
+  ToolCall,
+  ToolDefinition,
+  ToolExecutor,
+  ToolResult,
+} from "./tool-contract.ts";
 export {
   declaredUvName,
   findUvPlaceholders,

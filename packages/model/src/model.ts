@@ -403,6 +403,26 @@ export interface AgentPush {
   readonly branches: readonly string[];
 }
 
+/**
+ * One MCP server an agent's steps may use as tools (agent.json `runner.boundaries.mcpServers`,
+ * the shape of Claude Code's `.mcp.json`), normalized. A stdio server is a command started inside
+ * the OS sandbox with only `env` as its own environment; an http server is reached from the host,
+ * at a host the agent's sandbox network allows (docs/design.md#tools-and-their-boundary).
+ */
+export type McpServerConfig =
+  | {
+      readonly transport: "stdio";
+      readonly command: string;
+      readonly args: readonly string[];
+      /** Exactly the variables the server gets besides the sandbox's own (HOME, PATH, TMPDIR). */
+      readonly env: Readonly<Record<string, string>>;
+    }
+  | {
+      readonly transport: "http";
+      readonly url: string;
+      readonly headers: Readonly<Record<string, string>>;
+    };
+
 export interface AgentDefinition {
   /** agent.json `name` (or `agentId`); must match the agent folder's name. */
   readonly name: string;
@@ -441,6 +461,11 @@ export interface AgentDefinition {
    * text, and the variables never enter the OS sandbox. Absent: none beyond those recognised.
    */
   readonly secretEnvNames?: readonly string[];
+  /**
+   * agent.json `runner.boundaries.mcpServers`: MCP servers whose tools the steps may use, named
+   * `mcp__<server>__<tool>` in allowedTools. Absent: none.
+   */
+  readonly mcpServers?: Readonly<Record<string, McpServerConfig>>;
   readonly worktree: {
     readonly enabled: boolean;
     readonly root?: string;

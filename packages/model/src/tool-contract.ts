@@ -10,6 +10,22 @@ export interface ToolDefinition {
   name: string;
   description: string;
   inputSchema: JsonSchema;
+  /**
+   * What the tool's provider says about its effects (an MCP server's tool annotations). Never
+   * sent to the model; the policy and resume read it: `readOnlyHint` tools are the only ones a
+   * `plan` step gets, and a `readOnlyHint` or `idempotentHint` call in flight at a crash runs
+   * again on resume instead of being reported as "effect unknown". Recorded with the request in
+   * a cassette, so a replay offers exactly the tools the recording did.
+   */
+  annotations?: ToolAnnotations;
+}
+
+/** The effect hints of a tool (the MCP specification's tool annotations). */
+export interface ToolAnnotations {
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
 }
 
 /** A `tool_use` block from the model. */

@@ -328,6 +328,33 @@ export const secretsSchema = v.pipe(
   ),
 );
 
+/**
+ * `runner.boundaries.mcpServers`: MCP servers as tools, in the shape of Claude Code's `.mcp.json`.
+ * Checked entry by entry by normalize-mcp-servers.ts; this schema documents it for editors.
+ */
+export const mcpServersSchema = v.pipe(
+  v.record(
+    v.string(),
+    v.union([
+      v.looseObject({
+        type: v.optional(v.literal("stdio")),
+        command: v.string(),
+        args: v.optional(v.array(v.string())),
+        env: v.optional(v.record(v.string(), v.string())),
+      }),
+      v.looseObject({
+        type: v.literal("http"),
+        url: v.string(),
+        headers: v.optional(v.record(v.string(), v.string())),
+      }),
+    ]),
+  ),
+  v.description(
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: ${VAR} as .mcp.json writes it, not a template.
+    'MCP servers whose tools the steps may use, named mcp__<server>__<tool> (or mcp__<server> for all of them) in allowedTools. stdio: { "command", "args", "env" }, started inside the OS sandbox with only the env it declares; http: { "type": "http", "url", "headers" }, reached from the host at a host sandbox.network.allow declares. ${VAR} in env and headers is taken from climpt\'s environment.',
+  ),
+);
+
 export const flatBehaviorSchema = v.looseObject({
   systemPromptPath: v.optional(text('Relative to the agent folder (default "prompts/system.md").')),
   completionType: v.optional(verdictTypeText),
@@ -338,6 +365,7 @@ export const flatBehaviorSchema = v.looseObject({
   boundaryHook: v.optional(boundaryHookSchema),
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
+  mcpServers: v.optional(mcpServersSchema),
   push: v.optional(pushSchema),
   editAgents: v.optional(editAgentsSchema),
 });
@@ -377,6 +405,7 @@ export const runnerBoundariesSchema = v.looseObject({
   boundaryHook: v.optional(boundaryHookSchema),
   sandbox: v.optional(sandboxSchema),
   secrets: v.optional(secretsSchema),
+  mcpServers: v.optional(mcpServersSchema),
   push: v.optional(pushSchema),
   editAgents: v.optional(editAgentsSchema),
 });

@@ -24,6 +24,7 @@ import {
   uvLookupNames,
 } from "@climpt/model";
 import { resolveEntryStep } from "./entry-step.ts";
+import { mcpToolNameProblems } from "./mcp-tool-checks.ts";
 
 export interface AgentRegistryFiles {
   readonly agentFile?: string;
@@ -119,6 +120,7 @@ export function checkAgentRegistry(
     });
     problems.push(...contextReferenceProblems(agent, step, registryFile));
   }
+  problems.push(...mcpToolNameProblems(agent, registry, files));
   return problems;
 }
 

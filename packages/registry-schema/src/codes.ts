@@ -45,6 +45,27 @@ export const REGISTRY_SCHEMA_CODES = {
   "AC-PARAM-005":
     'A parameter `role` other than `"issue"`, two parameters with the role `"issue"`, or the role on a boolean parameter.',
   /**
+   * Example: `MCP server "docs" is a stdio server without a command ($.runner.boundaries.mcpServers.docs.command
+   * is missing).` Fix: Write the server as in Claude Code's `.mcp.json`: `{ "command", "args",
+   * "env" }` or `{ "type": "http", "url", "headers" }`.
+   */
+  "AC-MCP-001":
+    "An entry of `runner.boundaries.mcpServers` (flat: `behavior.mcpServers`) is not a server: not an object, a stdio server without `command`, `args` not strings, `env` or `headers` not a map of strings, a `type` other than `stdio` / `http`, an http `url` that is not an http(s) URL or holds a password, or a server name that cannot be part of a tool name. `env` and `headers` values are never quoted.",
+  /**
+   * Example: `MCP server "docs" is at mcp.example.com:443, which
+   * runner.boundaries.sandbox.network.allow does not declare.` Fix: Add the host to
+   * `runner.boundaries.sandbox.network.allow`.
+   */
+  "AC-MCP-002":
+    "An http MCP server's host is not in `runner.boundaries.sandbox.network.allow`: climpt reaches http servers only at hosts the agent declares.",
+  /**
+   * Example: `allowedTools names "mcp__doc__search", a tool of MCP server "doc", but
+   * runner.boundaries.mcpServers declares no server "doc" (declared: "docs").` Fix: Name a
+   * declared server, or declare it.
+   */
+  "AC-MCP-003":
+    "An `allowedTools` entry (the agent's or a step's) names `mcp__<server>` or `mcp__<server>__<tool>` for a server `runner.boundaries.mcpServers` does not declare.",
+  /**
    * Example: `Declared branch "has space" is neither a branch name nor "<prefix>/*".` Fix: Write
    * `"gh-pages"`, `"release/next"` or `"docs/*"`.
    */

@@ -50,6 +50,7 @@ import {
   type WrittenBoundaryHook,
   writtenBoundaryHook,
 } from "./normalize-boundary-hook.ts";
+import * as mcp from "./normalize-mcp-servers.ts";
 import { normalizePush, type WrittenPush, writtenPush } from "./normalize-push.ts";
 import { normalizeSandbox, type WrittenSandbox, writtenSandbox } from "./normalize-sandbox.ts";
 import { normalizeSecrets, type WrittenSecrets, writtenSecrets } from "./normalize-secrets.ts";
@@ -133,6 +134,7 @@ export function draftAgent(
 
   const verdict = normalizeVerdict(sections.verdict, findings, 0);
 
+  const sandbox = normalizeSandbox(sections.sandbox, findings);
   const value: AgentDefinition = {
     name,
     ...(common.displayName === undefined ? {} : { displayName: common.displayName }),
@@ -150,10 +152,11 @@ export function draftAgent(
     permissionMode: sections.permissionMode ?? "default",
     github: normalizeGithub(sections.github),
     ...normalizeBoundaryHook(sections.boundaryHook, findings),
-    ...normalizeSandbox(sections.sandbox, findings),
+    ...sandbox,
     ...normalizePush(sections.push, findings),
     ...(sections.editAgents === true ? { editAgents: true } : {}),
     ...normalizeSecrets(sections.secrets, findings),
+    ...mcp.normalizeMcpServers(sections.mcpServers, findings, sandbox.sandbox), // after sandbox
     worktree: normalizeWorktree(sections),
     logging: {
       directory: sections.logging?.directory ?? `tmp/logs/agents/${name}`,
@@ -187,6 +190,7 @@ interface AgentSections {
   readonly push?: WrittenPush;
   readonly editAgents?: boolean;
   readonly secrets?: WrittenSecrets;
+  readonly mcpServers?: mcp.WrittenMcpServers;
   readonly github?: FieldValues<typeof githubSchema.entries>;
   readonly worktree?: FieldValues<typeof worktreeSchema.entries>;
   /** Nested shape: `runner.execution.finalize`, the original runtime's place for these keys. */
@@ -198,7 +202,7 @@ interface AgentSections {
 function readFlat(root: Record<string, unknown>, findings: Findings): AgentSections {
   const behavior =
     readObject(flatBehaviorSchema.entries, root.behavior, "$.behavior", findings, {
-      skip: ["secrets", "boundaryHook"],
+      skip: ["secrets", "boundaryHook", "mcpServers"],
       codes: EDIT_AGENTS_CODES,
     }) ?? {};
   const behaviorRaw: Record<string, unknown> = isPlainObject(root.behavior) ? root.behavior : {};
@@ -221,6 +225,7 @@ function readFlat(root: Record<string, unknown>, findings: Findings): AgentSecti
     ...writtenPush(behavior.push, "$.behavior.push"),
     ...defined("editAgents", behavior.editAgents),
     ...writtenSecrets(behaviorRaw.secrets, "$.behavior.secrets"),
+    ...mcp.writtenMcpServers(behaviorRaw.mcpServers, "$.behavior.mcpServers"),
     ...defined(
       "github",
       optionalObject(githubSchema.entries, root.github, "$.github", findings, GITHUB_CODES),
@@ -260,7 +265,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
       runner.boundaries,
       "$.runner.boundaries",
       findings,
-      { skip: ["secrets", "boundaryHook"], codes: EDIT_AGENTS_CODES },
+      { skip: ["secrets", "boundaryHook", "mcpServers"], codes: EDIT_AGENTS_CODES },
     ) ?? {};
   const boundariesRaw: Record<string, unknown> = isPlainObject(runner.boundaries)
     ? runner.boundaries
@@ -286,6 +291,7 @@ function readNested(root: Record<string, unknown>, findings: Findings): AgentSec
     ...writtenPush(boundaries.push, "$.runner.boundaries.push"),
     ...defined("editAgents", boundaries.editAgents),
     ...writtenSecrets(boundariesRaw.secrets, "$.runner.boundaries.secrets"),
+    ...mcp.writtenMcpServers(boundariesRaw.mcpServers, "$.runner.boundaries.mcpServers"),
     ...defined(
       "github",
       optionalObject(

@@ -40,6 +40,7 @@ describe("auditPolicy", () => {
         canBash: true,
         canGithub: false,
         ignoredToolNames: [],
+        mcpTools: [],
       },
       {
         stepId: "verification.issue",
@@ -50,6 +51,7 @@ describe("auditPolicy", () => {
         canBash: false,
         canGithub: false,
         ignoredToolNames: [],
+        mcpTools: [],
       },
       {
         stepId: "closure.issue",
@@ -60,6 +62,7 @@ describe("auditPolicy", () => {
         canBash: true,
         canGithub: true,
         ignoredToolNames: ["Task", "WebFetch"],
+        mcpTools: [],
       },
     ]);
     expect(audit.ignoredToolNames).toEqual(["TodoWrite"]);

@@ -7,6 +7,7 @@ import {
   stepPath,
 } from "@climpt/model";
 import { TOOL_CODES } from "./codes.ts";
+import { mcpGrantedNames } from "./mcp/mcp-policy.ts";
 import { canTouchGithub, canWriteFiles, resolveToolPolicy, unknownToolNames } from "./policy.ts";
 import { FILE_TOOL_NAMES, GITHUB_TOOL_NAMES, isToolName, type ToolName } from "./tool-names.ts";
 
@@ -22,6 +23,11 @@ export interface StepPolicyAudit {
   readonly canGithub: boolean;
   /** Names in this step's permissions.allowedTools that climpt has no tool for. */
   readonly ignoredToolNames: readonly string[];
+  /**
+   * The MCP tools the step's lists grant, as names (`mcp__<server>` for all of a server's tools);
+   * in a `plan` step only those the server marks read-only are offered (mcp-policy.ts).
+   */
+  readonly mcpTools: readonly string[];
 }
 
 export interface PolicyAudit {
@@ -83,6 +89,7 @@ export function auditPolicy(loaded: LoadedAgent): PolicyAudit {
       canBash: policy.tools.includes("Bash"),
       canGithub: canTouchGithub(policy.tools),
       ignoredToolNames: stepIgnored,
+      mcpTools: mcpGrantedNames(agent, step),
     });
   }
 
@@ -116,6 +123,10 @@ function ignoredProblem(
 /** The audit as a text table for `climpt validate` and friends. */
 export function formatPolicyAudit(audit: PolicyAudit): string {
   const header = ["STEP", "KIND", "MODE", "WRITE", "BASH", "GITHUB", "TOOLS"];
+  const mcpText = (step: StepPolicyAudit): string =>
+    step.mcpTools.length === 0
+      ? ""
+      : `, ${step.mcpTools.join(", ")}${step.permissionMode === "plan" ? " (read-only tools only)" : ""}`;
   const rows = audit.steps.map((step) => [
     step.stepId,
     step.kind,
@@ -123,7 +134,9 @@ export function formatPolicyAudit(audit: PolicyAudit): string {
     yesNo(step.canWrite),
     yesNo(step.canBash),
     yesNo(step.canGithub),
-    step.tools.length > 0 ? step.tools.join(", ") : "(none)",
+    step.tools.length > 0 || step.mcpTools.length > 0
+      ? `${step.tools.join(", ")}${mcpText(step)}`.replace(/^, /, "")
+      : "(none)",
   ]);
   const widths = header.map((title, column) =>
     Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)),

@@ -146,6 +146,48 @@ export const TOOL_CODES = {
    * directory as `cwd`.
    */
   badWorkingDirectory: "TOOL-CONFIG-001",
+  /**
+   * An MCP server did not start: its command failed, it exited or it did not answer `initialize`
+   * and `tools/list` in time. Example: `TOOL-MCP-001: MCP server "files" (npx -y
+   * @modelcontextprotocol/server-filesystem /) did not start: … Its stderr ended with: …` Fix:
+   * Run the command by hand in the working directory; inside the sandbox it has only the
+   * variables its `env` declares, no network unless `sandbox.network.allow` lists hosts, and an
+   * empty home directory.
+   */
+  mcpStartFailed: "TOOL-MCP-001",
+  /**
+   * An MCP server died or broke the protocol during a tool call (not a tool that reported an
+   * error, which the model gets as the tool's own result). Example: `TOOL-MCP-002: MCP server
+   * "files" (node server.js) ended during mcp__files__read_file: … Its stderr ended with: …` Fix:
+   * Look at the server's stderr tail; the server is not restarted in this run.
+   */
+  mcpServerDied: "TOOL-MCP-002",
+  /**
+   * An http MCP server's url is at a host the agent's `sandbox.network.allow` does not declare
+   * (the loader refuses it as AC-MCP-002; this is the toolbox's own check). Example: `MCP server
+   * "docs" is at mcp.example.com:443, which the agent does not declare.` Fix: Add the host to
+   * `runner.boundaries.sandbox.network.allow`.
+   */
+  mcpHostRefused: "TOOL-MCP-003",
+  /**
+   * An MCP tool call ran past its time bound (2 minutes by default) or was stopped (`--max-time`,
+   * Ctrl-C). Example: `TOOL-MCP-004: mcp__everything__trigger-long-running-operation was stopped
+   * after 120000 ms.` Fix: Ask for less work per call.
+   */
+  mcpCallTimeout: "TOOL-MCP-004",
+  /**
+   * A replayed run (`--replay`) called an MCP tool the cassette has no result for; no server is
+   * started on replay. Example: `TOOL-MCP-005: the cassette has no result for
+   * mcp__files__read_file call toolu_3.` Fix: Record the cassette again.
+   */
+  mcpReplayMissing: "TOOL-MCP-005",
+  /**
+   * `climpt validate --check-mcp`: an allowedTools entry names a tool its running MCP server does
+   * not offer. Example: `allowedTools names "mcp__files__read", but MCP server "files" does not
+   * offer a tool "read" (it offers: read_text_file, …).` Fix: Name one of the server's tools, or
+   * `mcp__<server>` for all of them.
+   */
+  mcpToolNotOffered: "TOOL-MCP-006",
 } as const;
 
 export type ToolCode = (typeof TOOL_CODES)[keyof typeof TOOL_CODES];

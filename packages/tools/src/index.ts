@@ -45,6 +45,24 @@ export {
   processLifeWatchdogPid,
   type ReleaseBinding,
 } from "./lifetime/process-life.ts";
+export { checkMcpServers } from "./mcp/mcp-check.ts";
+export { type McpToolFacts, mcpServersNamed, mcpToolRefusal } from "./mcp/mcp-policy.ts";
+export { createRecordedMcpServers, type McpRecording } from "./mcp/mcp-recorded.ts";
+export {
+  createMcpServers,
+  DEFAULT_MCP_CALL_TIMEOUT_MS,
+  DEFAULT_MCP_START_TIMEOUT_MS,
+  type McpServers,
+  type McpServersOptions,
+  type McpTool,
+} from "./mcp/mcp-servers.ts";
+export {
+  expandVariables as expandMcpVariables,
+  prepareStdioLaunch,
+  type StdioLaunch,
+  type StdioLaunchOptions,
+} from "./mcp/mcp-stdio-launch.ts";
+export { type McpStepTools, stepMcpTools } from "./mcp/mcp-step-tools.ts";
 export { PATTERN_DEADLINE_MS, patternFailure } from "./pattern-failure.ts";
 export {
   resolveToolPolicy,

@@ -19,3 +19,25 @@ export function loadSandboxRuntime(): Promise<SandboxRuntimeModule> {
   sandboxRuntimeModule ??= import("@anthropic-ai/sandbox-runtime");
   return sandboxRuntimeModule;
 }
+
+/** The MCP client, loaded only by a run whose agent declares MCP servers. */
+export interface McpSdk {
+  readonly Client: typeof import("@modelcontextprotocol/sdk/client/index.js").Client;
+  readonly StdioClientTransport: typeof import("@modelcontextprotocol/sdk/client/stdio.js").StdioClientTransport;
+  readonly StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport;
+}
+
+let mcpSdk: Promise<McpSdk> | undefined;
+
+export function loadMcpSdk(): Promise<McpSdk> {
+  mcpSdk ??= Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/stdio.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+  ]).then(([client, stdio, http]) => ({
+    Client: client.Client,
+    StdioClientTransport: stdio.StdioClientTransport,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+  }));
+  return mcpSdk;
+}

@@ -1,4 +1,10 @@
-import type { AgentDefinition, PermissionMode, Step, StepKind } from "@climpt/model";
+import {
+  type AgentDefinition,
+  type PermissionMode,
+  parseMcpToolName,
+  type Step,
+  type StepKind,
+} from "@climpt/model";
 import { TOOL_CODES } from "./codes.ts";
 import {
   isGithubToolName,
@@ -27,7 +33,10 @@ export interface ToolPolicy {
   readonly tools: readonly ToolName[];
   /** Every known tool that is not available, with the first rule that removed it. */
   readonly unavailable: Readonly<Partial<Record<ToolName, ToolRefusal>>>;
-  /** Names in the agent's or the step's allowedTools that climpt has no tool for (`Task`, `Skill`…). */
+  /**
+   * Names in the agent's or the step's allowedTools that climpt has no tool for (`Task`,
+   * `Skill`…). MCP names are not among them: their servers decide (mcp-policy.ts).
+   */
   readonly ignoredToolNames: readonly string[];
 }
 
@@ -91,9 +100,14 @@ export function resolveToolPolicy(agent: AgentDefinition, step: Step): ToolPolic
   };
 }
 
-/** The distinct names in a list that are not climpt tools, in first-seen order. */
+/**
+ * The distinct names in a list that are not climpt tools, in first-seen order. MCP tool names
+ * (`mcp__<server>…`) are tools of the agent's servers, decided by mcp-policy.ts, not unknown.
+ */
 export function unknownToolNames(names: readonly string[]): string[] {
-  return [...new Set(names.filter((name) => !isToolName(name)))];
+  return [
+    ...new Set(names.filter((name) => !isToolName(name) && parseMcpToolName(name) === undefined)),
+  ];
 }
 
 function refusalFor(

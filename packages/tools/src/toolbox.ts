@@ -7,13 +7,20 @@ import type {
   ToolExecutor,
   ToolResult,
 } from "@climpt/model";
-import { collectSecrets, createScrubber, type SecretScrubber } from "@climpt/model";
+import {
+  collectSecrets,
+  createScrubber,
+  parseMcpToolName,
+  type SecretScrubber,
+} from "@climpt/model";
 import { type BoundaryRequest, BoundaryRequestLog } from "./boundary-request.ts";
 import type { BuiltinTool, PreparedCall, ToolboxNotice, ToolContext } from "./builtin-tool.ts";
 import { TOOL_CODES } from "./codes.ts";
 import { workingRoot } from "./confine-path.ts";
 import type { ToolEvent } from "./events.ts";
 import { createGithubAccess, type GithubAccess } from "./github-access.ts";
+import { runMcpCall } from "./mcp/mcp-call.ts";
+import type { McpStepTools } from "./mcp/mcp-step-tools.ts";
 import { PATTERN_DEADLINE_MS } from "./pattern-failure.ts";
 import { resolveToolPolicy, type ToolPolicy } from "./policy.ts";
 import { type ProtectedPath, resolveProtectedPaths } from "./protected-paths.ts";
@@ -105,6 +112,12 @@ export interface ToolboxOptions {
    * host); the runner creates the journal folder before the first step. Default: none.
    */
   readonly protectedPaths?: readonly ProtectedPath[];
+  /**
+   * The step's MCP tools (`stepMcpTools` with the run's servers): offered after the built-in
+   * tools as `mcp__<server>__<tool>`, their results capped and scrubbed like the built-in ones.
+   * Default: none.
+   */
+  readonly mcp?: McpStepTools;
 }
 
 /** The tools of one step: a ToolExecutor plus the boundary requests its closure tools recorded. */
@@ -209,6 +222,7 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     const tool = BUILTIN_TOOLS[name];
     return { name, description: tool.description, inputSchema: tool.inputSchema };
   });
+  for (const tool of options.mcp?.tools ?? []) definitions.push(tool.definition);
   const emit = (event: ToolEvent): void => options.onEvent?.(event);
 
   const refuse = (call: ToolCall, code: string, reason: string): ToolResult => {
@@ -224,8 +238,20 @@ export function createToolbox(options: ToolboxOptions): Toolbox {
     policy,
     boundaryRequests: () => boundary.requests(),
     async execute(call, signal) {
+      if (parseMcpToolName(call.name) !== undefined) {
+        return runMcpCall(call, signal, {
+          agent: options.agent,
+          step: options.step,
+          mcp: options.mcp,
+          outputCapBytes: context.outputCapBytes,
+          scrub: (text) => context.scrubber.scrub(text),
+          emit,
+          refuse,
+        });
+      }
       if (!isToolName(call.name)) {
-        const available = policy.tools.length > 0 ? policy.tools.join(", ") : "none";
+        const available =
+          definitions.length > 0 ? definitions.map((d) => d.name).join(", ") : "none";
         return refuse(
           call,
           TOOL_CODES.unavailable,

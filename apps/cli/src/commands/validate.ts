@@ -1,3 +1,4 @@
+import type { FlagSpec } from "../args/flag-spec.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { locateAgent } from "../locate-agent.ts";
@@ -18,11 +19,19 @@ import {
 } from "./command-line.ts";
 import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
 
+const CHECK_MCP_FLAG: FlagSpec = {
+  name: "check-mcp",
+  kind: "boolean",
+  key: "checkMcp",
+  description:
+    "Also start the agent's MCP servers (in the sandbox, as a run would) and report allowedTools entries naming a tool a server does not offer (TOOL-MCP-006), or a server that does not start (TOOL-MCP-001).",
+};
+
 export const validateCommand: Command = {
   name: "validate",
   summary: "Check an agent definition: every load-time problem and flow finding at once.",
-  usage: ["climpt validate <agent> [--json] [--agent-dir DIR] [--cwd DIR]"],
-  flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
+  usage: ["climpt validate <agent> [--json] [--check-mcp] [--agent-dir DIR] [--cwd DIR]"],
+  flags: [JSON_FLAG, CHECK_MCP_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
     "<agent> is a name under <cwd>/.agent/ (or --agent-dir), or a path to an agent folder.",
     "Checks agent.json, steps_registry.json, the output schemas, the system prompt, every step, check and retry prompt (files and {uv-…} placeholders), the static flow analysis (reachability, completion, cycles, intents and transitions, handoff), what the run needs from the working folder (--cwd), and whether the OS sandbox its Bash, validators and program steps run in can start on this machine. `climpt run` makes the same checks before its first model call.",
@@ -41,14 +50,20 @@ export const validateCommand: Command = {
     // problems and a sandbox that cannot start here are warnings, since validating runs nothing.
     const { checkAgent } = await runnerModule();
     const check = await checkAgent(dir.value, { cwd: location.cwd, sandbox: true });
-    const all = [...check.problems, ...check.findings];
+    const mcp =
+      values.get("checkMcp") === true && check.loaded !== undefined
+        ? // Loaded only here: the MCP client is not part of a plain validate's start-up.
+          await (await import("@climpt/tools")).checkMcpServers(check.loaded, { cwd: location.cwd })
+        : [];
+    const problems = [...check.problems, ...mcp];
+    const all = [...problems, ...check.findings];
     const okay = !hasErrors(all);
     const name = check.loaded?.agent.name;
     if (json) {
       writeJson(io, {
         ok: okay,
         agent: { ...(name === undefined ? {} : { name }), dir: check.dir },
-        problems: check.problems.map(problemJson),
+        problems: problems.map(problemJson),
         findings: check.findings.map(problemJson),
       });
     }

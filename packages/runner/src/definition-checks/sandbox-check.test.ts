@@ -174,6 +174,43 @@ describe("runner.boundaries.sandbox", () => {
     );
   });
 
+  it("required, nothing but a stdio MCP server runs a command: refused up front too", async () => {
+    const { fake, client } = await fakeApi();
+    fake.enqueue(intentReply("handoff"), intentReply("closing"));
+    const dir = writeTestAgent({
+      name: "with-mcp",
+      entryStep: "initial.main",
+      steps: {
+        "initial.main": {
+          intents: ["handoff"],
+          transitions: { handoff: { target: "closure.done" } },
+        },
+        "closure.done": { intents: ["closing"], transitions: { closing: { target: null } } },
+      },
+      runner: {
+        boundaries: {
+          allowedTools: ["Read", "mcp__files"],
+          permissionMode: "acceptEdits",
+          mcpServers: { files: { command: "node", args: ["server.js"] } },
+        },
+      },
+    });
+    const loaded = await loadAgentDefinition(dir);
+    process.env.PATH = pathWithoutBwrap();
+    resetSandboxProbe();
+    const refused = await new StepFlowRunner(loaded, { modelClient: client })
+      .run({ cwd: makeSampleRepo(), args: {} })
+      .then(
+        () => undefined,
+        (error: unknown) => error as { problems?: readonly Problem[] },
+      );
+    expect(fake.messageRequests()).toHaveLength(0);
+    const sandbox = refused?.problems?.find((problem) => problem.code === "RUN-SANDBOX-001");
+    expect(sandbox?.message).toMatch(
+      /^MCP server\(s\) "files" run commands, which run only inside the OS sandbox, and the sandbox cannot start here: /,
+    );
+  });
+
   it('"off" runs where the sandbox cannot start, and records its notice', async () => {
     const { fake, client } = await fakeApi();
     fake.enqueue(

@@ -57,6 +57,7 @@ function whatNeedsIt(
   validators: string[],
   programs: string[],
   hook: boolean,
+  mcp: string[] = [],
 ): string {
   const quoted = (ids: string[]): string => ids.map((id) => `"${id}"`).join(", ");
   const parts: string[] = [];
@@ -64,6 +65,7 @@ function whatNeedsIt(
   const commands: string[] = [];
   if (validators.length > 0) commands.push(`validator(s) ${quoted(validators)}`);
   if (programs.length > 0) commands.push(`program step(s) ${quoted(programs)}`);
+  if (mcp.length > 0) commands.push(`MCP server(s) ${quoted(mcp)}`);
   if (hook) commands.push("the boundary hook");
   // Only the hook: one command ("runs a command, which runs"); otherwise commands ("run").
   const single = commands.length === 0 || (commands.length === 1 && hook);
@@ -81,7 +83,7 @@ function whatNeedsIt(
  * RUN-SANDBOX-002 (a warning, which a run records as a `notice`) when the agent turned the
  * sandbox off; RUN-SANDBOX-001 when it is required, something would run in it — a step that can
  * run Bash (when climpt's toolbox runs the steps, `toolbox`), a validator a closure step runs, a
- * program step, the command boundary hook — and the sandbox cannot start on this machine (missing programs, user namespaces
+ * program step, the command boundary hook, a stdio MCP server — and the sandbox cannot start on this machine (missing programs, user namespaces
  * disabled): an error for a run, a warning for `climpt validate`, which runs nothing.
  */
 export async function checkSandbox(
@@ -107,7 +109,11 @@ export async function checkSandbox(
   const validators = validatorsInUse(loaded);
   const programs = programSteps(loaded);
   const hook = loaded.agent.boundaryHook !== undefined;
-  if (bash.length + validators.length + programs.length === 0 && !hook) return [];
+  // The agent's stdio MCP servers start inside the sandbox too (@climpt/tools mcp-stdio-launch).
+  const mcp = Object.entries(loaded.agent.mcpServers ?? {})
+    .filter(([, server]) => server.transport === "stdio")
+    .map(([name]) => name);
+  if (bash.length + validators.length + programs.length + mcp.length === 0 && !hook) return [];
   const probe = await probeSandbox();
   // A probe that ran out of time on a loaded machine proves nothing: refuse only on a definite
   // answer (programs missing, namespaces refused); Bash itself still refuses if it cannot start.
@@ -115,7 +121,7 @@ export async function checkSandbox(
   return [
     problem(
       RUNNER_CODES.sandboxRequired,
-      `${whatNeedsIt(bash, validators, programs, hook)}, and the sandbox cannot start here: ${probe.reason}`,
+      `${whatNeedsIt(bash, validators, programs, hook, mcp)}, and the sandbox cannot start here: ${probe.reason}`,
       { ...at, severity: options.severity, hint: SANDBOX_HINT },
     ),
   ];

@@ -58,3 +58,54 @@ describe("JournalToolReplay on resume", () => {
     expect(ran).toEqual(["read", "grep", "bash"]);
   });
 });
+
+describe("JournalToolReplay and MCP tools in flight", () => {
+  it("re-runs an MCP call whose server marks it read-only or idempotent; any other is effect unknown", async () => {
+    const ran: string[] = [];
+    const schema = { type: "object" as const };
+    const tools: ToolExecutor = {
+      ...liveTools(ran),
+      definitions: [
+        {
+          name: "mcp__s__look",
+          description: "",
+          inputSchema: schema,
+          annotations: { readOnlyHint: true },
+        },
+        {
+          name: "mcp__s__put",
+          description: "",
+          inputSchema: schema,
+          annotations: { idempotentHint: true },
+        },
+        {
+          name: "mcp__s__send",
+          description: "",
+          inputSchema: schema,
+          annotations: { readOnlyHint: false },
+        },
+        { name: "mcp__s__plain", description: "", inputSchema: schema },
+      ],
+    };
+    const replay = new JournalToolReplay(tools, new Map(), [
+      replyCalling(
+        { id: "look", name: "mcp__s__look" },
+        { id: "put", name: "mcp__s__put" },
+        { id: "send", name: "mcp__s__send" },
+        { id: "plain", name: "mcp__s__plain" },
+      ),
+    ]);
+    const results = [];
+    for (const [id, name] of [
+      ["look", "mcp__s__look"],
+      ["put", "mcp__s__put"],
+      ["send", "mcp__s__send"],
+      ["plain", "mcp__s__plain"],
+    ] as const) {
+      results.push(await replay.execute({ id, name, input: {} }));
+    }
+    expect(ran).toEqual(["look", "put"]);
+    expect(results[2]?.content).toMatch(/^RUN-RESUME-004: .*mcp__s__send call was running/);
+    expect(results[3]?.content).toMatch(/^RUN-RESUME-004/);
+  });
+});

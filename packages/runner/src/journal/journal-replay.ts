@@ -98,7 +98,8 @@ export function inFlightResult(call: ToolCall): ToolResult {
  * Each recorded result is served once, in order, so an id that comes back later in the step (a
  * live reply after the replayed ones, a scripted model reusing ids) runs live. A call a recorded
  * reply asked for that has no recorded result was in flight at the stop: it is answered with
- * `inFlightResult`, not run again, unless its tool is read-only (Read, Glob, Grep).
+ * `inFlightResult`, not run again, unless its tool is read-only (Read, Glob, Grep) or an MCP tool
+ * its server marks read-only or idempotent.
  */
 export class JournalToolReplay implements ToolExecutor {
   private readonly results = new Map<string, ToolResult[]>();
@@ -127,6 +128,15 @@ export class JournalToolReplay implements ToolExecutor {
     return this.inner.definitions;
   }
 
+  /**
+   * Whether the tool's provider says running it again is harmless: an MCP tool its server marks
+   * `readOnlyHint` or `idempotentHint` (the definitions carry the annotations).
+   */
+  private rerunsSafely(name: string): boolean {
+    const annotations = this.inner.definitions.find((d) => d.name === name)?.annotations;
+    return annotations?.readOnlyHint === true || annotations?.idempotentHint === true;
+  }
+
   /** Whether this call's result came from the journal. */
   servedFromJournal(call: ToolCall): boolean {
     return this.served.has(call);
@@ -141,7 +151,7 @@ export class JournalToolReplay implements ToolExecutor {
     const pending = this.inFlight.get(call.id) ?? 0;
     if (pending > 0) {
       this.inFlight.set(call.id, pending - 1);
-      if (!READ_ONLY_TOOLS.has(call.name)) {
+      if (!READ_ONLY_TOOLS.has(call.name) && !this.rerunsSafely(call.name)) {
         this.served.add(call);
         return inFlightResult(call);
       }

@@ -2,9 +2,16 @@ import path from "node:path";
 import { type PromptOverride, resolveStepPrompt, type StepPrompt } from "@climpt/c3l-resolver";
 import type { JsonValue, Result, Step } from "@climpt/model";
 import { modelId, resolveModel, type ToolExecutor } from "@climpt/sdk-adapter";
-import { createToolbox, type Toolbox, type ToolboxOptions } from "@climpt/tools";
+import {
+  createToolbox,
+  type McpStepTools,
+  stepMcpTools,
+  type Toolbox,
+  type ToolboxOptions,
+} from "@climpt/tools";
+import { RUNNER_CODES } from "../codes.ts";
 import type { RunContext } from "../run/run-context.ts";
-import { problemError } from "../run/run-errors.ts";
+import { errorOf, problemError } from "../run/run-errors.ts";
 import type { RunState } from "../run/run-state.ts";
 import type { RunError } from "../run-result.ts";
 import type { PhaseReplay, StepAnswer, StepExecutionObserver } from "../step-executor.ts";
@@ -151,9 +158,20 @@ export async function runModelPhase(
   const iteration = state.routerState.iteration;
   const model = modelId(resolveModel(step.model, ctx.modelOverride ?? ctx.agent.defaultModel));
   const pendingRetry = phase === "step" && state.pendingRetry?.stepId === step.id;
+  // The step's MCP tools: the run's servers start here the first time a step may use them.
+  let mcp: McpStepTools | undefined;
+  let mcpFailure: RunError | undefined;
+  if (options.toolbox === undefined && ctx.mcp !== undefined) {
+    try {
+      mcp = await stepMcpTools(ctx.mcp, ctx.agent, step);
+    } catch (error) {
+      mcpFailure = errorOf(error, RUNNER_CODES.stepFailed);
+    }
+  }
   const toolbox =
     options.toolbox ??
     createToolbox({
+      ...(mcp === undefined ? {} : { mcp }),
       cwd: ctx.cwd,
       agent: ctx.agent,
       step,
@@ -185,6 +203,8 @@ export async function runModelPhase(
       },
     });
   const emit = ctx.events.emit.bind(ctx.events);
+  if (mcpFailure !== undefined)
+    return { ok: false, kind: "fatal", error: mcpFailure, ran: false, toolbox };
   emit({
     type: "step_start",
     iteration,

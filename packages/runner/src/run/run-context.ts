@@ -22,6 +22,7 @@ import type { RunBaseline } from "@climpt/protocol";
 import { createRouter, type Router } from "@climpt/router";
 import {
   type GitPushSetting,
+  type McpServers,
   type ProtectedPath,
   type RunRepository,
   resolveGitPushTarget,
@@ -40,6 +41,7 @@ import type { StepExecutor } from "../step-executor.ts";
 import type { RunWorktree } from "../worktree/worktree.ts";
 import { resolveWorktreeFinish } from "../worktree/worktree-finish.ts";
 import { runModelClient } from "./model-client.ts";
+import { runMcpServers } from "./run-mcp.ts";
 import {
   type RunBudgets,
   type RunnerOptions,
@@ -116,6 +118,12 @@ export interface RunContext {
    * `editAgents`, the agent definitions (run-protected-paths.ts).
    */
   readonly protectedPaths: readonly ProtectedPath[];
+  /**
+   * The agent's MCP servers for this run session (run-mcp.ts): started by the first step that
+   * may use them, stopped when the run ends; on `--replay`, the cassette's recording. Undefined
+   * when the agent declares none.
+   */
+  readonly mcp: McpServers | undefined;
   readonly onTextDelta: RunOptions["onTextDelta"];
   /** The command that continues this run, for hints (`RunnerOptions.resumeCommand`). */
   readonly resumeCommand: string;
@@ -224,6 +232,28 @@ export async function buildRunContext(
     agentDir: loaded.dir,
     agent,
   });
+  const events = new RunEventStream(
+    runId,
+    sink,
+    inputs.telemetry,
+    inputs.listeners,
+    identity.lastSeq,
+    scrubber,
+  );
+  const mcp = runMcpServers({
+    loaded,
+    runnerOptions,
+    runOptions,
+    cwd: identity.cwd,
+    scrubber,
+    protectedPaths,
+    onNotice: (notice) =>
+      events.emit({
+        type: "notice",
+        level: "warning",
+        message: `${notice.code}: ${notice.message}`,
+      }),
+  });
   return {
     loaded,
     agent,
@@ -243,14 +273,7 @@ export async function buildRunContext(
     verdict,
     commandRunner,
     journalPath: identity.journal.path,
-    events: new RunEventStream(
-      runId,
-      sink,
-      inputs.telemetry,
-      inputs.listeners,
-      identity.lastSeq,
-      scrubber,
-    ),
+    events,
     usage: new UsageMeter(identity.totals),
     signal: inputs.stop.signal,
     stopped: () => stoppedError(inputs, runId),
@@ -270,6 +293,7 @@ export async function buildRunContext(
     gitPush,
     githubRepository,
     protectedPaths,
+    mcp,
     onTextDelta: runOptions.onTextDelta,
     resumeCommand: resumeCommandOf(runnerOptions, runId),
     git: identity.git,

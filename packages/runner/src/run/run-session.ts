@@ -93,6 +93,8 @@ export class RunSession {
     } finally {
       signal?.removeEventListener("abort", onAbort);
       if (wallClock !== undefined) clearTimeout(wallClock);
+      // Already stopped by finish() on a run that ended; a setup failure or a throw gets here.
+      await ctx?.mcp?.close();
       ctx?.events.close();
     }
   }
@@ -159,6 +161,9 @@ export class RunSession {
    */
   private async finish(ctx: RunContext, ending: RunEnding): Promise<RunResult> {
     let final = ending;
+    // The MCP servers stop with the model's work, before the boundary hook and the worktree's
+    // finish act on the repository: a server's sandbox hands back its git changes as it ends.
+    await ctx.mcp?.close();
     if (ending.stepEnd !== undefined) {
       this.record(ctx, ending.stepEnd);
       // A hook that fails here ends the run through the caller's catch, before the boundary hook.
