@@ -115,6 +115,12 @@ export interface RunnerOptions {
    * last lines, and resume would repeat the steps they recorded.
    */
   readonly fsync?: boolean;
+  /**
+   * Snapshot the working tree at the run's start and at every step end (default true), as a
+   * commit under `refs/climpt/<runId>/` recorded in `step_end.snapshot`: what `fork` starts
+   * from. Taken only in a git repository with a commit, and only when the run keeps a journal.
+   */
+  readonly snapshots?: boolean;
   /** Per model call. */
   readonly callTimeoutMs?: number;
   /**
