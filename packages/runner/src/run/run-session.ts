@@ -16,6 +16,7 @@ import type { RunError, RunResult } from "../run-result.ts";
 import { announceStepEnd } from "./announce-step-end.ts";
 import { budgetError } from "./budgets.ts";
 import { finishRun, runBoundary } from "./finish-run.ts";
+import { forkRun } from "./fork-run.ts";
 import { resumeRun } from "./resume-run.ts";
 import type { RunContext, SessionInputs } from "./run-context.ts";
 import { errorOf } from "./run-errors.ts";
@@ -74,7 +75,14 @@ export class RunSession {
       await this.inputs.telemetry.load();
       // Setup failures (bad input, an agent that cannot run) reject: there is no run to end.
       const resumeId = this.runOptions.resume;
-      if (resumeId === undefined) {
+      const fork = this.runOptions.fork;
+      if (resumeId === undefined && fork !== undefined) {
+        ({
+          context: ctx,
+          state: this.state,
+          snapshots: this.snapshots,
+        } = await forkRun(this.inputs, fork));
+      } else if (resumeId === undefined) {
         ({
           context: ctx,
           state: this.state,
