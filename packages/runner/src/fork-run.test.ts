@@ -83,7 +83,7 @@ describe("a fork of the fix-bug demo", () => {
     const first = JSON.stringify(requests[0]?.body);
     expect(first).toContain("implement the fix (issue #42)");
     expect(first).toContain("Replace each run of non-alphanumeric characters");
-    expect((requests[0]?.body as { model: string }).model).toMatch(/haiku/);
+    expect((requests[0]?.body as { model?: string } | undefined)?.model).toMatch(/haiku/);
     expect(requests.some((request) => JSON.stringify(request.body).includes("analyse"))).toBe(
       false,
     );
