@@ -127,6 +127,28 @@ describe("a fork of the fix-bug demo", () => {
     ).toContain(`refs/climpt/${forked.runId}/1-initial.analyze`);
   });
 
+  it("restores what the source left uncommitted as uncommitted: the git-clean validator refuses the fork's first closing as it refused the source's", async () => {
+    const { repo, result: source } = await sourceRun();
+    const script = await loadFakeScript(path.join(EXAMPLES, "fake-models", "fix-bug.json"));
+    const fake = await startFakeAnthropic();
+    closers.push(() => fake.close());
+    // From the verify step on: the fix the implement step made is in the snapshot, uncommitted.
+    fake.enqueue(...script.replies.slice(6));
+    const forked = await new StepFlowRunner(loaded, {
+      modelClient: createAnthropicClient({ apiKey: "sk-test", baseURL: fake.url, maxRetries: 0 }),
+    }).run({ cwd: repo, fork: { runId: source.runId, at: 3 } });
+    cleanUpWorktree(repo, forked.worktree?.path);
+
+    expect(forked.error).toBeUndefined();
+    expect(forked.state.history.map((entry) => entry.transition)).toEqual(
+      source.state.history.map((entry) => entry.transition),
+    );
+    expect(fake.messageRequests()).toHaveLength(script.replies.length - 6);
+    const branch = forked.worktree?.branch as string;
+    // The branch started at the commit the source had checked out, and holds the fork's commit.
+    expect(git(repo, "rev-list", "--count", branch)).toBe("2");
+  });
+
   it("refuses an unknown run, a point past the end, an undeclared parameter and a point without a snapshot", async () => {
     const { repo, result: source } = await sourceRun();
     const runner = new StepFlowRunner(loaded, {
