@@ -310,11 +310,6 @@ export interface BoundaryHookEvent extends EventBase {
  */
 export interface StepEndEvent extends EventBase, StepEndRecord {
   readonly type: "step_end";
-  /**
-   * Set on a fork's copies of the step ends it did not run: the id of the run that ran the step
-   * (the source, or the source's own source for a fork of a fork).
-   */
-  readonly inheritedFrom?: string;
 }
 
 export interface NoticeEvent extends EventBase {

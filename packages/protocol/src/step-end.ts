@@ -68,4 +68,9 @@ export interface StepEndRecord extends Omit<StepEnd, "routerState"> {
    * from before snapshots, outside a repository, and when the snapshot failed (a notice says so).
    */
   readonly snapshot?: string;
+  /**
+   * Set on a fork's copies of the step ends it did not run (`run_start.forkedFrom`): the id of
+   * the run that ran the step (the source, or the source's own source for a fork of a fork).
+   */
+  readonly inheritedFrom?: string;
 }
