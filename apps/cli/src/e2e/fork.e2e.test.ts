@@ -120,6 +120,17 @@ describe("climpt fork", () => {
       iteration: 2,
       stepId: "continuation.implement",
     });
+    const where = ["--agent-dir", path.join(REPO_ROOT, "examples", "agents"), "--cwd", repo];
+    const runs = await spawnCli(["runs", ...where], { env: ENV() });
+    expect(runs.code, runs.stderr).toBe(0);
+    const forkRow = runs.stdout.split("\n").find((line) => line.startsWith(forkId));
+    expect(forkRow).toContain(`${sourceId} [2] continuation.implement`);
+    const show = await spawnCli(["show", forkId, ...where], { env: ENV() });
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(/forked from\s+\S+ \[2\] continuation\.implement/);
+    expect(show.stdout).toContain(
+      `[1] initial.analyze: next → continuation.implement (run ${sourceId}, not run here)`,
+    );
   });
 
   it("refuses an unknown run, a point past the end and an undeclared parameter, with codes and exit 2", async () => {
