@@ -149,6 +149,42 @@ describe("a fork of the fix-bug demo", () => {
     expect(git(repo, "rev-list", "--count", branch)).toBe("2");
   });
 
+  it("is resumed like any run: its inherited step ends fold with its own", async () => {
+    const { repo, result: source } = await sourceRun();
+    const script = await loadFakeScript(path.join(EXAMPLES, "fake-models", "fix-bug.json"));
+    const fake = await startFakeAnthropic();
+    closers.push(() => fake.close());
+    fake.enqueue(...script.replies.slice(3));
+    const runner = new StepFlowRunner(loaded, {
+      modelClient: createAnthropicClient({ apiKey: "sk-test", baseURL: fake.url, maxRetries: 0 }),
+    });
+    // Stopped once the fork's own implement step has ended.
+    const stop = new AbortController();
+    const off = runner.on((event) => {
+      if (event.type === "step_end" && event.iteration === 2) stop.abort();
+    });
+    const first = await runner.run({
+      cwd: repo,
+      fork: { runId: source.runId, at: 2 },
+      signal: stop.signal,
+    });
+    off();
+    cleanUpWorktree(repo, first.worktree?.path);
+    expect(first.error?.code).toBe("AGENT_INTERRUPTED");
+    expect(first.resumable).toBe(true);
+
+    const resumed = await runner.run({ cwd: repo, resume: first.runId });
+    expect(resumed.error).toBeUndefined();
+    expect(resumed.success).toBe(true);
+    expect(resumed.iterations).toBe(7);
+    expect(resumed.state.history.map((entry) => entry.stepId)).toEqual(
+      source.state.history.map((entry) => entry.stepId),
+    );
+    // Every reply served once: none asked twice, none for the inherited analysis.
+    expect(fake.messageRequests()).toHaveLength(script.replies.length - 3);
+    expect(resumed.worktree?.merged).toBe(false);
+  });
+
   it("refuses an unknown run, a point past the end, an undeclared parameter and a point without a snapshot", async () => {
     const { repo, result: source } = await sourceRun();
     const runner = new StepFlowRunner(loaded, {
