@@ -5,6 +5,7 @@ import { auditCommand } from "./commands/audit.ts";
 import type { Command } from "./commands/command.ts";
 import { reportUsageProblems, wantsJson } from "./commands/command-line.ts";
 import { fleetCommand } from "./commands/fleet.ts";
+import { forkCommand } from "./commands/fork.ts";
 import { graphCommand } from "./commands/graph.ts";
 import { initCommand } from "./commands/init.ts";
 import { labelsCommand } from "./commands/labels.ts";
@@ -28,6 +29,7 @@ import { CLI_VERSION } from "./version.ts";
 export const COMMANDS: readonly Command[] = [
   runCommand,
   resumeCommand,
+  forkCommand,
   runsCommand,
   showCommand,
   promptCommand,

@@ -11,6 +11,7 @@ export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
   CheckEvent,
+  ForkOrigin,
   GateEvent,
   ModelRequestEvent,
   ModelResponseEvent,

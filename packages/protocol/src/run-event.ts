@@ -86,6 +86,31 @@ export interface RunStartEvent extends EventBase {
    * there is none. Absent in journals from before it (those runs compare nothing).
    */
   readonly baseline?: RunBaseline;
+  /**
+   * The commit recording the working tree as the run found it (`refs/climpt/<runId>/0-start`),
+   * what a fork at the first iteration starts from. Absent when the run took no snapshot (no
+   * repository, no journal, a journal from before snapshots, or the snapshot failed).
+   */
+  readonly snapshot?: string;
+  /** Set when the run is a fork (`climpt fork`): the run and the point it started from. */
+  readonly forkedFrom?: ForkOrigin;
+}
+
+/**
+ * Where a forked run came from. Its iterations before `iteration` were not run: their `step_end`
+ * records are the source run's, copied into the fork's journal (marked `inheritedFrom`), and its
+ * working tree started from `snapshot`, the source's state at that point.
+ */
+export interface ForkOrigin {
+  readonly runId: string;
+  /** The first iteration the fork ran itself. */
+  readonly iteration: number;
+  /** The step it ran at that iteration. */
+  readonly stepId: string;
+  /** The commit its working tree started from (the source's snapshot before `iteration`). */
+  readonly snapshot: string;
+  /** The source's usage totals at that point, which the fork's totals start from. */
+  readonly usage: RunUsage;
 }
 
 /** `RunStartEvent.baseline`: the run's base for comparing failures, or why it has none. */

@@ -57,6 +57,22 @@ describe("summarizeRun", () => {
     });
   });
 
+  it("says where a fork started, and null for a run that is no fork", () => {
+    const forkedFrom = {
+      runId: "r0",
+      iteration: 2,
+      stepId: "continuation.implement",
+      snapshot: "0123456789012345678901234567890123456789",
+      usage: { inputTokens: 1, outputTokens: 1, costUsd: 0.1 },
+    };
+    expect(summaryOf([{ ...start, forkedFrom }, end(true)])?.forkedFrom).toEqual({
+      runId: "r0",
+      iteration: 2,
+      stepId: "continuation.implement",
+    });
+    expect(summaryOf([start, end(true)])?.forkedFrom).toBeNull();
+  });
+
   it("is unfinished without run_end, and again after a resume with no run_end yet", () => {
     expect(summaryOf([start])?.status).toBe("unfinished");
     const stopped = end(false, { code: "AGENT_INTERRUPTED" });

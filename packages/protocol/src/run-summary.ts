@@ -56,6 +56,12 @@ export interface RunSummary {
   readonly resumable: boolean;
   /** How many times the run was resumed (`run_resume`). */
   readonly resumes: number;
+  /** A fork (`run_start.forkedFrom`): the run and the iteration (and step) it started from. */
+  readonly forkedFrom: {
+    readonly runId: string;
+    readonly iteration: number;
+    readonly stepId: string;
+  } | null;
   readonly journalPath: string;
 }
 
@@ -104,6 +110,14 @@ export function summarizeRun(
     durationMs: Math.max(0, Date.parse(last.time) - Date.parse(start.time)),
     resumable: end === undefined ? true : end.resumable,
     resumes,
+    forkedFrom:
+      start.forkedFrom === undefined
+        ? null
+        : {
+            runId: start.forkedFrom.runId,
+            iteration: start.forkedFrom.iteration,
+            stepId: start.forkedFrom.stepId,
+          },
     journalPath,
   };
 }

@@ -61,4 +61,16 @@ export interface StepEndRecord extends Omit<StepEnd, "routerState"> {
    * changed), in list order. Absent in format 1.
    */
   readonly stepCountChanges?: readonly StepCount[];
+  /**
+   * The commit recording the working tree as this step left it, committed and uncommitted
+   * files alike, under `refs/climpt/<runId>/<iteration>-<stepId>` (the user's branches and
+   * index untouched): what `climpt fork` starts a fork's working tree from. Absent in journals
+   * from before snapshots, outside a repository, and when the snapshot failed (a notice says so).
+   */
+  readonly snapshot?: string;
+  /**
+   * Set on a fork's copies of the step ends it did not run (`run_start.forkedFrom`): the id of
+   * the run that ran the step (the source, or the source's own source for a fork of a fork).
+   */
+  readonly inheritedFrom?: string;
 }

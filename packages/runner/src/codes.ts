@@ -223,6 +223,29 @@ export const RUNNER_CODES = {
    */
   resumeDefinitionUncompared: "RUN-RESUME-007",
   /**
+   * `fork` found no run to fork: no journal of that id in the agent's journal folder of this
+   * folder, or a journal without `run_start`, or one of another agent. Nothing was made. Example:
+   * `No journal of run 20261122T003512Z-a1b2c3 at /repo/tmp/climpt/logs/fix/…jsonl to fork from.`
+   * Fix: `climpt runs` lists the runs; fork from the folder the run was started in, with its agent.
+   */
+  forkNoRun: "RUN-FORK-001",
+  /**
+   * `fork --at` names a point the source run never reached: an iteration past its last one, or a
+   * step it never ran (or one no step of the agent has), or an iteration that is not a whole
+   * number from 1. Nothing was made. Example: `Run … never reached iteration 12: it ran 7.` Fix:
+   * `climpt show <run id>` lists its iterations and steps; pass one of them.
+   */
+  forkPointNotReached: "RUN-FORK-002",
+  /**
+   * The point `fork --at` names has no snapshot of the working tree to start from: the journal
+   * predates snapshots, the run worked outside a repository or kept none (`snapshots: false`),
+   * the snapshot failed (a notice in the journal says why), or its commit is gone from the
+   * repository (removed refs, a fleet run whose worker kept it). Nothing was made. Example: `Run
+   * … recorded no snapshot of its working tree before iteration 2 (continuation.implement), so a
+   * fork cannot start there.` Fix: Fork at another point that has one, or start a new run.
+   */
+  forkNoSnapshot: "RUN-FORK-003",
+  /**
    * The `onStepEnd` hook (a fleet worker pushing the run's branch) failed after a step end; the run
    * stops, the step is recorded. Resumable. Example: `The step-end hook failed after step
    * initial.work (iteration 1): git push: remote unreachable` Fix: Fix what the hook reports, then

@@ -16,6 +16,13 @@ export {
 } from "./definition-checks/check-agent.ts";
 export { gitRepositoryOf, runsGit } from "./definition-checks/environment-checks.ts";
 export {
+  removeRunSnapshots,
+  runSnapshotRefs,
+  SNAPSHOT_REFS,
+  snapshotLabel,
+  snapshotRef,
+} from "./git/run-snapshot.ts";
+export {
   endJournalAtLineBoundary,
   JournalWriter,
   journalDirectory,

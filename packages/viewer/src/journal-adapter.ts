@@ -38,6 +38,7 @@ function summaryOf(fold: JournalFold, fallbackRunId: string): RunSummary {
     durationMs: fold.t0 === null || fold.lastTime === null ? 0 : fold.lastTime - fold.t0,
     currentStepId: fold.open?.stepId ?? last?.stepId ?? null,
     resumes: fold.resumes,
+    forkedFrom: fold.forkedFrom,
   };
 }
 

@@ -19,7 +19,13 @@ import {
   timeOf,
   tokensOf,
 } from "./journal-fields.ts";
-import { type EventOf, type JournalFold, newStep, stepLabel } from "./journal-fold.ts";
+import {
+  type EventOf,
+  type JournalFold,
+  type MutableStep,
+  newStep,
+  stepLabel,
+} from "./journal-fold.ts";
 import type { VerdictView } from "./view-model.ts";
 
 /**
@@ -75,6 +81,15 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
       fold.agent = text(event.agent) ?? fold.agent;
       fold.args = jsonRecord(event.args);
       fold.entryStepId = text(event.entryStepId);
+      {
+        const origin = record(event.forkedFrom);
+        const runId = text(origin.runId);
+        const iteration = count(origin.iteration);
+        fold.forkedFrom =
+          runId === null || iteration === null
+            ? null
+            : { runId, iteration, stepId: text(origin.stepId) ?? "?" };
+      }
       break;
     }
     case "run_resume": {
@@ -239,7 +254,11 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
     }
     case "step_end": {
       const event = raw as EventOf<"step_end">;
-      const step = fold.stepFor(count(event.iteration), text(event.stepId));
+      const inheritedFrom = text(event.inheritedFrom);
+      const step =
+        inheritedFrom === null
+          ? fold.stepFor(count(event.iteration), text(event.stepId))
+          : inheritedStep(fold, event, inheritedFrom, now);
       if (step === null) break;
       step.output = json(event.output);
       step.handoff = isRecord(event.handoff) ? jsonRecord(event.handoff) : null;
@@ -300,4 +319,42 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
       break;
     }
   }
+}
+
+/**
+ * A fork's copy of a step end it did not run (`inheritedFrom`): a step of its own in the list,
+ * with no calls, a zero-length bar tagged with the run that ran it.
+ */
+function inheritedStep(
+  fold: JournalFold,
+  event: EventOf<"step_end">,
+  inheritedFrom: string,
+  now: number,
+): MutableStep {
+  const step = newStep(
+    fold,
+    {
+      ...event,
+      type: "step_start",
+      stepKind: "work",
+      model: "",
+      phase: "step",
+      retry: false,
+    },
+    now,
+  );
+  step.inheritedFrom = inheritedFrom;
+  step.running = false;
+  fold.steps.push(step);
+  fold.span({
+    kind: "step",
+    label: stepLabel(step),
+    startMs: now,
+    durationMs: 0,
+    status: "ok",
+    depth: 0,
+    stepIndex: step.index,
+    tags: [`from ${inheritedFrom}`],
+  });
+  return step;
 }

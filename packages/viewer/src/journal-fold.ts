@@ -51,6 +51,8 @@ export class JournalFold {
   open: MutableStep | null = null;
   resumedPending = false;
   resumes = 0;
+  /** `run_start.forkedFrom`: where a fork started. */
+  forkedFrom: { runId: string; iteration: number; stepId: string } | null = null;
   tokens: TokenCounts = NO_TOKENS;
   costUsd = 0;
   hookSpan: MutableSpan | null = null;
@@ -144,6 +146,7 @@ export function newStep(
     startMs,
     durationMs: 0,
     running: true,
+    inheritedFrom: null,
   };
 }
 

@@ -38,6 +38,10 @@ select { font: inherit; padding: 2px 4px; }
 .chip-retry { background: var(--warn-soft); color: var(--warn); }
 .chip-repair { background: #ede9fe; color: var(--model); }
 .chip-replayed, .chip-resumed { background: #e0f2fe; color: #0369a1; }
+.run-link { font: inherit; color: #1d4ed8; background: none; border: none; padding: 0; cursor: pointer; text-decoration: underline; }
+table.compare { border-collapse: collapse; margin: 6px 0 10px; font-size: 12px; }
+table.compare th, table.compare td { border: 1px solid #e5e7eb; padding: 2px 6px; text-align: left; }
+table.compare tr.diverged td { background: #fff7ed; }
 .chip-error, .chip-interrupted { background: var(--err-soft); color: var(--err); }
 .chip-running { background: var(--warn-soft); color: var(--warn); }
 .run-title { display: flex; gap: 10px; align-items: center; }

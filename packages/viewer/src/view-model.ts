@@ -49,6 +49,15 @@ export interface RunSummary {
   readonly currentStepId: string | null;
   /** How many times the run was resumed. */
   readonly resumes: number;
+  /**
+   * A fork (`climpt fork`): the run it was forked from and the iteration (and step) it started
+   * at; its steps before that are the source's (`StepView.inheritedFrom`). Null otherwise.
+   */
+  readonly forkedFrom: {
+    readonly runId: string;
+    readonly iteration: number;
+    readonly stepId: string;
+  } | null;
 }
 
 /** How a node of the flow is drawn. `gate`: the validators between a closure step and End. */
@@ -203,6 +212,11 @@ export interface StepView {
   readonly durationMs: number;
   /** True while the step is still running (no step_end yet). */
   readonly running: boolean;
+  /**
+   * In a fork: the run that ran this step (the fork copied its step end, and ran nothing for
+   * it); null for a step the run ran itself.
+   */
+  readonly inheritedFrom: string | null;
 }
 
 export type SpanKind = "step" | "model" | "tool" | "validator" | "hook" | "resume";

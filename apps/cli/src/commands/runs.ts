@@ -45,14 +45,20 @@ export function statusLabel(run: RunSummary): string {
     : `${run.status} (${run.error})`;
 }
 
+/** Where a fork started: `<run id> [<iteration>] <step>`; empty for a run that is no fork. */
+export function forkOrigin(run: RunSummary): string {
+  const origin = run.forkedFrom;
+  return origin === null ? "" : `${origin.runId} [${origin.iteration}] ${origin.stepId}`;
+}
+
 export const runsCommand: Command = {
   name: "runs",
   summary: "List the runs started here: id, agent, status, steps, tokens, cost, start, duration.",
   usage: ["climpt runs [--agent-dir DIR] [--cwd DIR] [--json]"],
   flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
-    "Reads the journals of the agents under <cwd>/.agent/ (their logging.directory, relative to --cwd), newest run last. STATUS is completed, failed, interrupted (stopped by a signal or the wall-clock budget) or unfinished (no end in the journal: still running, or killed). `climpt show RUN_ID` prints one run's history; `climpt resume RUN_ID` continues one that did not complete.",
-    '--json prints {"runs": [{runId, agent, status, error, errorFamily, steps, tokens, costUsd, startedAt, durationMs, resumable, resumes, journalPath}], "problems": [a warning per journal line left out (RUN-JOURNAL-002, RUN-JOURNAL-004)]}.',
+    "Reads the journals of the agents under <cwd>/.agent/ (their logging.directory, relative to --cwd), newest run last. STATUS is completed, failed, interrupted (stopped by a signal or the wall-clock budget) or unfinished (no end in the journal: still running, or killed). `climpt show RUN_ID` prints one run's history; `climpt resume RUN_ID` continues one that did not complete. A FORKED FROM column appears when a run is a fork (`climpt fork`): the run, iteration and step it started from.",
+    '--json prints {"runs": [{runId, agent, status, error, errorFamily, steps, tokens, costUsd, startedAt, durationMs, resumable, resumes, forkedFrom, journalPath}], "problems": [a warning per journal line left out (RUN-JOURNAL-002, RUN-JOURNAL-004)]}.',
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
     const outcome = parseCommandLine(this, argv, io, { names: [] });
@@ -89,8 +95,20 @@ export const runsCommand: Command = {
       );
       return EXIT.ok;
     }
+    // A column for forks only when there is one: where each fork started (`climpt fork`).
+    const forks = runs.some((run) => run.forkedFrom !== null);
     const rows = [
-      ["RUN", "AGENT", "STATUS", "STEPS", "TOKENS", "COST", "STARTED (UTC)", "DURATION"],
+      [
+        "RUN",
+        "AGENT",
+        "STATUS",
+        "STEPS",
+        "TOKENS",
+        "COST",
+        "STARTED (UTC)",
+        "DURATION",
+        ...(forks ? ["FORKED FROM"] : []),
+      ],
       ...runs.map((run) => [
         run.runId,
         run.agent,
@@ -100,6 +118,7 @@ export const runsCommand: Command = {
         formatUsd(run.costUsd),
         formatStart(run.startedAt),
         formatDuration(run.durationMs),
+        ...(forks ? [forkOrigin(run)] : []),
       ]),
     ];
     io.stdout.write(`${formatTable(rows)}\n`);

@@ -17,7 +17,7 @@ import {
 import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
 import { findRunJournal } from "./find-run.ts";
 import { resumeCommandFor } from "./resume-hint.ts";
-import { formatStart, formatTable, statusLabel } from "./runs.ts";
+import { forkOrigin, formatStart, formatTable, statusLabel } from "./runs.ts";
 
 /** One line per journaled event worth reading afterwards, in order. */
 function historyLines(events: readonly RunEvent[]): string[] {
@@ -34,8 +34,10 @@ function historyLines(events: readonly RunEvent[]): string[] {
           history.checkResult === null
             ? ""
             : ` (check ${history.checkResult.passed ? "passed" : "failed"})`;
+        const inherited =
+          event.inheritedFrom === undefined ? "" : ` (run ${event.inheritedFrom}, not run here)`;
         lines.push(
-          `[${history.iteration}] ${history.stepId}: ${intent}→ ${history.transition}${check}`,
+          `[${history.iteration}] ${history.stepId}: ${intent}→ ${history.transition}${check}${inherited}`,
         );
         break;
       }
@@ -128,6 +130,7 @@ export const showCommand: Command = {
       ["tokens", formatInteger(run.tokens)],
       ["cost", formatUsd(run.costUsd)],
       ["journal", run.journalPath],
+      ...(run.forkedFrom === null ? [] : [["forked from", forkOrigin(run)]]),
     ]);
     const lines = [header, "", ...historyLines(events)];
     if (run.status !== "completed" && run.resumable) {

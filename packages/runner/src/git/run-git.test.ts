@@ -164,7 +164,14 @@ describe("git attacks through a run", () => {
   it("--worktree --no-merge: update-ref of the base branch and a tag from a failing run moves nothing", async () => {
     const repo = makeSampleRepo();
     git(repo, "tag", "v1");
-    const before = refs(repo).replace(/^refs\/heads\/climpt\/.*\n/gm, "");
+    // The run's own branch and its own snapshot refs (refs/climpt/<runId>/) are the run's to make.
+    const userRefs = (text: string, runId = "") =>
+      text
+        .replace(/^refs\/heads\/climpt\/.*\n/gm, "")
+        .split("\n")
+        .filter((line) => runId === "" || !line.startsWith(`refs/climpt/${runId}/`))
+        .join("\n");
+    const before = userRefs(refs(repo));
     const { result, events } = await runWith(
       repo,
       [
@@ -176,7 +183,7 @@ describe("git attacks through a run", () => {
       { worktree: true, worktreeOptions: { merge: false } },
     );
     expect(result.success).toBe(false);
-    expect(refs(repo).replace(/^refs\/heads\/climpt\/.*\n/gm, "")).toBe(before);
+    expect(userRefs(refs(repo), result.runId)).toBe(before);
     const tool = events.find((event) => event.type === "tool_result");
     expect(tool?.type === "tool_result" && tool.result.content).toContain("TOOL-GIT-001");
     expect(

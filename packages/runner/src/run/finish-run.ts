@@ -104,7 +104,7 @@ async function endWorktree(
       return { report: kept };
     }
     try {
-      await discardRunWorktree({ repoDir: ctx.originCwd, worktree });
+      await discardRunWorktree({ repoDir: ctx.originCwd, worktree, runId: ctx.runId });
       return { report: { ...kept, removed: true } };
     } catch (cause) {
       ctx.events.emit({

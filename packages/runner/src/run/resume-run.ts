@@ -16,6 +16,7 @@ import { observeJournaledStepEnd } from "../phases/verdict-observation.ts";
 import type { RunStartEvent } from "../run-event.ts";
 import type { RunResult } from "../run-result.ts";
 import { AgentDefinitionError, RunnerError } from "../runner-error.ts";
+import { forkSessionInputs } from "./fork-run.ts";
 import { checkResumeDefinition, checkResumeLocation } from "./resume-checks.ts";
 import {
   buildRunContext,
@@ -135,27 +136,31 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     sandbox: runnerOptions.stepExecutor === undefined,
   });
   const warnings = [...checked.warnings, ...prechecked];
-  const context = await buildRunContext(inputs, {
-    runId,
-    args: { ...start.args },
-    cwd: relocated ?? start.cwd,
-    originCwd: relocated ?? start.originCwd,
-    worktree,
-    modelOverride: runOptions.model ?? start.modelOverride ?? undefined,
-    iterationCap: resolveRunCap(inputs, start.iterationCap),
-    journal: {
-      path: file,
-      open: runnerOptions.journalDir === false ? null : () => store.reopen(runId),
+  // A fork keeps its rule on resume: merged only when asked (fork-run.ts).
+  const context = await buildRunContext(
+    start.forkedFrom === undefined ? inputs : forkSessionInputs(inputs),
+    {
+      runId,
+      args: { ...start.args },
+      cwd: relocated ?? start.cwd,
+      originCwd: relocated ?? start.originCwd,
+      worktree,
+      modelOverride: runOptions.model ?? start.modelOverride ?? undefined,
+      iterationCap: resolveRunCap(inputs, start.iterationCap),
+      journal: {
+        path: file,
+        open: runnerOptions.journalDir === false ? null : () => store.reopen(runId),
+      },
+      lastSeq: events.reduce((max, event) => Math.max(max, event.seq), 0),
+      // Usage is summed over every call made, a failed attempt's too; replayed calls add nothing.
+      totals: recordedTotals(events),
+      git,
+      // As the run recorded it at its start; a journal from before the record compares nothing.
+      baseline: start.baseline ?? {
+        unavailable: "the run's journal is from before failures were compared with a base",
+      },
     },
-    lastSeq: events.reduce((max, event) => Math.max(max, event.seq), 0),
-    // Usage is summed over every call made, a failed attempt's too; replayed calls add nothing.
-    totals: recordedTotals(events),
-    git,
-    // As the run recorded it at its start; a journal from before the record compares nothing.
-    baseline: start.baseline ?? {
-      unavailable: "the run's journal is from before failures were compared with a base",
-    },
-  });
+  );
 
   try {
     const started = context.router.start(start.entryStepId);

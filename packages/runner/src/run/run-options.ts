@@ -54,6 +54,15 @@ export interface RunOptions {
   /** Continue the run with this id from its journal. */
   readonly resume?: string;
   /**
+   * Start a new run from a point of an earlier one (`climpt fork`): its iterations before `at`
+   * are the source's (their step ends copied from its journal: no model call, no tool runs),
+   * its working tree a new worktree made from the source's snapshot at that point, and from
+   * there it runs live with its own `args` (over the source's), `model` and budgets. `at` is an
+   * iteration number, or a step id (its first execution). The source's journal, branch and
+   * worktree are never changed.
+   */
+  readonly fork?: { readonly runId: string; readonly at: string | number };
+  /**
    * With `resume`: continue the run in this folder instead of the one it started in (a fleet
    * worker on another machine rebuilt the run's worktree there from the branch as it was pushed
    * at the last step end). The interrupted step's recorded model replies are still served from
@@ -115,6 +124,12 @@ export interface RunnerOptions {
    * last lines, and resume would repeat the steps they recorded.
    */
   readonly fsync?: boolean;
+  /**
+   * Snapshot the working tree at the run's start and at every step end (default true), as a
+   * commit under `refs/climpt/<runId>/` recorded in `step_end.snapshot`: what `fork` starts
+   * from. Taken only in a git repository with a commit, and only when the run keeps a journal.
+   */
+  readonly snapshots?: boolean;
   /** Per model call. */
   readonly callTimeoutMs?: number;
   /**

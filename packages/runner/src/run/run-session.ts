@@ -1,6 +1,7 @@
 import { type LoadedAgent, problem } from "@climpt/model";
 import { RUNNER_CODES } from "../codes.ts";
 import { runGitChange } from "../git/run-git.ts";
+import type { RunSnapshots } from "../git/run-snapshot.ts";
 import type { MidStepReplay } from "../journal/mid-step-replay.ts";
 import { stepEndRecord } from "../journal/step-end-record.ts";
 import { checkDialectStep } from "../phases/check-step.ts";
@@ -15,10 +16,12 @@ import type { RunError, RunResult } from "../run-result.ts";
 import { announceStepEnd } from "./announce-step-end.ts";
 import { budgetError } from "./budgets.ts";
 import { finishRun, runBoundary } from "./finish-run.ts";
+import { forkRun } from "./fork-run.ts";
 import { resumeRun } from "./resume-run.ts";
 import type { RunContext, SessionInputs } from "./run-context.ts";
 import { errorOf } from "./run-errors.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
+import { openRunSnapshots, snapshotWarning, stepEndLabel, takeSnapshot } from "./run-snapshots.ts";
 import { applyStepEnd, type RunState } from "./run-state.ts";
 import { RunStop } from "./run-stop.ts";
 import { startRun } from "./start-run.ts";
@@ -40,6 +43,8 @@ export class RunSession {
   private readonly startedAt = Date.now();
   private state: RunState | undefined;
   private replay: MidStepReplay | undefined;
+  /** Takes the working tree's snapshot at each step end (null: the run takes none). */
+  private snapshots: RunSnapshots | null = null;
 
   constructor(
     loaded: LoadedAgent,
@@ -70,12 +75,31 @@ export class RunSession {
       await this.inputs.telemetry.load();
       // Setup failures (bad input, an agent that cannot run) reject: there is no run to end.
       const resumeId = this.runOptions.resume;
-      if (resumeId === undefined) {
-        ({ context: ctx, state: this.state } = await startRun(this.inputs));
+      const fork = this.runOptions.fork;
+      if (resumeId === undefined && fork !== undefined) {
+        ({
+          context: ctx,
+          state: this.state,
+          snapshots: this.snapshots,
+        } = await forkRun(this.inputs, fork));
+      } else if (resumeId === undefined) {
+        ({
+          context: ctx,
+          state: this.state,
+          snapshots: this.snapshots,
+        } = await startRun(this.inputs));
       } else {
         const resumed = await resumeRun(this.inputs, resumeId);
         if (resumed.kind === "finished") return resumed.result;
         ({ context: ctx, state: this.state, replay: this.replay } = resumed);
+        this.snapshots = await openRunSnapshots({
+          runnerOptions: this.inputs.runnerOptions,
+          runId: ctx.runId,
+          cwd: ctx.cwd,
+          ...(ctx.worktree === null ? {} : { originCwd: ctx.originCwd }),
+          journaled: ctx.journalPath !== null,
+          git: ctx.git,
+        });
       }
       const maxWall = this.runOptions.budgets?.maxWallClockMs;
       if (maxWall !== undefined) {
@@ -96,6 +120,7 @@ export class RunSession {
       // Already stopped by finish() on a run that ended; a setup failure or a throw gets here.
       await ctx?.mcp?.close();
       ctx?.events.close();
+      await this.snapshots?.close();
     }
   }
 
@@ -108,7 +133,7 @@ export class RunSession {
     for (;;) {
       const outcome = await this.iteration(ctx);
       if (outcome.kind === "end") return this.finish(ctx, outcome.ending);
-      this.record(ctx, outcome.stepEnd);
+      await this.record(ctx, outcome.stepEnd);
       await announceStepEnd(ctx, this.inputs.runnerOptions, outcome.stepEnd);
     }
   }
@@ -145,12 +170,21 @@ export class RunSession {
    * The one place a step's end is journaled and folded into the state. The journal gets the
    * router's per-step totals as what this step changed, so its lines do not grow with the run.
    */
-  private record(ctx: RunContext, stepEnd: StepEnd): void {
+  private async record(ctx: RunContext, stepEnd: StepEnd): Promise<void> {
     const previous = this.current.routerState;
+    // The working tree as the step left it, before its record says so: what a fork starts from.
+    // Not in a repository whose git metadata changed: the guard ends the run before more git.
+    const gitChanged = runGitChange(ctx.git, ctx.resumeCommand) !== undefined;
+    const snapshot = await takeSnapshot(
+      gitChanged ? null : this.snapshots,
+      stepEndLabel(stepEnd.iteration, stepEnd.stepId),
+      snapshotWarning(ctx.events),
+    );
     // The record (what changed in the router's totals) exists for the journal and listeners.
     ctx.events.emitBuilt("step_end", () => ({
       type: "step_end",
       ...stepEndRecord(previous, stepEnd),
+      ...(snapshot === undefined ? {} : { snapshot }),
     }));
     this.state = applyStepEnd(this.current, stepEnd);
   }
@@ -165,7 +199,7 @@ export class RunSession {
     // finish act on the repository: a server's sandbox hands back its git changes as it ends.
     await ctx.mcp?.close();
     if (ending.stepEnd !== undefined) {
-      this.record(ctx, ending.stepEnd);
+      await this.record(ctx, ending.stepEnd);
       // A hook that fails here ends the run through the caller's catch, before the boundary hook.
       await announceStepEnd(ctx, this.inputs.runnerOptions, ending.stepEnd);
     }

@@ -5,6 +5,7 @@ import { RUNNER_CODES } from "../codes.ts";
 import { preRunChecks, reportWarnings } from "../definition-checks/pre-run-checks.ts";
 import { recordRunBaseline } from "../git/run-baseline.ts";
 import { recordRunGit } from "../git/run-git.ts";
+import type { RunSnapshots } from "../git/run-snapshot.ts";
 import { runJournalStore } from "../journal/journal-store.ts";
 import { JOURNAL_FORMAT } from "../journal/step-end-record.ts";
 import { AgentDefinitionError, RunnerError } from "../runner-error.ts";
@@ -17,6 +18,7 @@ import {
   type SessionInputs,
 } from "./run-context.ts";
 import { newRunId } from "./run-id.ts";
+import { openRunSnapshots, START_SNAPSHOT, takeSnapshot } from "./run-snapshots.ts";
 import { initialRunState, type RunState } from "./run-state.ts";
 import { validateArgs } from "./validate-args.ts";
 
@@ -26,9 +28,11 @@ import { validateArgs } from "./validate-args.ts";
  * the worktree (worktree mode), builds the run context, opens the journal and records
  * `run_start`, which holds everything resume needs to continue.
  */
-export async function startRun(
-  inputs: SessionInputs,
-): Promise<{ readonly context: RunContext; readonly state: RunState }> {
+export async function startRun(inputs: SessionInputs): Promise<{
+  readonly context: RunContext;
+  readonly state: RunState;
+  readonly snapshots: RunSnapshots | null;
+}> {
   const { loaded, runOptions, runnerOptions } = inputs;
   const { agent, registry } = loaded;
   const originCwd = path.resolve(runOptions.cwd ?? process.cwd());
@@ -125,6 +129,19 @@ export async function startRun(
     loaded.dir,
     context.journalPath === null ? [] : [path.dirname(context.journalPath)],
   );
+  // The working tree as the run found it: what a fork at the first iteration starts from.
+  const snapshots = await openRunSnapshots({
+    runnerOptions,
+    runId,
+    cwd: context.cwd,
+    ...(worktree === null ? {} : { originCwd }),
+    journaled: context.journalPath !== null,
+    git: context.git,
+  });
+  const snapshotWarnings: string[] = [];
+  const snapshot = await takeSnapshot(snapshots, START_SNAPSHOT, (message) =>
+    snapshotWarnings.push(message),
+  );
   context.events.emit({
     type: "run_start",
     journalFormat: JOURNAL_FORMAT,
@@ -143,7 +160,10 @@ export async function startRun(
     definition,
     worktree,
     baseline: context.baseline,
+    ...(snapshot === undefined ? {} : { snapshot }),
   });
   reportWarnings(context.events, warnings);
-  return { context, state };
+  for (const message of snapshotWarnings)
+    context.events.emit({ type: "notice", level: "warning", message });
+  return { context, state, snapshots };
 }

@@ -3,6 +3,7 @@ import path from "node:path";
 import { findGitLayout, type GitLayout, runHostGit } from "@climpt/host-git";
 import { ClimptError } from "@climpt/model";
 import { RUNNER_CODES } from "../codes.ts";
+import { removeRunSnapshots } from "../git/run-snapshot.ts";
 import { RunnerError } from "../runner-error.ts";
 
 /** Local git commands only; a bound so a wedged git (a lock held elsewhere) cannot hang a run. */
@@ -162,8 +163,12 @@ export async function removeRunWorktree(options: {
 export async function discardRunWorktree(options: {
   readonly repoDir: string;
   readonly worktree: RunWorktree;
+  /** The run whose snapshot refs go with it (`refs/climpt/<runId>/`). */
+  readonly runId?: string;
 }): Promise<void> {
   await removeRunWorktree(options);
+  const repo = repositoryOf(options.repoDir);
   if (options.worktree.createdBranch === true)
-    await git(repositoryOf(options.repoDir), ["branch", "-D", options.worktree.branch]);
+    await git(repo, ["branch", "-D", options.worktree.branch]);
+  if (options.runId !== undefined) await removeRunSnapshots(repo, options.runId);
 }

@@ -3,6 +3,7 @@ import type { PageData, RunDetail, RunSource, RunSummary } from "../view-model.t
 import { fill, h } from "./dom.ts";
 import { createFlowGraph } from "./flow-graph.ts";
 import { formatCost, formatDuration, formatTime, formatTokens } from "./format.ts";
+import { lineageSection } from "./lineage.ts";
 import { createRunsList } from "./runs-list.ts";
 import { renderStepPanel } from "./step-panel.ts";
 import { createTimeline } from "./timeline.ts";
@@ -68,14 +69,15 @@ function boot(): void {
     render();
     if (reveal) timeline.revealStep(index);
   };
-  const runs = createRunsList((runId) => {
+  const openRun = (runId: string) => {
     if (runId === state.selectedRunId) return;
     state.selectedRunId = runId;
     state.selectedStep = null;
     state.pickedStep = false;
     render();
     live?.follow(runId);
-  });
+  };
+  const runs = createRunsList(openRun);
   const graph = createFlowGraph((stepId) => {
     const detail = state.selectedRunId === null ? null : detailOf(state, state.selectedRunId);
     const last = detail?.steps.findLastIndex((step) => step.stepId === stepId) ?? -1;
@@ -158,6 +160,7 @@ function boot(): void {
         ),
         ` · agent ${summary.agent} · ${summary.iterations} iteration${summary.iterations === 1 ? "" : "s"} · ${formatTokens(summary.tokens)} · ${formatCost(summary.costUsd)} · started ${formatTime(summary.startedAt)} · ${formatDuration(summary.durationMs)}${summary.resumes > 0 ? ` · resumed ${summary.resumes}×` : ""}`,
       ),
+      lineageSection(summary, summaries, (runId) => detailOf(state, runId), openRun),
     );
     graph.update(detail.flow);
     timeline.update(detail.spans, summary.durationMs, state.selectedStep);

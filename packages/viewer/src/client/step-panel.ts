@@ -91,6 +91,14 @@ export function renderStepPanel(
   const badges: HTMLElement[] = [];
   if (step.retry) badges.push(h("span", { class: "chip chip-retry" }, "retry prompt"));
   if (step.resumed) badges.push(h("span", { class: "chip chip-resumed" }, "resumed"));
+  if (step.inheritedFrom !== null)
+    badges.push(
+      h(
+        "span",
+        { class: "chip chip-resumed", id: "step-inherited" },
+        `from ${step.inheritedFrom}: not run in this fork`,
+      ),
+    );
   if (step.running) badges.push(h("span", { class: "chip chip-running" }, "running"));
   if (step.error !== null) badges.push(h("span", { class: "chip chip-error" }, step.error.code));
 
