@@ -1,0 +1,125 @@
+/**
+ * What a new user meets in a fresh repository of their own (issue 29's newcomer list), through
+ * the built CLI: `climpt init`, a repository without a .gitignore, commands run from a subfolder.
+ */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { GIT_IDENTITY, git } from "./project.test-helper.ts";
+import { spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
+
+// This file's hang limit (vitest.shared.ts): a run with a sandboxed Bash call, a few CLI starts.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
+
+let fake: FakeAnthropic;
+const temps: string[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeAnthropic();
+});
+afterEach(() => {
+  fake.reset();
+});
+afterAll(async () => {
+  await fake.close();
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+function write(root: string, file: string, text = "x\n"): void {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), text);
+}
+
+/**
+ * A fresh repository as a new user has it: `climpt init hello` committed with a package.json,
+ * and no .gitignore at all, so an `npm install` leaves node_modules/ untracked.
+ */
+async function freshRepository(): Promise<string> {
+  const root = tempDir("newcomer");
+  temps.push(root);
+  git(root, "init", "-q", "-b", "main");
+  const init = await spawnCli(["init", "hello"], { cwd: root });
+  expect(init.code, init.stderr).toBe(0);
+  write(root, "package.json", '{ "name": "app" }\n');
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "start");
+  write(root, "node_modules/left-pad/index.js");
+  return root;
+}
+
+/** The text of the user prompt of the n-th model request (0-based). */
+function promptOf(index: number): string {
+  const body = fake.messageRequests()[index]?.body as
+    | { messages?: { content: unknown }[] }
+    | undefined;
+  const content = body?.messages?.[0]?.content;
+  return typeof content === "string" ? content : JSON.stringify(content ?? "");
+}
+
+// Structured outputs of the scaffolded gate agent (climpt init).
+const plan = reply.json({
+  stepId: "initial.work",
+  summary: "Read the repository.",
+  plan: { approach: "Write notes.txt and commit it." },
+  next_action: { action: "next", reason: "planned" },
+});
+const handoff = reply.json({
+  stepId: "continuation.work",
+  summary: "Wrote notes.txt.",
+  work: { description: "Add notes.txt", files: ["notes.txt"] },
+  next_action: { action: "handoff", reason: "done" },
+});
+const closing = reply.json({
+  stepId: "closure.done",
+  summary: "Finished.",
+  closure: { committed: true, report: "notes.txt added" },
+  next_action: { action: "closing", reason: "complete" },
+});
+
+describe("the git-clean trap: node_modules/ untracked in a fresh repository", () => {
+  it("validate names it with the .gitignore fix; the run warns before the first model call and never asks to commit it", async () => {
+    const root = await freshRepository();
+    const validated = await spawnCli(["validate", "hello"], { cwd: root });
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stderr).toContain("warning RUN-CWD-004");
+    expect(validated.stderr).toContain("node_modules/ (a dependency or build folder)");
+    expect(validated.stderr).toContain("add node_modules/ to .gitignore");
+    expect(validated.stderr).toContain("hello: valid, with warnings");
+
+    fake.enqueue(
+      plan,
+      reply.toolUse({ name: "Write", input: { file_path: "notes.txt", content: "hello\n" } }),
+      handoff,
+      closing, // refused: notes.txt and node_modules/ are untracked
+      reply.toolUse({
+        name: "Bash",
+        input: {
+          command:
+            "printf 'node_modules/\\n' > .gitignore && git add -A && git commit -qm 'Add notes'",
+        },
+      }),
+      handoff,
+      closing,
+    );
+    const run = await spawnCli(["run", "hello", "--task", "write notes"], {
+      cwd: root,
+      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key", ...GIT_IDENTITY },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const warning = run.stderr.indexOf("RUN-CWD-004");
+    expect(warning).toBeGreaterThanOrEqual(0);
+    expect(warning).toBeLessThan(run.stderr.indexOf("[1] initial.work"));
+
+    const retry = fake
+      .messageRequests()
+      .findIndex((request) => JSON.stringify(request.body).includes("Finishing was refused"));
+    expect(retry).toBe(4);
+    const prompt = promptOf(retry);
+    expect(prompt).toContain("Not committed (changed or new):\n- notes.txt\n");
+    // Each file once, and no dependency folder to commit.
+    expect(prompt.split("notes.txt").length - 1).toBe(1);
+    expect(prompt).not.toContain("- node_modules");
+    expect(git(root, "status", "--porcelain")).toBe("");
+  });
+});
