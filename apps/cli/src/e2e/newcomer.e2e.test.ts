@@ -123,3 +123,28 @@ describe("the git-clean trap: node_modules/ untracked in a fresh repository", ()
     expect(git(root, "status", "--porcelain")).toBe("");
   });
 });
+
+describe("commands from a subfolder of the repository", () => {
+  it("validate, graph and list find the repository's .agent/ above; a wrong name lists its agents, never a nested init", async () => {
+    const root = await freshRepository();
+    const sub = path.join(root, "src", "lib");
+    mkdirSync(sub, { recursive: true });
+    const validated = await spawnCli(["validate", "hello"], { cwd: sub });
+    expect(validated.code, validated.stderr).toBe(0);
+    expect(validated.stderr).not.toContain("SR-LOAD-001");
+    expect(validated.stderr).toContain("hello: valid");
+    const graph = await spawnCli(["graph", "hello"], { cwd: sub });
+    expect(graph.code, graph.stderr).toBe(0);
+    expect(graph.stdout).toContain("closure.done");
+    const list = await spawnCli(["list"], { cwd: sub });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain("hello");
+
+    const typo = await spawnCli(["validate", "helo"], { cwd: sub });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain(
+      `Did you mean "hello"? Agents in ${path.join(root, ".agent")}: hello.`,
+    );
+    expect(typo.stderr).not.toContain("Create one with `climpt init");
+  });
+});
