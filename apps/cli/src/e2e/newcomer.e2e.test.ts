@@ -2,7 +2,7 @@
  * What a new user meets in a fresh repository of their own (issue 29's newcomer list), through
  * the built CLI: `climpt init`, a repository without a .gitignore, commands run from a subfolder.
  */
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -146,5 +146,66 @@ describe("commands from a subfolder of the repository", () => {
       `Did you mean "hello"? Agents in ${path.join(root, ".agent")}: hello.`,
     );
     expect(typo.stderr).not.toContain("Create one with `climpt init");
+  });
+});
+
+/** `climpt validate hello` after `edit` changed one file of the scaffold (a path under the agent). */
+async function validateEdited(file: string, edit: (text: string) => string) {
+  const root = tempDir("typo");
+  temps.push(root);
+  git(root, "init", "-q", "-b", "main");
+  expect((await spawnCli(["init", "hello"], { cwd: root })).code).toBe(0);
+  const target = path.join(root, ".agent", "hello", file);
+  const before = readFileSync(target, "utf8");
+  const after = edit(before);
+  expect(after).not.toBe(before);
+  writeFileSync(target, after);
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "agent");
+  const outcome = await spawnCli(["validate", "hello", "--json"], { cwd: root });
+  type Reported = { code: string; message: string; hint?: string };
+  const report = JSON.parse(outcome.stdout) as { problems: Reported[]; findings: Reported[] };
+  return { ...outcome, all: [...report.problems, ...report.findings] };
+}
+
+describe("typos get a did-you-mean, and no cascade of follow-on errors", () => {
+  it("a misspelt transition key: one error naming the intent, no 'has no transitions'", async () => {
+    const { code, all } = await validateEdited("steps_registry.json", (text) =>
+      text.replace('"handoff": {', '"handof": {'),
+    );
+    expect(code).toBe(2);
+    expect(all.map((problem) => problem.code)).toEqual(["SR-TRANS-013"]);
+    expect(all[0]).toMatchObject({
+      message: expect.stringContaining('Did you mean "handoff"?'),
+      hint: 'Rename the key to "handoff".',
+    });
+  });
+
+  it("a misspelt target: the step it was meant to be", async () => {
+    const { code, all } = await validateEdited("steps_registry.json", (text) =>
+      text.replace('"target": "continuation.work"', '"target": "continuation.wrk"'),
+    );
+    expect(code).toBe(2);
+    const missing = all.find((problem) => problem.code === "SR-TRANS-001");
+    expect(missing?.message).toContain('Did you mean "continuation.work"?');
+  });
+
+  it("a handoff placeholder without its step: the handoff name, in the prompt and in uvVariables", async () => {
+    const prompt = await validateEdited("prompts/steps/continuation/work/f_default.md", (text) =>
+      text.replace("{uv-initial_work_approach}", "{uv-work_approach}"),
+    );
+    expect(prompt.code).toBe(2);
+    expect(prompt.all.map((problem) => problem.code)).toEqual(["PR-RESOLVE-005"]);
+    expect(prompt.all[0]?.hint).toContain(
+      'Did you mean {uv-initial_work_approach}? (handed off by step "initial.work")',
+    );
+    const declared = await validateEdited("steps_registry.json", (text) =>
+      text.replace('"initial_work_approach"', '"work_approach"'),
+    );
+    expect(declared.code).toBe(2);
+    const undeclared = declared.all.find((problem) => problem.code === "SR-VALID-006");
+    expect(undeclared?.hint).toContain(
+      'Did you mean "initial_work_approach" (handed off by step "initial.work")?',
+    );
   });
 });
