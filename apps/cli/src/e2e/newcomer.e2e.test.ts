@@ -209,3 +209,52 @@ describe("typos get a did-you-mean, and no cascade of follow-on errors", () => {
     );
   });
 });
+
+describe("a validator that is just a command", () => {
+  it('{ "command": … } alone: exit 0 passes, a failure retries with the built-in text naming the command', async () => {
+    const root = tempDir("command-only");
+    temps.push(root);
+    git(root, "init", "-q", "-b", "main");
+    expect((await spawnCli(["init", "hello"], { cwd: root })).code).toBe(0);
+    const registryFile = path.join(root, ".agent", "hello", "steps_registry.json");
+    const registry = JSON.parse(readFileSync(registryFile, "utf8"));
+    registry.validators.notes = { command: "test -f notes.txt" };
+    registry.validationSteps["closure.done"].validationConditions.push({ validator: "notes" });
+    writeFileSync(registryFile, `${JSON.stringify(registry, null, 2)}\n`);
+    // Without the scaffold's f_failed.md, the built-in retry text is what the model gets.
+    rmSync(path.join(root, ".agent", "hello", "prompts", "steps", "retry", "done", "f_failed.md"));
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "agent");
+
+    const validated = await spawnCli(["validate", "hello"], { cwd: root });
+    expect(validated.stderr).toBe("hello: valid (0 errors, 0 warnings)\n");
+    expect(validated.code).toBe(0);
+
+    fake.enqueue(
+      plan,
+      handoff,
+      closing, // notes.txt is missing: `test -f` exits 1
+      reply.toolUse({
+        name: "Bash",
+        input: { command: "echo hi > notes.txt && git add notes.txt && git commit -qm notes" },
+      }),
+      handoff,
+      closing,
+    );
+    const run = await spawnCli(["run", "hello", "--task", "write notes"], {
+      cwd: root,
+      env: { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key", ...GIT_IDENTITY },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain("  ✗ notes");
+    expect(run.stderr).toContain("  ✓ notes");
+    const retry = fake
+      .messageRequests()
+      .findIndex((request) => JSON.stringify(request.body).includes("was refused"));
+    expect(retry).toBe(3);
+    const prompt = promptOf(retry);
+    expect(prompt).toContain('validator "notes" failed');
+    expect(prompt).toContain("- Command: `test -f notes.txt`");
+    expect(prompt).toContain("exit code 1");
+  });
+});
