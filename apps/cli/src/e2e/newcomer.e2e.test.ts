@@ -258,3 +258,68 @@ describe("a validator that is just a command", () => {
     expect(prompt).toContain("exit code 1");
   });
 });
+
+describe("climpt show", () => {
+  async function repository(): Promise<string> {
+    const root = tempDir("show");
+    temps.push(root);
+    git(root, "init", "-q", "-b", "main");
+    expect((await spawnCli(["init", "hello"], { cwd: root })).code).toBe(0);
+    write(root, ".gitignore", "tmp/\n");
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "agent");
+    return root;
+  }
+  const env = () => ({
+    ANTHROPIC_BASE_URL: fake.url,
+    ANTHROPIC_API_KEY: "test-key",
+    ...GIT_IDENTITY,
+  });
+
+  it("prints the validators and the verdict under the closure step that ran them, and no 'closing → closing'", async () => {
+    const root = await repository();
+    fake.enqueue(plan, handoff, closing);
+    const run = await spawnCli(["run", "hello", "--task", "t", "--json"], {
+      cwd: root,
+      env: env(),
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const runId = (JSON.parse(run.stdout) as { runId: string }).runId;
+    const shown = await spawnCli(["show", runId], { cwd: root });
+    expect(shown.code, shown.stderr).toBe(0);
+    const lines = shown.stdout.split("\n");
+    const closure = lines.findIndex((line) => line.startsWith("[3] closure.done"));
+    const validator = lines.findIndex((line) => line.includes("validator git-clean"));
+    expect(closure).toBeGreaterThan(-1);
+    expect(validator).toBe(closure + 1);
+    expect(lines[closure]).toBe("[3] closure.done: closing → completion chain");
+    expect(shown.stdout).not.toContain("closing → closing");
+  });
+
+  it("says which step was in flight when the run was killed", async () => {
+    const root = await repository();
+    fake.enqueue(plan, reply.hang());
+    const killed = await spawnCli(["run", "hello", "--task", "t"], {
+      cwd: root,
+      env: env(),
+      onSpawn: (child) => {
+        // Killed while its second model call (continuation.work) waits: no step_end, no run_end.
+        const poll = setInterval(() => {
+          if (fake.messageRequests().length >= 2) {
+            clearInterval(poll);
+            child.kill("SIGKILL");
+          }
+        }, 20);
+      },
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    const runs = await spawnCli(["runs", "--json"], { cwd: root });
+    const runId = (JSON.parse(runs.stdout) as { runs: { runId: string }[] }).runs[0]?.runId;
+    expect(runId).toBeDefined();
+    const shown = await spawnCli(["show", runId as string], { cwd: root });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(
+      "[2] continuation.work: in flight when the journal ends (the run was killed or is still running)",
+    );
+  });
+});
