@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import { type FakeAnthropic, reply, startFakeAnthropic } from "@climpt/testing";
+import { adaptJournal, loadDeclaredFlow, parseJournalLines } from "@climpt/viewer";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
@@ -320,6 +321,62 @@ describe("climpt show", () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(
       "[2] continuation.work: in flight when the journal ends (the run was killed or is still running)",
+    );
+  });
+});
+
+describe("climpt view of a run killed and then resumed to completion", () => {
+  it("shows the killed attempt's spans as ended, none still 'running'", async () => {
+    const root = tempDir("view-killed");
+    temps.push(root);
+    git(root, "init", "-q", "-b", "main");
+    expect((await spawnCli(["init", "hello"], { cwd: root })).code).toBe(0);
+    write(root, ".gitignore", "tmp/\n");
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "agent");
+    const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key", ...GIT_IDENTITY };
+    fake.enqueue(plan, reply.hang());
+    const killed = await spawnCli(["run", "hello", "--task", "t"], {
+      cwd: root,
+      env,
+      onSpawn: (child) => {
+        // Killed while continuation.work's model call waits for its reply.
+        const poll = setInterval(() => {
+          if (fake.messageRequests().length >= 2) {
+            clearInterval(poll);
+            child.kill("SIGKILL");
+          }
+        }, 20);
+      },
+    });
+    expect(killed.signal).toBe("SIGKILL");
+    const runs = JSON.parse((await spawnCli(["runs", "--json"], { cwd: root })).stdout) as {
+      runs: { runId: string }[];
+    };
+    const runId = runs.runs[0]?.runId as string;
+    fake.reset();
+    fake.enqueue(handoff, closing);
+    const resumed = await spawnCli(["resume", runId], { cwd: root, env });
+    expect(resumed.code, resumed.stderr).toBe(0);
+
+    const journal = path.join(root, "tmp", "climpt", "logs", "hello", `${runId}.jsonl`);
+    const { events } = parseJournalLines(readFileSync(journal, "utf8"));
+    const flow = await loadDeclaredFlow(path.join(root, ".agent", "hello"));
+    if (!flow.ok) throw new Error(flow.reason);
+    const detail = adaptJournal(events, flow.flow, runId);
+    expect(detail.summary.status).toBe("completed");
+    const running = detail.spans.filter((span) => span.status === "running");
+    expect(running.map((span) => `${span.kind} ${span.label}`)).toEqual([]);
+    // The killed attempt's step ends where its journal ended, not at the resume.
+    const resume = detail.spans.find((span) => span.kind === "resume");
+    const killedStep = detail.spans.find(
+      (span) =>
+        span.kind === "step" && span.label.includes("continuation.work") && span.status === "error",
+    );
+    expect(resume).toBeDefined();
+    expect(killedStep).toBeDefined();
+    expect((killedStep?.startMs ?? 0) + (killedStep?.durationMs ?? 0)).toBeLessThanOrEqual(
+      resume?.startMs ?? 0,
     );
   });
 });
