@@ -380,3 +380,41 @@ describe("climpt view of a run killed and then resumed to completion", () => {
     );
   });
 });
+
+describe("resuming a run whose validator command was missing", () => {
+  it("runs the validators again on the closure's journaled reply, without asking the model again", async () => {
+    const root = tempDir("resume-127");
+    temps.push(root);
+    git(root, "init", "-q", "-b", "main");
+    expect((await spawnCli(["init", "hello"], { cwd: root })).code).toBe(0);
+    write(root, ".gitignore", "tmp/\n");
+    const registryFile = path.join(root, ".agent", "hello", "steps_registry.json");
+    const registry = JSON.parse(readFileSync(registryFile, "utf8"));
+    registry.validators.tests = { command: "climpt-no-such-command" };
+    registry.validationSteps["closure.done"].validationConditions.push({ validator: "tests" });
+    writeFileSync(registryFile, `${JSON.stringify(registry, null, 2)}\n`);
+    git(root, "add", "-A");
+    git(root, "commit", "-qm", "agent");
+    const env = { ANTHROPIC_BASE_URL: fake.url, ANTHROPIC_API_KEY: "test-key", ...GIT_IDENTITY };
+
+    fake.enqueue(plan, handoff, closing);
+    const failed = await spawnCli(["run", "hello", "--task", "t", "--json"], { cwd: root, env });
+    expect(failed.code).toBe(1);
+    const result = JSON.parse(failed.stdout) as { runId: string; error?: { code: string } };
+    expect(failed.stderr).toContain("✗ tests: exit 127");
+    expect(fake.messageRequests()).toHaveLength(3);
+
+    // The command is installed now (here: the validator fixed to one that exists).
+    registry.validators.tests = { command: "true" };
+    writeFileSync(registryFile, `${JSON.stringify(registry, null, 2)}\n`);
+    git(root, "commit", "-qam", "fix the validator");
+    fake.reset();
+    const resumed = await spawnCli(
+      ["resume", result.runId, "--accept-changed-definition", "--json"],
+      { cwd: root, env },
+    );
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain("✓ tests");
+    expect(fake.messageRequests()).toHaveLength(0);
+  });
+});
