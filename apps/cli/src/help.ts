@@ -43,7 +43,7 @@ export function formatMainHelp(commands: readonly Command[], version: string): s
     "",
     "Run `climpt <command> --help` for a command's flags.",
     "",
-    "Exit codes: 0 completed, 1 the run failed, 2 bad usage or an invalid agent definition.",
+    "Exit codes: 0 completed, 1 the run failed, 2 bad usage or an invalid agent definition, 3 an internal error (a bug in climpt), 130 a second Ctrl-C.",
     "Model access: ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured); --replay needs neither.",
     "",
   ].join("\n");

@@ -25,7 +25,8 @@ export function looksLikePath(ref: string): boolean {
 /**
  * The agent folder `<agent>` names: a path to a folder with agent.json, or a name under `.agent/`.
  * A path is relative to where climpt was started (`invokedFrom`), as in a shell; a name is looked
- * up under the working directory (`--cwd`) or `--agent-dir`.
+ * up in `--agent-dir`, else in the nearest `.agent/` from the working directory (`--cwd`) up to the
+ * repository's root, as git finds `.git` (registry-schema's `findAgentDir`).
  */
 export async function locateAgent(
   nameOrPath: string,

@@ -50,6 +50,21 @@ describe("closestMatch", () => {
     expect(closestMatch("max-it", flags)).toBe("max-iterations");
   });
 
+  it("names a handoff name from its key without the step, the shortest when several end so", () => {
+    const handoffs = [
+      "task",
+      "initial_plan_approach",
+      "initial_plan_plan_approach",
+      "continuation_write_files",
+    ];
+    expect(closestMatch("plan_approach", handoffs)).toBe("initial_plan_approach");
+    expect(closestMatch("write_files", handoffs)).toBe("continuation_write_files");
+    // Only after a separator, and never when two equally short candidates end so.
+    expect(closestMatch("report", ["alpha_report", "bravo_report"])).toBeUndefined();
+    expect(closestMatch("report", ["alphareport"])).toBeUndefined();
+    expect(closestMatch("an_approach", handoffs)).toBeUndefined();
+  });
+
   it("suggests nothing for a word unlike every candidate", () => {
     expect(closestMatch("frobnicate", flags)).toBeUndefined();
     expect(closestMatch("x", flags)).toBeUndefined();

@@ -32,7 +32,9 @@ export function editDistance(a: string, b: string): number {
 /**
  * The candidate closest to `input`, when it is close enough to be a plausible typo: at most a
  * third of the longer word (and at least 1, at most 3 edits), or a unique candidate `input` is
- * a prefix of. Ties go to the earlier candidate, so list the common ones first.
+ * a prefix of, or the shortest candidate `input` ends after a `_`, `.` or `-` (when no other is as
+ * short): `plan_approach` names `initial_plan_approach`, a handoff name with its step left out.
+ * Ties go to the earlier candidate, so list the common ones first.
  */
 export function closestMatch(input: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
@@ -51,5 +53,24 @@ export function closestMatch(input: string, candidates: readonly string[]): stri
   const prefixed = candidates.filter(
     (candidate) => input.length >= 2 && candidate.startsWith(input),
   );
-  return prefixed.length === 1 ? prefixed[0] : undefined;
+  if (prefixed.length === 1) return prefixed[0];
+  return shortestWithSuffix(input, candidates);
+}
+
+/** The one shortest candidate that is `input` behind a `_`, `.` or `-`, if only one is that short. */
+function shortestWithSuffix(input: string, candidates: readonly string[]): string | undefined {
+  if (input.length < 3) return undefined;
+  let best: string | undefined;
+  let tied = false;
+  for (const candidate of candidates) {
+    if (candidate.length <= input.length || !candidate.endsWith(input)) continue;
+    if (!"_.-".includes(candidate[candidate.length - input.length - 1] as string)) continue;
+    if (best === undefined || candidate.length < best.length) {
+      best = candidate;
+      tied = false;
+    } else if (candidate.length === best.length && candidate !== best) {
+      tied = true;
+    }
+  }
+  return tied ? undefined : best;
 }

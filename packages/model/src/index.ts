@@ -8,6 +8,11 @@ export {
   markError,
 } from "./climpt-error.ts";
 export { contextKeysOf, findContextRefs, substituteContextRefs } from "./context-refs.ts";
+export {
+  DEPENDENCY_AND_BUILD_FOLDERS,
+  dependencyOrBuildFolderOf,
+  isDependencyOrBuildPath,
+} from "./dependency-folders.ts";
 export { closestMatch, editDistance } from "./edit-distance.ts";
 export {
   EXTRACTOR_NAMES,

@@ -11,6 +11,7 @@
 import {
   type AgentDefinition,
   type AgentParameter,
+  closestMatch,
   declaredUvName,
   findContextRefs,
   handoffFieldUvNames,
@@ -78,9 +79,14 @@ export function checkAgentRegistry(
   const reach = runReach(agent, registry);
   const parameters = Object.keys(agent.parameters);
   const supplied = new Set<string>([...parameters, ...RUNTIME_UV_NAMES]);
+  // Handoff name → the step that hands it off, for a "did you mean" that says where it comes from.
+  const handedOffBy = new Map<string, string>();
   for (const step of recordValues(registry.steps)) {
     for (const field of step.handoff) {
-      for (const name of handoffFieldUvNames(step.id, field)) supplied.add(name);
+      for (const name of handoffFieldUvNames(step.id, field)) {
+        supplied.add(name);
+        if (!handedOffBy.has(name)) handedOffBy.set(name, step.id);
+      }
     }
   }
   for (const step of recordValues(registry.steps)) {
@@ -106,6 +112,10 @@ export function checkAgentRegistry(
       if (uvLookupNames(name).some((candidate) => supplied.has(candidate))) return;
       if (name === "input_text" && step.usesStdin) return;
       const suggestion = suggestParameter(name, parameters);
+      const closest =
+        suggestion === undefined
+          ? closestMatch(name, [...parameters, ...handedOffBy.keys(), ...RUNTIME_UV_NAMES])
+          : undefined;
       problems.push({
         code: "SR-VALID-006",
         severity: reachable ? "error" : "warning",
@@ -113,9 +123,11 @@ export function checkAgentRegistry(
         ...registryFile,
         path: path(),
         hint:
-          suggestion === undefined
-            ? `Declare parameter "${name}" in agent.json, or use a runtime variable (${RUNTIME_UV_NAMES.join(", ")}) or a handoff value (<step id with . as _>_<key>).`
-            : `Use "${suggestion}": uvVariables name the agent parameter itself (the classic mistake is "issue_number" for the parameter "issue"). Or declare parameter "${name}".`,
+          suggestion !== undefined
+            ? `Use "${suggestion}": uvVariables name the agent parameter itself (the classic mistake is "issue_number" for the parameter "issue"). Or declare parameter "${name}".`
+            : closest !== undefined
+              ? `Did you mean "${closest}"${describeSupplier(closest, agent, handedOffBy)}? Rename it, or declare parameter "${name}" in agent.json.`
+              : `Declare parameter "${name}" in agent.json, or use a runtime variable (${RUNTIME_UV_NAMES.join(", ")}) or a handoff value (<step id with . as _>_<key>).`,
       });
     });
     problems.push(...contextReferenceProblems(agent, step, registryFile));
@@ -166,6 +178,18 @@ function contextReferenceProblems(
     });
   }
   return problems;
+}
+
+/** Where a suggested uv name's value comes from, for the hint. */
+function describeSupplier(
+  name: string,
+  agent: AgentDefinition,
+  handedOffBy: ReadonlyMap<string, string>,
+): string {
+  const parameter = Object.hasOwn(agent.parameters, name) ? agent.parameters[name] : undefined;
+  if (parameter !== undefined) return ` (parameter ${name}, ${parameter.cli})`;
+  const writer = handedOffBy.get(name);
+  return writer === undefined ? " (set by the runner)" : ` (handed off by step "${writer}")`;
 }
 
 function suggestParameter(name: string, parameters: readonly string[]): string | undefined {

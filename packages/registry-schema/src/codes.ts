@@ -286,7 +286,7 @@ export const REGISTRY_SCHEMA_CODES = {
     "agent.json, the registry or a schema file is larger than 64 MiB (a 10,000-step registry is about 6 MB). It is refused by its size, unread.",
   /**
    * Example: `Step "initial.issue" (next) goes to "continuation.isue", which is not a step of this
-   * registry.` Fix: Name an existing step (the hint lists them).
+   * registry. Did you mean "continuation.issue"?` Fix: Name an existing step (the hint lists them).
    */
   "SR-TRANS-001":
     "A target that is not a step: a transition (the router: `next`, `repeat`), a conditional target, check `onPass.next`, check `onFail.fallback`. The router uses `SR-TRANS-006` / `-008` / `-010` for `handoff` / `escalate` / `jump`.",
@@ -303,10 +303,11 @@ export const REGISTRY_SCHEMA_CODES = {
   "SR-TRANS-012":
     "A target that is a section step (sections are prompt fragments, never run); the router also refuses to route from a section step.",
   /**
-   * Example: `transitions key "done" is not an intent, so no output can ever take it.` Fix: Key it
-   * by the intent (the hint names the alias's intent).
+   * Example: `transitions key "handof" is not an intent, so no output can ever take it. Did you
+   * mean "handoff"?` Fix: Rename the key to the intent named (for an alias, its intent).
    */
-  "SR-TRANS-013": "A `transitions` key that is not an intent (no output can take it).",
+  "SR-TRANS-013":
+    "A `transitions` key that is not an intent (no output can take it). A misspelt intent or an alias is named, and the transition is read on under that intent, so the step is not also reported as having no transitions or an unrouted intent, nor the flow as broken.",
   /**
    * Example: `Step "closure.issue" routes "closing" to "initial.issue"; closing ends the flow and
    * starts the completion chain.` Fix: Write `"closing": { "target": null }`; re-check with
@@ -336,7 +337,7 @@ export const REGISTRY_SCHEMA_CODES = {
    * name, or declare the parameter.
    */
   "SR-VALID-006":
-    "A `uvVariables` entry no agent parameter, runtime variable (`iteration`, `completed_iterations`, `completion_keyword`, `max_iterations`, `remaining`, `previous_summary`, `check_count`, `max_checks`; `input_text` on `usesStdin` steps) or handoff value (`<step id with . as _>_<key>`) supplies. A parameter that looks meant is suggested. An error in a step the entry of the agent's verdict type can reach; *a warning* in any other step (a section fragment, project-mode steps of an agent that runs poll:state, the entry of another verdict type), which a run of this agent never resolves.",
+    "A `uvVariables` entry no agent parameter, runtime variable (`iteration`, `completed_iterations`, `completion_keyword`, `max_iterations`, `remaining`, `previous_summary`, `check_count`, `max_checks`; `input_text` on `usesStdin` steps) or handoff value (`<step id with . as _>_<key>`) supplies. A parameter that looks meant is suggested, else the closest parameter, runtime or handoff name (`plan_approach` → `initial_plan_approach`). An error in a step the entry of the agent's verdict type can reach; *a warning* in any other step (a section fragment, project-mode steps of an agent that runs poll:state, the entry of another verdict type), which a run of this agent never resolves.",
   /**
    * Example: `iterations.min (5) is greater than iterations.max (3).` Fix: Raise max or lower min.
    */

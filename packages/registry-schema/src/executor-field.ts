@@ -1,23 +1,5 @@
-import { STEP_EXECUTOR_NAMES, type StepExecutorName } from "@climpt/model";
+import { editDistance, STEP_EXECUTOR_NAMES, type StepExecutorName } from "@climpt/model";
 import { describeValue, type Findings, report } from "./field-reader.ts";
-
-/** Edits (insert, delete, substitute) between two short words. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min(
-        (previous[j] as number) + 1,
-        (current[j - 1] as number) + 1,
-        (previous[j - 1] as number) + cost,
-      );
-    }
-    previous = current;
-  }
-  return previous[b.length] as number;
-}
 
 /**
  * The executor a misspelt value most likely meant: the same letters once case and separators are
@@ -32,7 +14,7 @@ export function closestExecutorName(value: string): StepExecutorName | undefined
   for (const name of STEP_EXECUTOR_NAMES) {
     const candidate = squeeze(name);
     if (candidate.startsWith(wanted) || wanted.startsWith(candidate)) return name;
-    const edits = distance(wanted, candidate);
+    const edits = editDistance(wanted, candidate);
     if (edits < bestDistance) {
       best = name;
       bestDistance = edits;

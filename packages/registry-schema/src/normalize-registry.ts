@@ -288,6 +288,9 @@ function readFailurePatterns(raw: unknown, findings: Findings): Record<string, F
   return patterns;
 }
 
+/** What a validator without `successWhen` passes on: its command's exit code 0. */
+const DEFAULT_SUCCESS_WHEN = "exitCode:0";
+
 function readValidators(raw: unknown, findings: Findings): Record<string, ValidatorDefinition> {
   const validators = ownRecord<ValidatorDefinition>();
   for (const [id, value] of entriesOf(raw, "$.validators", findings)) {
@@ -297,12 +300,13 @@ function readValidators(raw: unknown, findings: Findings): Record<string, Valida
       codes: { baseline: "SR-VALID-012" },
     });
     if (fields === undefined || !isPlainObject(value)) continue;
-    const successWhen = fields.successWhen ?? "";
+    // A validator that is just a command: exit 0 passes (docs/design.md#the-completion-chain).
+    const successWhen = fields.successWhen ?? DEFAULT_SUCCESS_WHEN;
     const parsed = parseSuccessCondition(successWhen, {
       ...(findings.file === undefined ? {} : { file: findings.file }),
       path: `${at}.successWhen`,
     });
-    if (!parsed.ok && fields.successWhen !== undefined) findings.problems.push(...parsed.issues);
+    if (!parsed.ok) findings.problems.push(...parsed.issues);
     const extractParams = readExtractParams(value.extractParams, `${at}.extractParams`, findings);
     const timeoutMs =
       fields.timeoutMs ?? (fields.timeout === undefined ? undefined : durationToMs(fields.timeout));

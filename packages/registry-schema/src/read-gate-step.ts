@@ -4,9 +4,11 @@
  */
 import {
   canonicalIntent,
+  closestMatch,
   contextKeysOf,
   DEFAULT_SUBPROCESS_TIMEOUT_MS,
   findContextRefs,
+  GATE_INTENTS,
   type GateIntent,
   type HandoffField,
   inferStepKind,
@@ -226,6 +228,34 @@ function ownTargets(raw: unknown): Record<string, string> {
   return targets;
 }
 
+/**
+ * SR-TRANS-013 for a `transitions` key that is not an intent, with the intent it stands for: the
+ * one an alias maps to, or the closest intent to a typo (`handof` → `handoff`). That intent, when
+ * the step does not also key it, is returned so the transition is still read under it.
+ */
+function misspeltIntent(
+  written: string,
+  raw: Readonly<Record<string, unknown>>,
+  here: string,
+  findings: Findings,
+): GateIntent | undefined {
+  const alias = canonicalIntent(written);
+  const typo = alias === undefined ? closestMatch(written, GATE_INTENTS) : undefined;
+  const meant = alias ?? (typo !== undefined && isGateIntent(typo) ? typo : undefined);
+  report(
+    findings,
+    "SR-TRANS-013",
+    here,
+    `transitions key "${written}" is not an intent, so no output can ever take it.${meant !== undefined && alias === undefined ? ` Did you mean "${meant}"?` : ""}`,
+    alias !== undefined
+      ? `Key it by "${alias}" (the gate maps "${written}" to "${alias}").`
+      : meant !== undefined
+        ? `Rename the key to "${meant}".`
+        : "Key transitions by next, repeat, jump, handoff, closing, escalate or abort.",
+  );
+  return meant !== undefined && !Object.hasOwn(raw, meant) ? meant : undefined;
+}
+
 function readTransitions(
   raw: unknown,
   at: string,
@@ -236,20 +266,17 @@ function readTransitions(
     reportNotObject(findings, raw, at);
     return transitions;
   }
-  for (const [intent, value] of Object.entries(raw)) {
-    const here = jsonPath(at, intent);
-    if (!isGateIntent(intent)) {
-      const alias = canonicalIntent(intent);
-      report(
-        findings,
-        "SR-TRANS-013",
-        here,
-        `transitions key "${intent}" is not an intent, so no output can ever take it.`,
-        alias === undefined
-          ? "Key transitions by next, repeat, jump, handoff, closing, escalate or abort."
-          : `Key it by "${alias}" (the gate maps "${intent}" to "${alias}").`,
-      );
-      continue;
+  for (const [written, value] of Object.entries(raw)) {
+    const here = jsonPath(at, written);
+    let intent: GateIntent;
+    if (isGateIntent(written)) {
+      intent = written;
+    } else {
+      const meant = misspeltIntent(written, raw, here, findings);
+      if (meant === undefined) continue;
+      // Read on as the intent meant, so the checks after loading (a gate without transitions, an
+      // allowed intent without one, flow analysis) do not each restate this one mistake.
+      intent = meant;
     }
     if (!isPlainObject(value)) {
       reportNotObject(findings, value, here);

@@ -5,6 +5,7 @@
  */
 import {
   canonicalVerdictType,
+  closestMatch,
   GATE_INTENTS,
   isIntentAllowedForKind,
   jsonPath,
@@ -47,6 +48,13 @@ function describeSteps(registry: Registry): string {
   return `Steps: ${shown.join(", ")}${ids.length > shown.length ? ", …" : ""}.`;
 }
 
+/** ` Did you mean "<step id>"?` for a step id that looks like a typo of one that runs, else "". */
+function didYouMeanStep(registry: Registry, wanted: string): string {
+  const runs = Object.keys(registry.steps).filter((id) => registry.steps[id]?.kind !== "section");
+  const closest = closestMatch(wanted, runs);
+  return closest === undefined ? "" : ` Did you mean "${closest}"?`;
+}
+
 function checkEntry(registry: Registry, findings: Findings): void {
   const mapping = Object.entries(registry.entryStepMapping);
   if (registry.entryStep === undefined && mapping.length === 0) {
@@ -63,7 +71,7 @@ function checkEntry(registry: Registry, findings: Findings): void {
       findings,
       "SR-ENTRY-002",
       "$.entryStep",
-      `entryStep "${registry.entryStep}" is not a step of this registry.`,
+      `entryStep "${registry.entryStep}" is not a step of this registry.${didYouMeanStep(registry, registry.entryStep)}`,
       `Set entryStep to an existing step id, or add step "${registry.entryStep}". ${describeSteps(registry)}`,
     );
   }
@@ -83,7 +91,7 @@ function checkEntry(registry: Registry, findings: Findings): void {
         findings,
         "SR-ENTRY-003",
         at,
-        `entryStepMapping["${verdictType}"] names "${stepId}", which is not a step of this registry.`,
+        `entryStepMapping["${verdictType}"] names "${stepId}", which is not a step of this registry.${didYouMeanStep(registry, stepId)}`,
         `Map "${verdictType}" to an existing step id, or add step "${stepId}". ${describeSteps(registry)}`,
       );
     }
@@ -200,7 +208,7 @@ function checkTarget(
       findings,
       "SR-TRANS-001",
       at,
-      `Step "${step.id}" (${via}) goes to "${target}", which is not a step of this registry.`,
+      `Step "${step.id}" (${via}) goes to "${target}", which is not a step of this registry.${didYouMeanStep(registry, target)}`,
       `Add step "${target}" or change the target. ${describeSteps(registry)}`,
     );
     return;

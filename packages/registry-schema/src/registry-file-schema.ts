@@ -244,11 +244,21 @@ export const validatorSchema = v.looseObject({
   command: nonEmpty(
     "Shell command, run with sh -c in the run's working directory, inside the OS sandbox unless the agent turns it off.",
   ),
-  successWhen: v.pipe(
-    v.string(),
-    v.description('"empty", "exitCode:N", "contains:TEXT" or "matches:REGEX".'),
+  // Both optional: a validator may be just a command whose exit code decides (`npm test`), its
+  // retry prompt then f_failed.md or the built-in text with the command's output.
+  successWhen: v.optional(
+    v.pipe(
+      v.string(),
+      v.description(
+        '"empty", "exitCode:N", "contains:TEXT" or "matches:REGEX". Default "exitCode:0": exit 0 passes.',
+      ),
+    ),
   ),
-  failurePattern: nonEmpty("Name of the failure pattern that selects the retry prompt."),
+  failurePattern: v.optional(
+    nonEmpty(
+      "Name of the failure pattern that selects the retry prompt. Without one, the retry prompt is f_failed.md, else the built-in text with the command's output.",
+    ),
+  ),
   extractParams: v.optional(
     v.pipe(
       v.record(v.string(), v.string()),

@@ -98,6 +98,16 @@ export const RUNNER_CODES = {
    */
   uncommittedAgentFiles: "RUN-CWD-003",
   /**
+   * *Warning.* The repository the run works in has untracked files outside the agent folder, and
+   * a validator that runs `git status` would see them: the run would be refused at its close-out
+   * for files the model did not write. A dependency or build folder (`node_modules/`, `dist/`,
+   * `.venv/`, …) in a repository without a .gitignore is the usual case. Example: `Validator
+   * "git-clean" (\`git status --porcelain\`) would see 2 untracked paths in /repo that are not the
+   * model's work: node_modules/ (a dependency or build folder), notes.txt.` Fix: Add the
+   * dependency and build folders to .gitignore and commit it; commit or ignore the rest.
+   */
+  untrackedRepositoryFiles: "RUN-CWD-004",
+  /**
    * The sandbox is required, something would run in it — a step that can run Bash (with climpt's
    * own tools), a validator a closure step runs, a program (`runner.command`) step, the command
    * boundary hook (`boundaryHook`) — and the sandbox cannot start here. An error before the first

@@ -14,6 +14,7 @@ import {
   ModelOverloadedError,
   ModelRateLimitError,
   ModelResponseError,
+  ModelServerError,
   ModelTimeoutError,
 } from "./errors.ts";
 import { fingerprint } from "./fingerprint.ts";
@@ -169,6 +170,16 @@ describe("createAnthropicClient against the fake API through the real SDK", () =
     expect(error.requestId).toMatch(/^req_fake_/);
     expect(error.message).toContain("3 attempts");
     expect(fake.messageRequests()).toHaveLength(3);
+  });
+
+  it("says a 500 from a server that is not Anthropic's came from that server, not the API's side", async () => {
+    fake.setHandler(() => reply.error(500));
+    const error = await failure(client().call(request));
+    expect(error).toBeInstanceOf(ModelServerError);
+    expect(error.message).toContain(`The model server at ${fake.url}`);
+    expect(error.message).toContain("ANTHROPIC_BASE_URL");
+    expect(error.hint).toContain("its own log");
+    expect(`${error.message} ${error.hint}`).not.toContain("API's side");
   });
 
   it("maps a 429 that outlasts the retries to a rate-limit error with the wait the API asked for", async () => {

@@ -53,7 +53,9 @@ export const SDK_ADAPTER_CODES = Object.freeze({
   badRequest: "AC-MODEL-006",
   /**
    * 5xx after every retry, or an `api_error` inside a stream (`ModelServerError`). Example: `The
-   * Anthropic API failed on 3 attempts for … (…).` Fix: The API's side; run later.
+   * Anthropic API failed on 3 attempts for … (…).` Fix: From Anthropic's API, the API's side: run
+   * later. From another ANTHROPIC_BASE_URL (a local mock or proxy), the message names that server:
+   * its own log says why.
    */
   server: "AC-MODEL-007",
   /**

@@ -43,6 +43,30 @@ function isSyntaxError(error: unknown): boolean {
   return error instanceof Error && error.cause instanceof SyntaxError;
 }
 
+/** Anthropic's own API hosts: a server error there is Anthropic's to fix. */
+const ANTHROPIC_HOSTS = /(^|\.)anthropic\.com$/;
+
+/**
+ * Who answered a server error, and what to do about it. From Anthropic's API it is on their side;
+ * from another ANTHROPIC_BASE_URL (a local mock, a proxy, a gateway) "run again later" would send
+ * the user waiting for a server that is theirs: name it, and say to look at its own log.
+ */
+function serverOf(baseURL: string): { readonly name: string; readonly hint: string } {
+  let host = "";
+  try {
+    host = new URL(baseURL).hostname;
+  } catch {
+    // An unparsable base URL is not Anthropic's: described by what it is.
+  }
+  if (ANTHROPIC_HOSTS.test(host)) {
+    return { name: "The Anthropic API", hint: "This is on the API's side; run again later." };
+  }
+  return {
+    name: `The model server at ${baseURL} (ANTHROPIC_BASE_URL)`,
+    hint: `The server at ${baseURL} is not Anthropic's API: its own log says why it failed (a local mock, proxy or gateway). Fix it, or unset ANTHROPIC_BASE_URL to use Anthropic's API.`,
+  };
+}
+
 function apiDetail(error: APIError): string {
   const parts = [
     error.status === undefined ? undefined : `HTTP ${error.status}`,
@@ -161,17 +185,19 @@ export function mapSdkError(error: unknown, context: ErrorContext): ModelError {
       });
     }
     if (status !== undefined && status >= 500) {
+      const server = serverOf(context.baseURL);
       return new ModelServerError({
         ...common,
-        message: `The Anthropic API failed on ${attemptsText(context)} for ${model} (${detail}).`,
-        hint: "This is on the API's side; run again later.",
+        message: `${server.name} failed on ${attemptsText(context)} for ${model} (${detail}).`,
+        hint: server.hint,
       });
     }
     if (status === undefined && type === "api_error") {
+      const server = serverOf(context.baseURL);
       return new ModelServerError({
         ...common,
-        message: `The Anthropic API reported an error in the middle of the response stream for ${model} (${detail}).`,
-        hint: "This is on the API's side; run again later.",
+        message: `${server.name} reported an error in the middle of the response stream for ${model} (${detail}).`,
+        hint: server.hint,
       });
     }
     return new ModelBadRequestError({

@@ -71,6 +71,7 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
   const time = timeOf(raw.time);
   if (time !== null) {
     if (fold.t0 === null) fold.t0 = time;
+    fold.previousTime = fold.lastTime;
     if (fold.lastTime === null || time > fold.lastTime) fold.lastTime = time;
   }
   const now = fold.at(time);
@@ -94,8 +95,9 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
     }
     case "run_resume": {
       const event = raw as EventOf<"run_resume">;
-      // The step that was running when the run stopped ends here: it never finished.
-      fold.closeOpenStep(now, "error");
+      // What was running when the run stopped (the step, its calls) ended with the journal
+      // before this event: it never finished, and the resume starts it again.
+      fold.closeKilledAttempt(fold.previousTime === null ? now : fold.at(fold.previousTime));
       fold.resumes++;
       fold.resumedPending = true;
       // The run goes on: an earlier run_end (it was interrupted) no longer says how it stands.

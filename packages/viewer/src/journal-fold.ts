@@ -40,6 +40,8 @@ export class JournalFold {
   entryStepId: string | null = null;
   t0: number | null = null;
   lastTime: number | null = null;
+  /** `lastTime` before the event being folded: where a killed attempt's journal ended. */
+  previousTime: number | null = null;
   readonly steps: MutableStep[] = [];
   readonly spans: MutableSpan[] = [];
   readonly stepSpans = new Map<MutableStep, MutableSpan>();
@@ -95,6 +97,22 @@ export class JournalFold {
         return step;
     }
     return null;
+  }
+
+  /**
+   * Ends everything an attempt left open when it was killed (its step, its model and tool
+   * calls), at `endMs`, as failed: a later resume starts them again, and a span left "running"
+   * would draw the killed attempt as if it still went on.
+   */
+  closeKilledAttempt(endMs: number): void {
+    this.closeOpenStep(endMs, "error");
+    for (const span of this.spans) {
+      if (span.status !== "running") continue;
+      span.status = "error";
+      span.durationMs = Math.max(0, endMs - span.startMs);
+    }
+    this.openCalls.clear();
+    this.openTools.clear();
   }
 
   closeOpenStep(endMs: number, status: SpanView["status"]): void {

@@ -23,7 +23,8 @@ section { background: var(--card); border: 1px solid var(--line); border-radius:
 select { font: inherit; padding: 2px 4px; }
 .vlist { position: relative; overflow: auto; contain: strict; }
 .vlist-spacer { position: relative; }
-.run-row { display: grid; grid-template-columns: 200px 110px minmax(120px, 1fr) 220px 50px 130px 140px 70px 150px 80px; gap: 8px; align-items: center; padding: 0 6px; white-space: nowrap; }
+.run-row { display: grid; grid-template-columns: minmax(170px, 200px) minmax(80px, 110px) minmax(100px, 1fr) minmax(150px, 220px) 44px minmax(100px, 130px) minmax(100px, 140px) 64px minmax(120px, 150px) 72px; gap: 8px; align-items: center; padding: 0 6px; white-space: nowrap; }
+.runs-rows { overflow-x: hidden; }
 .run-row > span { overflow: hidden; text-overflow: ellipsis; }
 .run-row.header { font-weight: 600; color: var(--muted); border-bottom: 1px solid var(--line); height: 26px; }
 .runs-rows .run-row { cursor: pointer; border-bottom: 1px solid #eef0f4; }

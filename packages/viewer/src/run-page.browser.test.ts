@@ -184,6 +184,34 @@ describe("the page of a real run of the demo", () => {
   });
 });
 
+describe("the runs table in a 1400 px window", () => {
+  it("shows every column of a single row, neither clipped at the right nor under a scrollbar", async () => {
+    const page = await browser.newPage();
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await page.goto(pathToFileURL(pageFile).href);
+    await page.locator("#run-head h2").waitFor();
+    await page.selectOption('[data-filter="status"]', "failed");
+    const rows = page.locator("#runs .runs-rows .run-row");
+    await expect.poll(() => rows.count(), UNTIL).toBe(1);
+    const list = await page.locator("#runs .runs-rows").evaluate((element) => {
+      const box = element.getBoundingClientRect();
+      return {
+        right: box.right,
+        bottom: box.bottom,
+        overflowsX: element.scrollWidth > element.clientWidth,
+        overflowsY: element.scrollHeight > element.clientHeight,
+      };
+    });
+    const lastCell = await rows.first().locator("span").last().boundingBox();
+    const row = await rows.first().boundingBox();
+    expect(list.overflowsX).toBe(false);
+    expect(list.overflowsY).toBe(false);
+    expect((lastCell?.x ?? 0) + (lastCell?.width ?? 0)).toBeLessThanOrEqual(list.right);
+    expect((row?.y ?? 0) + (row?.height ?? 0)).toBeLessThanOrEqual(list.bottom + 0.5);
+    await page.close();
+  });
+});
+
 describe("a 1,000-step run", () => {
   it("opens, draws only the timeline rows in view, and reaches the last step by scrolling", async () => {
     const long = await runLongRun(1000);

@@ -20,7 +20,8 @@ export const AGENT_DIR_FLAG: FlagSpec = {
   kind: "string",
   key: "agentDir",
   valueName: "DIR",
-  description: "Folder holding the agent folders (default: <cwd>/.agent).",
+  description:
+    "Folder holding the agent folders (default: the nearest .agent/ from <cwd> up to the repository's root).",
 };
 
 export const CWD_FLAG: FlagSpec = {

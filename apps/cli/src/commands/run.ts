@@ -41,7 +41,7 @@ export const runCommand: Command = {
   usage: ["climpt run <agent> [--<param> VALUE]... [--param NAME=VALUE]... [flags]"],
   flags: RUN_FLAGS,
   details: [
-    "<agent> is a name under <cwd>/.agent/ (or --agent-dir), or a path to an agent folder. `climpt run <agent> --help` also lists the agent's parameter flags.",
+    "<agent> is a name under .agent/ (found as git finds .git: in <cwd>, then each folder above it up to the repository root; or under --agent-dir), or a path to an agent folder. `climpt run <agent> --help` also lists the agent's parameter flags.",
     "Model access: ANTHROPIC_API_KEY (ANTHROPIC_BASE_URL is honoured). --replay and --mock need no key: --mock SCRIPT serves a mock script (`climpt init` writes one, .agent/<name>/mock.json) on 127.0.0.1 for the run; `climpt mock` serves one on its own.",
     "Ctrl-C stops the run cleanly (the journal is kept) and prints how to resume it (`climpt resume RUN_ID`); a second Ctrl-C exits at once. `--resume RUN_ID` here does the same, unless the agent has a parameter of that name: then --resume is that parameter.",
     "--jsonl prints every run event as one JSON line on stdout as it happens (the journal's events); --verbose shows each step's resolved prompt and the model's text on stderr.",

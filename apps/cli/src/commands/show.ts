@@ -19,45 +19,68 @@ import { findRunJournal } from "./find-run.ts";
 import { resumeCommandFor } from "./resume-hint.ts";
 import { forkOrigin, formatStart, formatTable, statusLabel } from "./runs.ts";
 
-/** One line per journaled event worth reading afterwards, in order. */
+/**
+ * One line per journaled event worth reading afterwards. The completion chain runs inside the
+ * closure step, before its `step_end` is written, so its validator and verdict lines are held
+ * until that step's line and printed under it. A step that started and has no end (the run was
+ * killed, or is still going) gets a line of its own at the end.
+ */
 function historyLines(events: readonly RunEvent[]): string[] {
   const lines: string[] = [];
+  // Validator and verdict lines of the completion chain, waiting for the closure step's line.
+  let chain: string[] = [];
+  let inFlight: { readonly iteration: number; readonly stepId: string } | undefined;
+  let ended = false;
+  const flushChain = () => {
+    lines.push(...chain);
+    chain = [];
+  };
   for (const event of events) {
     switch (event.type) {
       case "run_resume":
+        flushChain();
+        inFlight = undefined;
         lines.push(`resumed at ${event.stepId} (iteration ${event.iteration})`);
+        break;
+      case "step_start":
+        inFlight = { iteration: event.iteration, stepId: event.stepId };
         break;
       case "step_end": {
         const { history } = event;
+        inFlight = undefined;
         const intent = history.intent === null ? "" : `${history.intent} `;
+        // "closing" ends the flow: where it goes is the completion chain, not a step.
+        const to = history.transition === "closing" ? "completion chain" : history.transition;
         const check =
           history.checkResult === null
             ? ""
             : ` (check ${history.checkResult.passed ? "passed" : "failed"})`;
         const inherited =
           event.inheritedFrom === undefined ? "" : ` (run ${event.inheritedFrom}, not run here)`;
-        lines.push(
-          `[${history.iteration}] ${history.stepId}: ${intent}→ ${history.transition}${check}${inherited}`,
-        );
+        lines.push(`[${history.iteration}] ${history.stepId}: ${intent}→ ${to}${check}${inherited}`);
+        flushChain();
         break;
       }
       case "step_failed":
         lines.push(`    ✗ ${event.error.code}: ${oneLine(event.error.message, 160)}`);
         break;
       case "validator":
-        lines.push(
+        chain.push(
           `    ${event.passed ? "✓" : "✗"} validator ${event.validator} (${event.command})`,
         );
         break;
       case "verdict":
-        lines.push(
+        chain.push(
           `    verdict: ${event.outcome}${event.reason ? ` (${oneLine(event.reason, 120)})` : ""}`,
         );
         break;
       case "boundary_hook":
+        flushChain();
         lines.push(`    boundary hook ${event.ok ? "ran" : "failed"}`);
         break;
       case "run_end":
+        flushChain();
+        ended = true;
         lines.push(
           event.result.success
             ? `completed: ${event.result.completionReason}`
@@ -68,6 +91,12 @@ function historyLines(events: readonly RunEvent[]): string[] {
         break;
     }
   }
+  if (!ended && inFlight !== undefined) {
+    lines.push(
+      `[${inFlight.iteration}] ${inFlight.stepId}: in flight when the journal ends (the run was killed or is still running)`,
+    );
+  }
+  flushChain();
   return lines;
 }
 

@@ -33,7 +33,7 @@ export const validateCommand: Command = {
   usage: ["climpt validate <agent> [--json] [--check-mcp] [--agent-dir DIR] [--cwd DIR]"],
   flags: [JSON_FLAG, CHECK_MCP_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
-    "<agent> is a name under <cwd>/.agent/ (or --agent-dir), or a path to an agent folder.",
+    "<agent> is a name under .agent/ (found as git finds .git: in <cwd>, then each folder above it up to the repository root; or under --agent-dir), or a path to an agent folder.",
     "Checks agent.json, steps_registry.json, the output schemas, the system prompt, every step, check and retry prompt (files and {uv-…} placeholders), the static flow analysis (reachability, completion, cycles, intents and transitions, handoff), what the run needs from the working folder (--cwd), and whether the OS sandbox its Bash, validators and program steps run in can start on this machine. `climpt run` makes the same checks before its first model call.",
     'Exit 2 when there is any error, 0 with warnings only. --json prints {"ok", "agent", "problems", "findings"}.',
   ],

@@ -163,7 +163,7 @@ describe("climpt run on what climpt init writes", () => {
     expect(retryIndex).toBe(4);
     const retryPrompt = promptOf(retryIndex);
     expect(retryPrompt).toContain("Finishing was refused: `git status --porcelain` is not empty");
-    expect(retryPrompt).toContain("Untracked:\n- notes.txt\n");
+    expect(retryPrompt).toContain("Not committed (changed or new):\n- notes.txt\n");
     expect(retryPrompt).toContain("The task: write notes");
 
     expect(git(cwd, "status", "--porcelain")).toBe("");

@@ -128,10 +128,8 @@ export function gateTemplate(name: string, title: string): ScaffoldFile[] {
         command: "git status --porcelain",
         successWhen: "empty",
         failurePattern: "git-dirty",
-        extractParams: {
-          changedFiles: "parseChangedFiles",
-          untrackedFiles: "parseUntrackedFiles",
-        },
+        // Every path once: parseChangedFiles already holds the untracked ones.
+        extractParams: { changedFiles: "parseChangedFiles" },
       },
     },
     failurePatterns: {
@@ -139,7 +137,7 @@ export function gateTemplate(name: string, title: string): ScaffoldFile[] {
         description: "Uncommitted changes are present",
         edition: "failed",
         adaptation: "git-dirty",
-        params: ["changedFiles", "untrackedFiles"],
+        params: ["changedFiles"],
       },
     },
     validationSteps: {
@@ -273,13 +271,13 @@ The task: {uv-task}
 
 Finishing was refused: \`git status --porcelain\` is not empty, so the work is not committed.
 
-{{#if changedFiles}}Changed but not committed:
+{{#if changedFiles}}Not committed (changed or new):
 {{#each changedFiles}}- {{this}}
-{{/each}}{{/if}}{{#if untrackedFiles}}Untracked:
-{{#each untrackedFiles}}- {{this}}
 {{/each}}{{/if}}
 Check that these files hold the intended change (\`git diff\`), then commit them, or remove what
-should not be there. Run \`git status --porcelain\` to confirm it prints nothing.
+should not be there. Never commit a dependency or build folder (node_modules/, dist/, build/,
+.venv/, target/, …; they are not listed above): if \`git status --porcelain\` shows one, add it
+to \`.gitignore\` and commit that. Run \`git status --porcelain\` to confirm it prints nothing.
 
 Answer with \`summary\`, \`work.description\`, \`work.files\` and \`next_action.action: "handoff"\`.
 `,

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdir, rm } from "node:fs/promises";
+import { mkdir, rm, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import type { Problem } from "@climpt/model";
 import {
@@ -335,6 +335,40 @@ describe("checkAgent: the working folder", () => {
     expect(untracked.problems[0]?.hint).toContain(`git add ${dir}`);
     git("add", "-A");
     git("commit", "-qm", "agent");
+    expect((await checkAgent(dir, { cwd: repo, purpose: "run" })).problems).toEqual([]);
+    await rm(path.join(repo, ".git"), { recursive: true });
+  });
+
+  it("names the untracked files git-clean would see, node_modules/ first among them, and the .gitignore fix", async () => {
+    const { dir } = await check(completeAgent());
+    const repo = path.dirname(dir);
+    const git = (...args: string[]) =>
+      execFileSync("git", args, {
+        cwd: repo,
+        env: { ...process.env, ...GIT_IDENTITY },
+        stdio: "ignore",
+      });
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "agent");
+    await mkdir(path.join(repo, "node_modules", "left-pad"), { recursive: true });
+    await writeFile(path.join(repo, "node_modules", "left-pad", "index.js"), "x\n");
+    await writeFile(path.join(repo, "notes.txt"), "mine\n");
+    for (const purpose of ["run", "validate"] as const) {
+      const { problems } = await checkAgent(dir, { cwd: repo, purpose });
+      expect(problems).toEqual([
+        expect.objectContaining({
+          code: "RUN-CWD-004",
+          severity: "warning",
+          path: '$.validators["git-clean"].command',
+          message: `Validator "git-clean" (\`git status --porcelain\`) would see 2 untracked paths in ${repo} that are not the model's work: node_modules/ (a dependency or build folder), notes.txt. The run would be refused at its close-out until they are gone, and the retry prompt never asks the model to commit dependency or build folders.`,
+          hint: "Before the run, add node_modules/ to .gitignore (printf '%s\\n' 'node_modules/' >> .gitignore) and commit the .gitignore; commit the other files, or add them to .gitignore too.",
+        }),
+      ]);
+    }
+    await writeFile(path.join(repo, ".gitignore"), "node_modules/\nnotes.txt\n");
+    git("add", ".gitignore");
+    git("commit", "-qm", "ignore");
     expect((await checkAgent(dir, { cwd: repo, purpose: "run" })).problems).toEqual([]);
     await rm(path.join(repo, ".git"), { recursive: true });
   });

@@ -7,7 +7,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import * as path from "node:path";
 import { findGitLayout, hostGitSync } from "@climpt/host-git";
-import { type LoadedAgent, type Problem, problem } from "@climpt/model";
+import { dependencyOrBuildFolderOf, type LoadedAgent, type Problem, problem } from "@climpt/model";
 import { findValidationStep } from "@climpt/router";
 import { RUNNER_CODES } from "../codes.ts";
 
@@ -67,7 +67,10 @@ export function checkEnvironment(loaded: LoadedAgent, options: EnvironmentCheckO
   if (repository !== undefined) {
     // An agent folder outside the repository is not what its validators see: no git to run.
     if (!isInside(repository, loaded.dir)) return [];
-    return uncommittedAgentProblems(loaded, repository, gitValidators);
+    return [
+      ...uncommittedAgentProblems(loaded, repository, gitValidators),
+      ...untrackedRepositoryProblems(loaded, repository, gitValidators),
+    ];
   }
   return gitValidators.map((id) =>
     problem(
@@ -119,4 +122,91 @@ function uncommittedAgentProblems(
       },
     ),
   ];
+}
+
+/** A validator that runs `git status` and so sees untracked files (unless told not to, `-uno`). */
+const SEES_UNTRACKED =
+  /(?:^|[\s;&|(`$])git\s+(?:-\S+\s+)*status\b(?![^;&|]*(?:-uno\b|--untracked-files=no\b))/;
+
+/** How many untracked paths a warning names before it says "and N more". */
+const NAMED_PATHS = 10;
+
+/**
+ * RUN-CWD-004 (warning): untracked paths in the repository, outside the agent folder (RUN-CWD-003
+ * covers that), that a `git status` validator would see. In a fresh repository without a
+ * .gitignore this is node_modules/: the run would end with the model asked to commit it, which a
+ * retry prompt no longer asks (@climpt/validators), so nothing in the run could make it pass. The
+ * fix is the repository's, named before the first model call.
+ */
+function untrackedRepositoryProblems(
+  loaded: LoadedAgent,
+  repository: string,
+  gitValidators: readonly string[],
+): Problem[] {
+  const validator = gitValidators.find((id) =>
+    SEES_UNTRACKED.test(loaded.registry.validators[id]?.command ?? ""),
+  );
+  if (validator === undefined) return [];
+  let status: string;
+  try {
+    const layout = findGitLayout(repository);
+    if (layout === null) return [];
+    // -z: paths as they are (no quoting), each record ended by NUL; untracked folders as `dir/`.
+    status = hostGitSync(layout, ["status", "--porcelain", "-z", "--untracked-files=normal"], {
+      timeoutMs: 30_000,
+    });
+  } catch {
+    return [];
+  }
+  const agentFolder = path.relative(repository, loaded.dir).split(path.sep).join("/");
+  const untracked = status
+    .split("\0")
+    .filter((record) => record.startsWith("?? "))
+    .map((record) => record.slice(3))
+    .filter((file) => !isAgentPath(file, agentFolder));
+  if (untracked.length === 0) return [];
+  const generated = [
+    ...new Set(untracked.map(dependencyOrBuildFolderOf).filter((f) => f !== undefined)),
+  ];
+  const named = untracked
+    .slice(0, NAMED_PATHS)
+    .map((file) =>
+      dependencyOrBuildFolderOf(file) === undefined
+        ? file
+        : `${file} (a dependency or build folder)`,
+    );
+  const more = untracked.length > NAMED_PATHS ? `, and ${untracked.length - NAMED_PATHS} more` : "";
+  const command = loaded.registry.validators[validator]?.command;
+  const rest = untracked.filter((file) => dependencyOrBuildFolderOf(file) === undefined);
+  const fixes = [
+    ...(generated.length === 0
+      ? []
+      : [
+          `add ${generated.join(", ")} to .gitignore (printf '%s\\n' ${generated.map((f) => `'${f}'`).join(" ")} >> .gitignore) and commit the .gitignore`,
+        ]),
+    ...(rest.length === 0 ? [] : ["commit the other files, or add them to .gitignore too"]),
+  ];
+  return [
+    problem(
+      RUNNER_CODES.untrackedRepositoryFiles,
+      `Validator "${validator}" (\`${command}\`) would see ${untracked.length} untracked path${untracked.length === 1 ? "" : "s"} in ${repository} that ${untracked.length === 1 ? "is" : "are"} not the model's work: ${named.join(", ")}${more}. The run would be refused at its close-out until they are gone, and the retry prompt never asks the model to commit dependency or build folders.`,
+      {
+        severity: "warning",
+        file: loaded.files.registry,
+        path: `$.validators["${validator}"].command`,
+        hint: `Before the run, ${fixes.join("; ")}.`,
+      },
+    ),
+  ];
+}
+
+/** Whether a repository-relative path (`dir/` for a folder) is the agent folder or inside it. */
+function isAgentPath(file: string, agentFolder: string): boolean {
+  const bare = file.endsWith("/") ? file.slice(0, -1) : file;
+  return (
+    bare === agentFolder ||
+    bare.startsWith(`${agentFolder}/`) ||
+    // An untracked parent of the agent folder (`.agent/`) holds it: RUN-CWD-003 names it.
+    agentFolder.startsWith(`${bare}/`)
+  );
 }

@@ -1,18 +1,33 @@
+import { COMPLETION_CODES } from "@climpt/completion-chain";
 import { ClimptError, formatProblem, type Problem, problem } from "@climpt/model";
 import { RUNNER_CODES } from "../codes.ts";
 import type { RunError } from "../run-result.ts";
 
 /**
+ * A validator that could not run at all: its command was not found (exit 127), or its definition
+ * or the sandbox kept it from starting. The machine's or the definition's fault, never the
+ * model's: once the command is installed or the validator fixed, resume must check the same
+ * closure output again, not ask the model for it anew. (Exit 126 is left out: a script the model
+ * wrote without its executable bit is the work's fault, and the step runs again live.)
+ */
+const VALIDATOR_COULD_NOT_RUN: ReadonlySet<string> = new Set([
+  COMPLETION_CODES.commandNotFound,
+  COMPLETION_CODES.validatorBroken,
+]);
+
+/**
  * Errors whose journal can continue mid-step: nothing the model said caused them (a stop, a
- * budget, an API failure). Resume serves such a step's recorded replies from the journal; a step
- * that ended on what the model said runs again live instead.
+ * budget, an API failure, a validator that could not run). Resume serves such a step's recorded
+ * replies from the journal (a closure step's reply, so its validators run again); a step that
+ * ended on what the model said runs again live instead.
  */
 export function continuesMidStep(code: string | undefined): boolean {
   return (
     code === undefined ||
     code === RUNNER_CODES.interrupted ||
     code === RUNNER_CODES.budgetExceeded ||
-    code.startsWith("AC-MODEL-")
+    code.startsWith("AC-MODEL-") ||
+    VALIDATOR_COULD_NOT_RUN.has(code)
   );
 }
 

@@ -1,3 +1,4 @@
+import { isDependencyOrBuildPath } from "@climpt/model";
 import { splitLines, unquoteGitPath } from "../paths.ts";
 
 /** One path in `git status --porcelain` (v1 or v2) output. */
@@ -150,6 +151,23 @@ export function changedFiles(text: string): string[] {
   return unique(
     parseGitStatus(text)
       .filter((item) => item.kind !== "ignored")
+      .map((item) => item.path),
+  );
+}
+
+/**
+ * The paths a retry prompt may ask the model to commit: `changedFiles` (`untracked` false) or
+ * `untrackedFiles` (true) without untracked dependency and build folders (node_modules/, dist/,
+ * …: @climpt/model's DEPENDENCY_AND_BUILD_FOLDERS), which belong in .gitignore. A tracked file in such a folder stays:
+ * the project commits it on purpose.
+ */
+export function filesToCommit(text: string, only: "changed" | "untracked"): string[] {
+  return unique(
+    parseGitStatus(text)
+      .filter((item) =>
+        only === "untracked" ? item.kind === "untracked" : item.kind !== "ignored",
+      )
+      .filter((item) => item.kind !== "untracked" || !isDependencyOrBuildPath(item.path))
       .map((item) => item.path),
   );
 }

@@ -3,7 +3,7 @@ import { parseBranchName, parseRemoteStatus } from "./branch.ts";
 import { generateDiff } from "./diff.ts";
 import { extractFiles } from "./extract-files.ts";
 import { parseFormatOutput } from "./format-output.ts";
-import { changedFiles, stagedFiles, unstagedFiles, untrackedFiles } from "./git-status.ts";
+import { filesToCommit, stagedFiles, unstagedFiles } from "./git-status.ts";
 import { parseLintErrors } from "./lint-errors.ts";
 import { parseMergeStatus } from "./merge-status.ts";
 import { parseTestOutput } from "./test-output.ts";
@@ -24,8 +24,9 @@ function json(value: unknown): JsonValue {
  * the others read stdout followed by stderr.
  */
 export const EXTRACTORS: Readonly<Record<ExtractorName, Extractor>> = {
-  parseChangedFiles: ({ stdout }) => changedFiles(stdout),
-  parseUntrackedFiles: ({ stdout }) => untrackedFiles(stdout),
+  // Without untracked dependency and build folders: a retry prompt must not ask to commit them.
+  parseChangedFiles: ({ stdout }) => filesToCommit(stdout, "changed"),
+  parseUntrackedFiles: ({ stdout }) => filesToCommit(stdout, "untracked"),
   parseStagedFiles: ({ stdout }) => stagedFiles(stdout),
   parseUnstagedFiles: ({ stdout }) => unstagedFiles(stdout),
   parseTestOutput: ({ stdout, stderr, cwd }) => json(parseTestOutput(stdout, stderr, cwd)),
