@@ -57,7 +57,9 @@ function historyLines(events: readonly RunEvent[]): string[] {
             : ` (check ${history.checkResult.passed ? "passed" : "failed"})`;
         const inherited =
           event.inheritedFrom === undefined ? "" : ` (run ${event.inheritedFrom}, not run here)`;
-        lines.push(`[${history.iteration}] ${history.stepId}: ${intent}→ ${to}${check}${inherited}`);
+        lines.push(
+          `[${history.iteration}] ${history.stepId}: ${intent}→ ${to}${check}${inherited}`,
+        );
         flushChain();
         break;
       }
