@@ -188,6 +188,13 @@ export const TOOL_CODES = {
    * `mcp__<server>` for all of them.
    */
   mcpToolNotOffered: "TOOL-MCP-006",
+  /**
+   * An agent declares MCP servers, but the MCP client (`@modelcontextprotocol/sdk`, an optional
+   * peer dependency a light install leaves out) is not installed. Example: `TOOL-MCP-007: the
+   * agent declares MCP servers, but @modelcontextprotocol/sdk is not installed.` Fix: Install it
+   * next to climpt: `npm i -D @modelcontextprotocol/sdk` (or `pnpm add -D …`).
+   */
+  mcpClientMissing: "TOOL-MCP-007",
 } as const;
 
 export type ToolCode = (typeof TOOL_CODES)[keyof typeof TOOL_CODES];

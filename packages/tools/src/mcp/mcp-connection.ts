@@ -69,8 +69,28 @@ function startFailure(options: McpConnectOptions, reason: string, stderr: string
   });
 }
 
+/**
+ * The MCP client is an optional peer dependency: a light install of climpt leaves its ~90
+ * packages out (README: a light install), and an agent that declares servers asks for it here.
+ */
+async function mcpClient(): Promise<McpSdk> {
+  try {
+    return await loadMcpSdk();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
+    throw new ClimptError({
+      code: TOOL_CODES.mcpClientMissing,
+      message:
+        "The agent declares MCP servers (runner.boundaries.mcpServers), but the MCP client @modelcontextprotocol/sdk is not installed.",
+      hint: "Install it next to climpt: npm i -D @modelcontextprotocol/sdk (pnpm add -D @modelcontextprotocol/sdk).",
+      cause: error,
+    });
+  }
+}
+
 export async function connectMcpServer(options: McpConnectOptions): Promise<McpConnection> {
-  const sdk = await loadMcpSdk();
+  const sdk = await mcpClient();
   const client = new sdk.Client({ name: "climpt", version: "1" }, { capabilities: {} });
   let closed = false;
   client.onclose = () => {

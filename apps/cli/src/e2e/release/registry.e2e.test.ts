@@ -36,7 +36,7 @@ import { installedUserProject, readmeCommands } from "./user-project.test-helper
 // package managers and the CLI a few times.
 vi.setConfig({ testTimeout: 600_000, hookTimeout: 1_800_000 });
 
-/** What a light install must not bring: the fleet, the Claude Code executor, TypeScript. */
+/** What a light install must not bring: the fleet, the Claude Code executor, TypeScript, MCP. */
 const LEFT_OUT = [
   "bullmq",
   "ioredis",
@@ -44,6 +44,7 @@ const LEFT_OUT = [
   "typescript-json-schema",
   "@anthropic-ai/claude-agent-sdk",
   "@climpt/claude-code",
+  "@modelcontextprotocol/sdk",
 ];
 
 let registry: LocalRegistry;
