@@ -7,11 +7,22 @@ export {
   type ParseJournalOptions,
   parseJournal,
 } from "./journal-parse.ts";
+export {
+  LEDGER_TAIL_CHARS,
+  type LedgerAttempt,
+  type LedgerBaseline,
+  type LedgerCommit,
+  type LedgerEntry,
+  type LedgerOutput,
+  lastPassingAttempt,
+  ledgerOf,
+} from "./ledger.ts";
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
   CheckEvent,
   GateEvent,
+  LedgerEvent,
   ModelRequestEvent,
   ModelResponseEvent,
   NoticeEvent,
@@ -24,8 +35,10 @@ export type {
   RunEventType,
   RunResumeEvent,
   RunStartEvent,
+  StepChangesEvent,
   StepEndEvent,
   StepFailedEvent,
+  StepFileChange,
   StepStartEvent,
   ToolCallEvent,
   ToolRefusedEvent,

@@ -20,6 +20,7 @@ import {
   tokensOf,
 } from "./journal-fields.ts";
 import { type EventOf, type JournalFold, newStep, stepLabel } from "./journal-fold.ts";
+import { ledgerAttemptView, stepChangesView } from "./journal-ledger.ts";
 import type { VerdictView } from "./view-model.ts";
 
 /**
@@ -45,9 +46,11 @@ const KNOWN_TYPES: Readonly<Record<RunEventType, true>> = {
   check: true,
   route: true,
   validator: true,
+  ledger: true,
   verdict: true,
   boundary_hook_start: true,
   boundary_hook: true,
+  step_changes: true,
   step_end: true,
   notice: true,
   program: true,
@@ -189,6 +192,14 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
     case "validator":
       applyValidator(fold, raw as EventOf<"validator">, now);
       break;
+    case "ledger":
+      fold.ledger.push(ledgerAttemptView(raw));
+      break;
+    case "step_changes": {
+      const step = fold.stepFor(count(raw.iteration), text(raw.stepId));
+      if (step !== null) step.changes = stepChangesView(raw);
+      break;
+    }
     case "verdict": {
       const event = raw as EventOf<"verdict">;
       const step = fold.stepFor(count(event.iteration), text(event.stepId));

@@ -158,6 +158,7 @@ export async function finishRun(
   const finishFailed = ending.error === undefined && worktreeEnd.error !== undefined;
   const success = error === undefined;
   const boundary = ctx.events.boundaryReport;
+  const ledger = ctx.events.ledger;
   // Scrubbed here too, not only in run_end: the caller gets this object itself.
   const result: RunResult = ctx.events.scrubber.scrubJson<RunResult>({
     runId: ctx.runId,
@@ -173,6 +174,7 @@ export async function finishRun(
     ...(error === undefined ? {} : { error }),
     state: { history: state.history, handoff: state.handoff },
     usage: ctx.usage.totals,
+    ...(ledger.length === 0 ? {} : { ledger: [...ledger] }),
     ...(boundary === undefined ? {} : { boundary }),
     ...(worktreeEnd.report === undefined ? {} : { worktree: worktreeEnd.report }),
     journalPath: ctx.journalPath,

@@ -103,9 +103,11 @@ export class RunSession {
   }
 
   private async loop(ctx: RunContext): Promise<RunResult> {
+    if (runGitChange(ctx.git, ctx.resumeCommand) === undefined) await ctx.changes.begin(ctx.events);
     for (;;) {
       const outcome = await this.iteration(ctx);
       if (outcome.kind === "end") return this.finish(ctx, outcome.ending);
+      await this.recordChanges(ctx, outcome.stepEnd);
       this.record(ctx, outcome.stepEnd);
       await announceStepEnd(ctx, this.inputs.runnerOptions, outcome.stepEnd);
     }
@@ -154,12 +156,22 @@ export class RunSession {
   }
 
   /**
+   * What the step changed in the working tree (`step_changes`), before its `step_end`; host git
+   * runs only where the repository's git metadata is as the run recorded it.
+   */
+  private async recordChanges(ctx: RunContext, stepEnd: StepEnd): Promise<void> {
+    if (runGitChange(ctx.git, ctx.resumeCommand) !== undefined) return;
+    await ctx.changes.record(ctx.events, stepEnd.stepId, stepEnd.iteration);
+  }
+
+  /**
    * Ends the run: the last step's record, then (after a validated completion) the boundary
    * hook, then the result and `run_end`.
    */
   private async finish(ctx: RunContext, ending: RunEnding): Promise<RunResult> {
     let final = ending;
     if (ending.stepEnd !== undefined) {
+      await this.recordChanges(ctx, ending.stepEnd);
       this.record(ctx, ending.stepEnd);
       // A hook that fails here ends the run through the caller's catch, before the boundary hook.
       await announceStepEnd(ctx, this.inputs.runnerOptions, ending.stepEnd);
