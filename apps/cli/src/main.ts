@@ -17,6 +17,7 @@ import { runsCommand } from "./commands/runs.ts";
 import { schemaCommand } from "./commands/schema.ts";
 import { showCommand } from "./commands/show.ts";
 import { validateCommand } from "./commands/validate.ts";
+import { verifyCommand } from "./commands/verify.ts";
 import { viewCommand } from "./commands/view.ts";
 import { workerCommand } from "./commands/worker.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   resumeCommand,
   runsCommand,
   showCommand,
+  verifyCommand,
   promptCommand,
   validateCommand,
   graphCommand,

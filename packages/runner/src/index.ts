@@ -109,3 +109,10 @@ export type {
   StepExecutor,
 } from "./step-executor.ts";
 export { StepFlowRunner } from "./step-flow-runner.ts";
+export {
+  attemptToVerify,
+  type VerifiedValidator,
+  type VerifyReport,
+  type VerifyRunOptions,
+  verifyRun,
+} from "./verify/verify-run.ts";

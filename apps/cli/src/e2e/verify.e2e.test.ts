@@ -1,0 +1,115 @@
+import { cpSync, rmSync, writeFileSync } from "node:fs";
+import * as path from "node:path";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { GIT_IDENTITY, git } from "./project.test-helper.ts";
+import { onlyJson, REPO_ROOT, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
+
+// The demo run (the replayed cassette), then verify runs the real validators in the sandbox
+// several times over.
+vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
+
+const repos: string[] = [];
+/** The demo's agent lives in the examples, not under the sample's .agent/. */
+const AGENTS = ["--agent-dir", path.join(REPO_ROOT, "examples", "agents")];
+afterAll(() => {
+  for (const dir of repos) rmSync(dir, { recursive: true, force: true });
+});
+
+function sampleRepo(): string {
+  const dir = tempDir("verify-sample");
+  repos.push(dir);
+  cpSync(path.join(REPO_ROOT, "examples", "sample-repo"), dir, { recursive: true });
+  git(dir, "init", "-q", "-b", "main");
+  git(dir, "config", "user.name", "climpt-test");
+  git(dir, "config", "user.email", "test@climpt.invalid");
+  git(dir, "add", "-A");
+  git(dir, "commit", "-qm", "textkit: initial");
+  return dir;
+}
+
+describe("climpt verify on the demo's run", () => {
+  it("finds the ledger holding on its commit, failing on the buggy one, and stale once the branch moves", async () => {
+    const repo = sampleRepo();
+    const initial = git(repo, "rev-parse", "HEAD");
+    const ran = await spawnCli(
+      [
+        "run",
+        "examples/agents/fix-bug",
+        "--cwd",
+        repo,
+        "--issue",
+        "1",
+        "--replay",
+        "examples/cassettes/fix-bug.jsonl",
+        "--json",
+      ],
+      { env: GIT_IDENTITY },
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const result = onlyJson(ran.stdout) as {
+      runId: string;
+      ledger: { passed: boolean; commit: { sha: string; clean: boolean } }[];
+    };
+    const head = git(repo, "rev-parse", "HEAD");
+    expect(result.ledger.at(-1)).toMatchObject({
+      passed: true,
+      commit: { sha: head, clean: true },
+    });
+
+    // climpt show prints the ledger, with the commit and the command that re-checks it.
+    const shown = await spawnCli(["show", result.runId, "--cwd", repo, "--ledger", ...AGENTS]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(
+      `closure.fix attempt 2 at ${head.slice(0, 12)} on main (clean): passed`,
+    );
+    expect(shown.stdout).toMatch(/✗ git-clean\s+exit 0/);
+    expect(shown.stdout).toContain("changedFiles: src/slugify.js");
+    expect(shown.stdout).toContain(`climpt verify ${result.runId}`);
+
+    // On its own commit every validator still holds.
+    const held = await spawnCli(["verify", result.runId, "--cwd", repo, ...AGENTS]);
+    expect(held.code, held.stderr + held.stdout).toBe(0);
+    expect(held.stdout).toMatch(/✓ git-clean\s+holds/);
+    expect(held.stdout).toMatch(/✓ tests\s+holds/);
+    expect(held.stdout).toContain("The ledger holds.");
+    // The scratch worktree is gone again.
+    expect(git(repo, "worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+
+    // On the commit before the fix the tests fail: the result does not hold there.
+    const buggy = await spawnCli([
+      "verify",
+      result.runId,
+      "--cwd",
+      repo,
+      "--at",
+      initial,
+      "--json",
+      ...AGENTS,
+    ]);
+    expect(buggy.code, buggy.stderr).toBe(1);
+    const report = (onlyJson(buggy.stdout) as { report: Record<string, unknown> }).report as {
+      sha: string;
+      holds: boolean;
+      validators: { validator: string; holds: boolean; now: { exitCode: number } }[];
+    };
+    expect(report.sha).toBe(initial);
+    expect(report.holds).toBe(false);
+    expect(report.validators.map((item) => `${item.validator}:${item.holds}`)).toEqual([
+      "git-clean:true",
+      "tests:false",
+    ]);
+
+    // A commit after verification: the branch moved past the verified commit, so it is stale.
+    writeFileSync(path.join(repo, "NOTES.md"), "later\n");
+    git(repo, "add", "NOTES.md");
+    git(repo, "commit", "-qm", "later work");
+    const stale = await spawnCli(["verify", result.runId, "--cwd", repo, ...AGENTS]);
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toContain(`stale: the run's branch main moved past ${head.slice(0, 12)}`);
+    expect(stale.stdout).toContain("The ledger does not hold.");
+
+    // A run id with no ledger is a coded error.
+    const unknown = await spawnCli(["verify", "no-such-run", "--cwd", repo, ...AGENTS]);
+    expect(unknown.code).not.toBe(0);
+  });
+});
