@@ -30,6 +30,7 @@ export type {
   FakeGhApiWrite,
   FakeGhCall,
   FakeGhComment,
+  FakeGhCommitStatus,
   FakeGhFailure,
   FakeGhIssue,
   FakeGhLabel,

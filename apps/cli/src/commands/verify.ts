@@ -61,6 +61,16 @@ function reportLines(report: VerifyReport): string[] {
       `stale: the run's branch ${report.branch} moved past ${report.sha.slice(0, 12)} (${moved.join(", ")}); the verdict does not speak for its head.`,
     );
   }
+  for (const mark of report.marked) {
+    lines.push(
+      mark.error === undefined
+        ? `  marked climpt/verified failure on ${mark.sha.slice(0, 12)}: ${mark.description}`
+        : `  could not mark climpt/verified on ${mark.sha.slice(0, 12)}: ${mark.error}`,
+    );
+  }
+  if (!report.holds && report.markSkipped !== undefined) {
+    lines.push(`  No commit status was marked: ${report.markSkipped}`);
+  }
   lines.push(report.holds ? "The ledger holds." : "The ledger does not hold.");
   return lines;
 }
@@ -72,6 +82,7 @@ export const verifyCommand: Command = {
   flags: [AT_FLAG, JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
     "The run is found as `climpt runs` finds it. Its completion ledger names the last validation attempt that passed and the commit it ran on; verify checks that commit (or --at SHA) out in a scratch worktree of the run's repository, runs the same validators there in the OS sandbox the run's validators ran in, and prints per validator whether the result still holds. When the run's branch (local or remote-tracking) has moved past that commit, it says the ledger is stale.",
+    "When it does not hold, verify marks the `climpt/verified` commit status failure through `gh api` (the run's GitHub repository: GH_REPO, or what gh reads from the remotes): on every head the branch moved to when stale, else on the verified commit.",
     'Exit 0 when every validator holds and the branch has not moved; 1 otherwise. --json prints {"report": …} (per validator: recorded, now, holds; stale, branchHeads) or {"problems": […]}.',
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {

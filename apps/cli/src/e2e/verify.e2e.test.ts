@@ -1,5 +1,12 @@
 import { cpSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
+import {
+  type FakeAnthropic,
+  type FakeGh,
+  installFakeGh,
+  loadFakeScript,
+  startFakeAnthropic,
+} from "@climpt/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { onlyJson, REPO_ROOT, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
@@ -9,9 +16,11 @@ import { onlyJson, REPO_ROOT, spawnCli, tempDir } from "./spawn-cli.test-helper.
 vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
 
 const repos: string[] = [];
+const closers: Array<() => Promise<void> | void> = [];
 /** The demo's agent lives in the examples, not under the sample's .agent/. */
 const AGENTS = ["--agent-dir", path.join(REPO_ROOT, "examples", "agents")];
-afterAll(() => {
+afterAll(async () => {
+  for (const close of closers.splice(0)) await close();
   for (const dir of repos) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -111,5 +120,93 @@ describe("climpt verify on the demo's run", () => {
     // A run id with no ledger is a coded error.
     const unknown = await spawnCli(["verify", "no-such-run", "--cwd", repo, ...AGENTS]);
     expect(unknown.code).not.toBe(0);
+  });
+});
+
+describe("the ledger on GitHub: a worktree run that opens a pull request", () => {
+  it("puts the ledger table in the PR body, sets climpt/verified on the verified commit, and marks the moved head stale", async () => {
+    const repo = sampleRepo();
+    const bare = tempDir("verify-origin");
+    repos.push(bare);
+    git(bare, "init", "-q", "--bare");
+    git(repo, "remote", "add", "origin", bare);
+    git(repo, "push", "-q", "origin", "main");
+    const gh: FakeGh = installFakeGh({ repo: "climpt-test/sample" });
+    closers.push(() => gh.remove());
+    const fake: FakeAnthropic = await startFakeAnthropic();
+    closers.push(() => fake.close());
+    const script = await loadFakeScript(path.join(REPO_ROOT, "examples/fake-models/fix-bug.json"));
+    fake.enqueue(...script.replies);
+    const env = {
+      ...GIT_IDENTITY,
+      ...gh.env,
+      GH_REPO: "climpt-test/sample",
+      ANTHROPIC_BASE_URL: fake.url,
+      ANTHROPIC_API_KEY: "test-key",
+    };
+    const ran = await spawnCli(
+      [
+        "run",
+        "examples/agents/fix-bug",
+        "--cwd",
+        repo,
+        "--issue",
+        "1",
+        "--worktree",
+        "--create-pr",
+        "--pr-target",
+        "main",
+        "--json",
+      ],
+      { env },
+    );
+    expect(ran.code, ran.stderr).toBe(0);
+    const result = onlyJson(ran.stdout) as {
+      runId: string;
+      worktree: { branch: string; pr: { url: string } };
+      ledger: { passed: boolean; commit: { sha: string; branch: string } }[];
+    };
+    const verified = result.ledger.at(-1)?.commit;
+    expect(verified?.branch).toBe(result.worktree.branch);
+    expect(git(repo, "rev-parse", result.worktree.branch)).toBe(verified?.sha);
+
+    // The pull request's body holds the ledger: one row per validator, the commit, the re-check.
+    const state = gh.state().repos["climpt-test/sample"];
+    const body = state?.pullRequests[0]?.body ?? "";
+    expect(body).toContain("| validator | command | result | commit | time |");
+    expect(body).toMatch(
+      /\| git-clean \| `git status --porcelain` \| ✅ passed \(exit 0\) \| `[0-9a-f]{12}` \| \d+\.\d s \|/,
+    );
+    expect(body).toContain("| tests | `node test/run.js` | ✅ passed (exit 0) |");
+    expect(body).toContain(`on commit ${verified?.sha}`);
+    expect(body).toContain(`Re-check: \`climpt verify ${result.runId}\``);
+    // The commit status on the verified commit, set by the host's gh.
+    expect(state?.statuses).toEqual([
+      expect.objectContaining({ sha: verified?.sha, state: "success", context: "climpt/verified" }),
+    ]);
+
+    const agents = ["--agent-dir", path.join(REPO_ROOT, "examples", "agents")];
+    const held = await spawnCli(["verify", result.runId, "--cwd", repo, ...agents], { env });
+    expect(held.code, held.stderr + held.stdout).toBe(0);
+
+    // Someone pushes to the branch after verification.
+    git(repo, "checkout", "-q", result.worktree.branch);
+    writeFileSync(path.join(repo, "NOTES.md"), "pushed later\n");
+    git(repo, "add", "NOTES.md");
+    git(repo, "commit", "-qm", "later push");
+    git(repo, "push", "-q", "origin", result.worktree.branch);
+    const moved = git(repo, "rev-parse", "HEAD");
+    git(repo, "checkout", "-q", "main");
+    const stale = await spawnCli(["verify", result.runId, "--cwd", repo, ...agents], { env });
+    expect(stale.code).toBe(1);
+    expect(stale.stdout).toContain("stale:");
+    expect(stale.stdout).toContain(`marked climpt/verified failure on ${moved.slice(0, 12)}`);
+    const statuses = gh.state().repos["climpt-test/sample"]?.statuses ?? [];
+    expect(statuses.at(-1)).toMatchObject({
+      sha: moved,
+      state: "failure",
+      context: "climpt/verified",
+    });
+    expect(statuses.at(-1)?.description).toContain("stale");
   });
 });

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { runValidation } from "@climpt/completion-chain";
+import { createExecaCommandRunner, runValidation } from "@climpt/completion-chain";
 import { findGitLayout, type GitLayout, runHostGit } from "@climpt/host-git";
 import { collectSecrets, createScrubber, problem } from "@climpt/model";
 import {
@@ -18,7 +18,9 @@ import {
   type RunStartEvent,
 } from "@climpt/protocol";
 import { findValidationStep } from "@climpt/router";
+import { resolveRunRepository } from "@climpt/tools";
 import { RUNNER_CODES } from "../codes.ts";
+import { setVerifiedStatus } from "../evidence/ledger-evidence.ts";
 import { validatorLauncherFor } from "../phases/command-sandboxes.ts";
 import { loadAgentDefinition } from "../run/agent-location.ts";
 import { runProtectedPaths } from "../run/run-protected-paths.ts";
@@ -33,6 +35,20 @@ export interface VerifyRunOptions {
   /** The caller's environment overrides (secrets the validators declare, identity). */
   readonly env?: Readonly<Record<string, string | undefined>>;
   readonly signal?: AbortSignal;
+  /**
+   * The gh that marks a stale or failed verification as the `climpt/verified` status (a name on
+   * PATH or a path; default `gh`); `false`: mark nothing.
+   */
+  readonly ghCommand?: string | false;
+}
+
+/** A `climpt/verified` status verify set (or tried to) on a commit. */
+export interface MarkedStatus {
+  readonly sha: string;
+  readonly state: "failure";
+  readonly description: string;
+  /** Why it could not be set; absent when it was. */
+  readonly error?: string;
 }
 
 /** One validator, then and now. */
@@ -70,6 +86,13 @@ export interface VerifyReport {
   readonly validators: readonly VerifiedValidator[];
   /** Every validator holds and the branch has not moved. */
   readonly holds: boolean;
+  /**
+   * The statuses marked because it does not hold: failure on each head the branch moved to
+   * (stale), or on the verified commit itself. Empty when it holds or marking is off; `markSkipped`
+   * says why nothing was marked.
+   */
+  readonly marked: readonly MarkedStatus[];
+  readonly markSkipped?: string;
 }
 
 const TAIL_LINES = 20;
@@ -249,7 +272,12 @@ export async function verifyRun(options: VerifyRunOptions): Promise<VerifyReport
     const branch = attempt.commit.branch;
     const heads = branch === null ? [] : await branchHeads(layout, branch, env);
     const stale = heads.some((head) => head.sha !== sha);
+    const holds = !stale && validators.length > 0 && validators.every((item) => item.holds);
+    const marks = holds
+      ? { marked: [] }
+      : await markFailure(options, env, layout, sha, stale, heads, start.runId);
     return {
+      ...marks,
       runId: start.runId,
       sha,
       recordedSha: attempt.commit.sha,
@@ -258,11 +286,65 @@ export async function verifyRun(options: VerifyRunOptions): Promise<VerifyReport
       branchHeads: heads,
       stale,
       validators,
-      holds: !stale && validators.length > 0 && validators.every((item) => item.holds),
+      holds,
     };
   } finally {
     await git(layout, ["worktree", "remove", "--force", tree], env);
     rmSync(scratch, { recursive: true, force: true });
     await git(layout, ["worktree", "prune"], env);
   }
+}
+
+/**
+ * A verification that does not hold, on GitHub: `climpt/verified` failure on every head the
+ * branch moved to (its checks no longer speak for them), or on the verified commit when its
+ * validators no longer pass there. Needs the run's GitHub repository (`GH_REPO`, or gh's answer
+ * from the repository's remotes); without one nothing is marked and the report says why.
+ */
+async function markFailure(
+  options: VerifyRunOptions,
+  env: Record<string, string>,
+  layout: GitLayout,
+  sha: string,
+  stale: boolean,
+  heads: readonly { ref: string; sha: string }[],
+  runId: string,
+): Promise<{ marked: MarkedStatus[]; markSkipped?: string }> {
+  if (options.ghCommand === false) return { marked: [], markSkipped: "marking is off" };
+  const ghCommand = options.ghCommand ?? "gh";
+  const repository = await resolveRunRepository({
+    ghCommand,
+    env,
+    cwd: layout.workTree,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
+  if (!repository.known) return { marked: [], markSkipped: repository.reason };
+  const base = createExecaCommandRunner({ env });
+  const runner: typeof base = (command, args, run) =>
+    base(command === "gh" ? ghCommand : command, args, run);
+  const targets = stale
+    ? [...new Set(heads.filter((head) => head.sha !== sha).map((head) => head.sha))]
+    : [sha];
+  const marked: MarkedStatus[] = [];
+  for (const target of targets) {
+    const description = stale
+      ? `stale: climpt verified ${sha.slice(0, 12)} (run ${runId}); the branch moved past it`
+      : `climpt verify ${runId}: the recorded validators no longer pass here`;
+    const error = await setVerifiedStatus({
+      commandRunner: runner,
+      cwd: layout.workTree,
+      repository: repository.name,
+      sha: target,
+      state: "failure",
+      description,
+      signal: options.signal,
+    });
+    marked.push({
+      sha: target,
+      state: "failure",
+      description,
+      ...(error === undefined ? {} : { error }),
+    });
+  }
+  return { marked };
 }
