@@ -111,6 +111,7 @@ export type {
 export { StepFlowRunner } from "./step-flow-runner.ts";
 export {
   attemptToVerify,
+  type MarkedStatus,
   type VerifiedValidator,
   type VerifyReport,
   type VerifyRunOptions,

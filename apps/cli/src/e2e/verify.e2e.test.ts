@@ -1,3 +1,4 @@
+import { execFile } from "node:child_process";
 import { cpSync, rmSync, writeFileSync } from "node:fs";
 import * as path from "node:path";
 import {
@@ -208,5 +209,36 @@ describe("the ledger on GitHub: a worktree run that opens a pull request", () =>
       context: "climpt/verified",
     });
     expect(statuses.at(-1)?.description).toContain("stale");
+  });
+});
+
+describe("pnpm demo", () => {
+  it("ends with the completion ledger it produced, and its re-check command", async () => {
+    const { code, stderr } = await new Promise<{ code: number; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [path.join(REPO_ROOT, "scripts", "demo.mjs")],
+        { cwd: REPO_ROOT, env: { ...process.env, ...GIT_IDENTITY }, encoding: "utf8" },
+        (error, _stdout, stderr) => resolve({ code: error === null ? 0 : 1, stderr }),
+      );
+    });
+    const repo = /repository: (\S+)/.exec(stderr)?.[1];
+    if (repo !== undefined) repos.push(repo);
+    expect(code, stderr).toBe(0);
+    const lines = stderr.trimEnd().split("\n");
+    const start = lines.lastIndexOf("Completion ledger:");
+    expect(start).toBeGreaterThan(0);
+    expect(
+      lines.slice(start + 1).map((line) => line.trim().split(/\s+/).slice(0, 4).join(" ")),
+    ).toEqual([
+      expect.stringMatching(/^closure\.fix attempt 1 at$/),
+      "✗ git-clean exit 0",
+      "✓ tests exit 0",
+      expect.stringMatching(/^closure\.fix attempt 2 at$/),
+      "✓ git-clean exit 0",
+      "✓ tests exit 0",
+      expect.stringMatching(/^Re-check it: pnpm climpt$/),
+    ]);
+    expect(lines.at(-1)).toContain(`--cwd ${repo} --agent-dir examples/agents`);
   });
 });
