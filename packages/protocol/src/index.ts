@@ -14,9 +14,8 @@ export {
   type LedgerCommit,
   type LedgerEntry,
   type LedgerOutput,
-  lastPassingAttempt,
-  ledgerOf,
 } from "./ledger.ts";
+export { lastPassingAttempt, ledgerOf } from "./ledger-read.ts";
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,

@@ -1,5 +1,4 @@
 import type { JsonValue } from "@climpt/model";
-import type { RunEvent } from "./run-event.ts";
 
 /**
  * The completion ledger (docs/design.md#the-completion-ledger): for every validation attempt,
@@ -82,19 +81,3 @@ export interface LedgerAttempt {
 
 /** How much of a validator's output the ledger keeps. */
 export const LEDGER_TAIL_CHARS = 4096;
-
-/** The ledger of a journal: its `ledger` events in order (empty for journals from before it). */
-export function ledgerOf(events: readonly RunEvent[]): LedgerAttempt[] {
-  const attempts: LedgerAttempt[] = [];
-  for (const event of events) {
-    if (event.type !== "ledger") continue;
-    const { type: _type, runId: _runId, seq: _seq, ...attempt } = event;
-    attempts.push(attempt);
-  }
-  return attempts;
-}
-
-/** The last attempt whose validators all passed: what a completed run's verdict rests on. */
-export function lastPassingAttempt(ledger: readonly LedgerAttempt[]): LedgerAttempt | undefined {
-  return ledger.findLast((attempt) => attempt.passed);
-}
