@@ -16,6 +16,11 @@ export {
 } from "./definition-checks/check-agent.ts";
 export { gitRepositoryOf, runsGit } from "./definition-checks/environment-checks.ts";
 export {
+  ledgerMarkdown,
+  setVerifiedStatus,
+  VERIFIED_STATUS_CONTEXT,
+} from "./evidence/ledger-evidence.ts";
+export {
   endJournalAtLineBoundary,
   JournalWriter,
   journalDirectory,

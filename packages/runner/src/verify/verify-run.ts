@@ -66,7 +66,7 @@ export interface VerifiedValidator {
     /** The last lines of its output (scrubbed), for a result that does not hold. */
     readonly outputTail: string;
   };
-  /** It passes now, running the command the ledger recorded. */
+  /** It ends as recorded (passes, for a validator that passed), running the recorded command. */
   readonly holds: boolean;
 }
 
@@ -266,7 +266,9 @@ export async function verifyRun(options: VerifyRunOptions): Promise<VerifyReport
           ...(command === entry.command ? {} : { command }),
           outputTail: output.slice(-TAIL_LINES).join("\n"),
         },
-        holds: now.passed && command === entry.command,
+        // The recorded result again: a pass passes; a failure `onFailure: skip` let through
+        // fails the same way (it never counted), and the command is still the recorded one.
+        holds: now.passed === entry.passed && command === entry.command,
       };
     });
     const branch = attempt.commit.branch;
