@@ -13,8 +13,8 @@ import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { onlyJson, REPO_ROOT, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
 
 // The demo run (the replayed cassette), then verify runs the real validators in the sandbox
-// several times over.
-vi.setConfig({ testTimeout: 180_000, hookTimeout: 180_000 });
+// several times over: the file's three tests took 137 s together in the full CLI run at load.
+vi.setConfig({ testTimeout: 300_000, hookTimeout: 300_000 });
 
 const repos: string[] = [];
 const closers: Array<() => Promise<void> | void> = [];
