@@ -2,7 +2,9 @@
 // sample repository, offline, by replaying its recorded cassette through the real CLI. The agent
 // analyses the failing tests, fixes src/slugify.js, verifies, is refused once by the git-clean
 // validator (it forgot to commit), commits on the retry prompt, and completes.
-// It ends by printing the `climpt view` command that turns the run's journal into a page.
+// It prints the `climpt view` command that turns the run's journal into a page, and ends with the
+// run's completion ledger (`climpt show <runId> --ledger`): what each validation attempt ran, on
+// which commit, with what result, and the `climpt verify` command that re-checks it.
 //   node scripts/demo.mjs [--json] [--agent code-improver | mcp-notes]
 import { execFileSync, spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
@@ -79,6 +81,26 @@ if (!json) {
         `  pnpm climpt view ${runId} --cwd ${repo} --out ${path.join(repo, "run.html")}\n` +
         `  then open ${path.join(repo, "run.html")} in a browser, or follow runs live with: pnpm climpt view --serve --cwd ${repo}\n`,
     );
+    // The proof of done, last: the ledger as `climpt show` prints it.
+    const ledger = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, "apps", "cli", "dist", "bin.mjs"),
+        "show",
+        runId,
+        "--ledger",
+        "--cwd",
+        repo,
+        "--agent-dir",
+        path.join(ROOT, "examples", "agents"),
+      ],
+      { encoding: "utf8" },
+    );
+    if (ledger.status === 0) {
+      // Its re-check line, spelled to run from this checkout.
+      const recheck = `pnpm climpt verify ${runId} --cwd ${repo} --agent-dir examples/agents`;
+      process.stderr.write(`\n${ledger.stdout.replace(`climpt verify ${runId}`, recheck)}`);
+    }
   }
 }
 process.exit(run.status ?? 1);

@@ -19,6 +19,7 @@ import { runsCommand } from "./commands/runs.ts";
 import { schemaCommand } from "./commands/schema.ts";
 import { showCommand } from "./commands/show.ts";
 import { validateCommand } from "./commands/validate.ts";
+import { verifyCommand } from "./commands/verify.ts";
 import { viewCommand } from "./commands/view.ts";
 import { workerCommand } from "./commands/worker.ts";
 import { EXIT } from "./exit-codes.ts";
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   forkCommand,
   runsCommand,
   showCommand,
+  verifyCommand,
   promptCommand,
   validateCommand,
   graphCommand,

@@ -45,6 +45,11 @@ export {
   type RunCompletionChainInput,
   runCompletionChain,
 } from "./run-completion-chain.ts";
+export {
+  type RunValidationInput,
+  type RunValidationOutcome,
+  runValidation,
+} from "./validation/run-validation.ts";
 export type { ValidationSummary } from "./validation/validation-summary.ts";
 export { CheckBudgetVerdict } from "./verdict/check-budget.ts";
 export {

@@ -7,12 +7,22 @@ export {
   type ParseJournalOptions,
   parseJournal,
 } from "./journal-parse.ts";
+export {
+  LEDGER_TAIL_CHARS,
+  type LedgerAttempt,
+  type LedgerBaseline,
+  type LedgerCommit,
+  type LedgerEntry,
+  type LedgerOutput,
+} from "./ledger.ts";
+export { lastPassingAttempt, ledgerOf } from "./ledger-read.ts";
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
   CheckEvent,
   ForkOrigin,
   GateEvent,
+  LedgerEvent,
   ModelRequestEvent,
   ModelResponseEvent,
   NoticeEvent,
@@ -26,8 +36,10 @@ export type {
   RunEventType,
   RunResumeEvent,
   RunStartEvent,
+  StepChangesEvent,
   StepEndEvent,
   StepFailedEvent,
+  StepFileChange,
   StepStartEvent,
   ToolCallEvent,
   ToolRefusedEvent,

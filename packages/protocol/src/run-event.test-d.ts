@@ -30,9 +30,11 @@ describe("RunEvent", () => {
       | "check"
       | "route"
       | "validator"
+      | "ledger"
       | "verdict"
       | "boundary_hook_start"
       | "boundary_hook"
+      | "step_changes"
       | "step_end"
       | "notice"
       | "run_end"
@@ -62,9 +64,11 @@ describe("RunEvent", () => {
         case "gate":
         case "check":
         case "validator":
+        case "ledger":
         case "verdict":
         case "boundary_hook_start":
         case "boundary_hook":
+        case "step_changes":
         case "notice":
         case "run_end":
           return event.type;

@@ -3,6 +3,7 @@ import type { JsonValue, Problem } from "@climpt/model";
 import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
 import type { DefinitionRecord } from "./definition-record.ts";
+import type { LedgerAttempt } from "./ledger.ts";
 import type { RunError, RunResult, RunUsage } from "./run-result.ts";
 import type { StepEndRecord } from "./step-end.ts";
 
@@ -28,9 +29,11 @@ export type RunEvent =
   | CheckEvent
   | RouteEvent
   | ValidatorEvent
+  | LedgerEvent
   | VerdictEvent
   | BoundaryHookStartEvent
   | BoundaryHookEvent
+  | StepChangesEvent
   | StepEndEvent
   | NoticeEvent
   | RunEndEvent;
@@ -296,6 +299,37 @@ export interface ValidatorEvent extends EventBase {
     readonly preExisting: readonly string[];
     readonly introduced: readonly string[];
   };
+}
+
+/**
+ * One validation attempt of the completion ledger (ledger.ts), after its validators ran and
+ * before the verdict: what ran, on which commit, with what result. Absent in journals before it.
+ */
+export interface LedgerEvent extends EventBase, Omit<LedgerAttempt, "time"> {
+  readonly type: "ledger";
+}
+
+/** A file a step changed, as `git diff --numstat` counts it (null counts: a binary file). */
+export interface StepFileChange {
+  readonly path: string;
+  readonly added: number | null;
+  readonly removed: number | null;
+}
+
+/**
+ * What a step changed in the working tree (tracked and untracked files git does not ignore),
+ * written just before its `step_end`: the diff between snapshots of the tree before and after
+ * it. Absent outside a repository and in journals before it.
+ */
+export interface StepChangesEvent extends EventBase {
+  readonly type: "step_changes";
+  readonly iteration: number;
+  readonly stepId: string;
+  /** The snapshot's tree hash; the next step's diff starts from it. */
+  readonly tree: string;
+  readonly files: readonly StepFileChange[];
+  /** More files changed than the event lists (it keeps the first `STEP_CHANGES_MAX_FILES`). */
+  readonly truncated?: boolean;
 }
 
 export interface VerdictEvent extends EventBase {

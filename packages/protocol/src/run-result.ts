@@ -1,4 +1,5 @@
 import type { JsonValue, Problem } from "@climpt/model";
+import type { LedgerAttempt } from "./ledger.ts";
 
 /** One step execution, as the run result and the programmatic API report it. */
 export interface HistoryEntry {
@@ -94,6 +95,11 @@ export interface RunResult {
     readonly handoff: Readonly<Record<string, Readonly<Record<string, JsonValue>>>>;
   };
   readonly usage: RunUsage;
+  /**
+   * The completion ledger: every validation attempt of the run (resumed sessions' too), with
+   * the commit it ran against. Absent when no validation ran, and in results journaled before it.
+   */
+  readonly ledger?: readonly LedgerAttempt[];
   /** The boundary hook's report, when one ran. */
   readonly boundary?: BoundaryReport;
   /** Worktree mode: what happened to the worktree and its branch. */

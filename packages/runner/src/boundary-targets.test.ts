@@ -116,3 +116,77 @@ describe("boundary actions belong to the run", () => {
     ]);
   });
 });
+
+describe("the ledger on what the boundary hook closes", () => {
+  it("the close of the run's issue carries the ledger table, and the verified commit gets climpt/verified", async () => {
+    const { gh, calls } = recordingGh();
+    const dir = writeTestAgent({
+      name: "closing",
+      entryStep: "closure.close",
+      parameters: { issue: { type: "number", required: true, cli: "--issue" } },
+      steps: {
+        "closure.close": { intents: ["closing"], transitions: { closing: { target: null } } },
+      },
+      registry: {
+        validators: {
+          clean: {
+            type: "command",
+            command: "git status --porcelain",
+            successWhen: "empty",
+            failurePattern: "failed",
+          },
+        },
+        failurePatterns: { failed: { edition: "failed", fallback: "built-in" } },
+        validationSteps: {
+          "closure.close": {
+            stepId: "closure.close",
+            c2: "retry",
+            c3: "close",
+            validationConditions: [{ validator: "clean" }],
+            onFailure: { action: "retry", maxAttempts: 2 },
+          },
+        },
+      },
+    });
+    const fake = await startFakeAnthropic();
+    closers.push(() => fake.close());
+    fake.enqueue(
+      reply.toolUse({ name: "Bash", input: { command: hidden("gh issue close 1") } }),
+      intentReply("closing"),
+    );
+    const repo = makeSampleRepo();
+    const result = await new StepFlowRunner(await loadAgentDefinition(dir), {
+      modelClient: createAnthropicClient({
+        apiKey: "sk-test-key",
+        baseURL: fake.url,
+        maxRetries: 0,
+      }),
+      ghCommand: gh,
+    }).run({ cwd: repo, args: { issue: 1 } });
+
+    expect(result.success, JSON.stringify(result.error)).toBe(true);
+    const sha = result.ledger?.at(-1)?.commit?.sha as string;
+    expect(sha).toMatch(/^[0-9a-f]{40}$/);
+    const close = calls().find((argv) => argv[0] === "issue" && argv[1] === "close");
+    expect(close?.slice(0, 5)).toEqual(["issue", "close", "1", "--repo", "o/r"]);
+    const comment = close?.[close.indexOf("--comment") + 1] ?? "";
+    expect(comment).toContain("| validator | command | result | commit | time |");
+    expect(comment).toContain(
+      `| clean | \`git status --porcelain\` | ✅ passed (exit 0) | \`${sha.slice(0, 12)}\` |`,
+    );
+    expect(comment).toContain(`Re-check: \`climpt verify ${result.runId}\``);
+    // After the hook acted on GitHub: the status on the commit the validators passed on.
+    expect(calls().at(-1)).toEqual([
+      "api",
+      "--method",
+      "POST",
+      `repos/o/r/statuses/${sha}`,
+      "-f",
+      "state=success",
+      "-f",
+      "context=climpt/verified",
+      "-f",
+      `description=1 validator passed (climpt verify ${result.runId})`,
+    ]);
+  });
+});

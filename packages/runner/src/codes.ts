@@ -311,6 +311,25 @@ export const RUNNER_CODES = {
    * `editAgents: true`.
    */
   agentDefinitionsEdited: "RUN-WORKTREE-007",
+  /**
+   * `climpt verify`: the run's ledger has no validation attempt that passed on a commit (no
+   * validation ran, none passed, or it ran outside a git repository), so there is nothing to
+   * re-check. Example: `Run fix-bug-… has no passing validation attempt on a commit in its
+   * ledger.` Fix: Verify a run that completed in a git repository (`climpt runs`).
+   */
+  verifyNothingRecorded: "RUN-VERIFY-001",
+  /**
+   * `climpt verify --at SHA` names nothing that is a commit of the run's repository. Example:
+   * `--at 1234abc is not a commit of /repo.` Fix: Pass a commit (`git log` there), or leave
+   * `--at` out to verify the commit the ledger recorded.
+   */
+  verifyUnknownCommit: "RUN-VERIFY-002",
+  /**
+   * `climpt verify` could not make its scratch worktree at the commit, or read the run's
+   * repository or agent. Example: `git worktree add --detach … failed in /repo: …` Fix: Read the
+   * git error; `git worktree prune` in the repository removes stale worktree entries.
+   */
+  verifySetupFailed: "RUN-VERIFY-003",
 } as const;
 
 export type RunnerCode = (typeof RUNNER_CODES)[keyof typeof RUNNER_CODES];

@@ -16,6 +16,11 @@ export {
 } from "./definition-checks/check-agent.ts";
 export { gitRepositoryOf, runsGit } from "./definition-checks/environment-checks.ts";
 export {
+  ledgerMarkdown,
+  setVerifiedStatus,
+  VERIFIED_STATUS_CONTEXT,
+} from "./evidence/ledger-evidence.ts";
+export {
   removeRunSnapshots,
   runSnapshotRefs,
   SNAPSHOT_REFS,
@@ -76,6 +81,7 @@ export type {
   BoundaryHookStartEvent,
   CheckEvent,
   GateEvent,
+  LedgerEvent,
   ModelRequestEvent,
   ModelResponseEvent,
   NoticeEvent,
@@ -87,6 +93,7 @@ export type {
   RunEventType,
   RunResumeEvent,
   RunStartEvent,
+  StepChangesEvent,
   StepEndEvent,
   StepFailedEvent,
   StepStartEvent,
@@ -114,3 +121,11 @@ export type {
   StepExecutor,
 } from "./step-executor.ts";
 export { StepFlowRunner } from "./step-flow-runner.ts";
+export {
+  attemptToVerify,
+  type MarkedStatus,
+  type VerifiedValidator,
+  type VerifyReport,
+  type VerifyRunOptions,
+  verifyRun,
+} from "./verify/verify-run.ts";

@@ -1,4 +1,5 @@
 import { NO_SECRETS, type SecretScrubber } from "@climpt/model";
+import { type LedgerAttempt, ledgerOf } from "@climpt/protocol";
 import type { JournalSink } from "./journal/journal-sink.ts";
 import type { RunTelemetry } from "./run/telemetry.ts";
 import type { RunEvent, RunEventInput } from "./run-event.ts";
@@ -23,6 +24,12 @@ const RESUME_READS: ReadonlySet<RunEvent["type"]> = new Set<RunEvent["type"]>([
   "run_end",
 ]);
 
+/** Events the run's result is built from: recorded even when nothing reads the events. */
+const IN_RESULT: ReadonlySet<RunEvent["type"]> = new Set<RunEvent["type"]>([
+  "boundary_hook",
+  "ledger",
+]);
+
 /**
  * The run's one event stream: stamps each event with the run id, the time and its position,
  * appends it to the journal, feeds telemetry and the listeners. It also remembers what the run
@@ -34,6 +41,7 @@ export class RunEventStream {
   private hookStarted = false;
   private worked = false;
   private hookReport: BoundaryReport | undefined;
+  private readonly attempts: LedgerAttempt[] = [];
   /** The `seq` of the last event resume reads, and the `seq` through which all is on disk. */
   private lastNeeded = 0;
   private durableThrough: number;
@@ -67,8 +75,8 @@ export class RunEventStream {
     this.seq += 1;
     // Nobody reads the event: stamping (the clock, the copy) and scrubbing it would build an
     // object no one sees. The run's own bookkeeping below still sees every event; the boundary
-    // hook's report goes into the result, so that event takes the full path (it is scrubbed).
-    if (input.type !== "boundary_hook" && !this.observed) {
+    // hook's report and the ledger go into the result, so they take the full path (scrubbed).
+    if (!IN_RESULT.has(input.type) && !this.observed) {
       this.note(input.type);
       return;
     }
@@ -82,6 +90,7 @@ export class RunEventStream {
     if (event.type === "boundary_hook") {
       this.hookReport = { ok: event.ok, actions: event.actions, problems: event.problems ?? [] };
     }
+    if (event.type === "ledger") this.attempts.push(...ledgerOf([event]));
     this.journal?.append(event);
     if (event.type === "step_end" && this.journal !== null) {
       // Start the step end's flush now, so it overlaps the next step's preparation (prompt,
@@ -108,7 +117,7 @@ export class RunEventStream {
     type: T,
     build: () => Extract<RunEventInput, { type: T }>,
   ): void {
-    if (type === "boundary_hook" || this.observed) {
+    if (IN_RESULT.has(type) || this.observed) {
       this.emit(build());
       return;
     }
@@ -161,6 +170,16 @@ export class RunEventStream {
    */
   get workStarted(): boolean {
     return this.worked;
+  }
+
+  /** The completion ledger: the attempts a resumed run's journal held, then this session's. */
+  get ledger(): readonly LedgerAttempt[] {
+    return this.attempts;
+  }
+
+  /** A resumed run's ledger so far, read from its journal before this session adds to it. */
+  restoreLedger(attempts: readonly LedgerAttempt[]): void {
+    this.attempts.unshift(...attempts);
   }
 
   /** What the boundary hook did, once it reported. */

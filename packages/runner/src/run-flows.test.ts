@@ -338,9 +338,36 @@ describe("flows", () => {
     expect(result.error).toBeUndefined();
     expect(result.success).toBe(true);
     const changes = gh.calls().filter(([, action]) => action !== "view");
-    // In the run's repository (the fake's, asked before the first step), whatever gh would pick.
-    expect(changes).toEqual([["issue", "close", "7", "--repo", "climpt-test/sample"]]);
-    expect(gh.issue(7)).toMatchObject({ state: "CLOSED", comments: [] });
+    // In the run's repository (the fake's, asked before the first step), whatever gh would pick;
+    // the close carries the completion ledger, then the verified commit's status is set.
+    const [close, status, ...more] = changes;
+    expect(close?.slice(0, 6)).toEqual([
+      "issue",
+      "close",
+      "7",
+      "--repo",
+      "climpt-test/sample",
+      "--comment",
+    ]);
+    const evidence = close?.[6] ?? "";
+    expect(evidence).toContain("| flag |");
+    expect(evidence).toContain(`Re-check: \`climpt verify ${result.runId}\``);
+    expect(status?.slice(0, 4)).toEqual([
+      "api",
+      "--method",
+      "POST",
+      `repos/climpt-test/sample/statuses/${result.ledger?.at(-1)?.commit?.sha}`,
+    ]);
+    expect(more).toEqual([]);
+    expect(gh.issue(7)).toMatchObject({ state: "CLOSED", comments: [evidence] });
+    // This simple fake gh knows no statuses: a warning, never a failed run.
+    expect(
+      events.some(
+        (event) =>
+          event.type === "notice" &&
+          event.message.startsWith("The commit status climpt/verified could not be set"),
+      ),
+    ).toBe(true);
     const order = events
       .map((event) => event.type)
       .filter((type) => type === "verdict" || type === "boundary_hook");

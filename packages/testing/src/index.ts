@@ -49,6 +49,7 @@ export type {
   FakeGhApiWrite,
   FakeGhCall,
   FakeGhComment,
+  FakeGhCommitStatus,
   FakeGhFailure,
   FakeGhIssue,
   FakeGhLabel,

@@ -109,6 +109,7 @@ export function adaptJournal(
     steps: state.steps,
     spans: state.spans,
     boundaryHook: state.boundaryHook,
+    ledger: state.ledger,
     notices,
   };
 }

@@ -26,6 +26,7 @@ import {
   newStep,
   stepLabel,
 } from "./journal-fold.ts";
+import { ledgerAttemptView, stepChangesView } from "./journal-ledger.ts";
 import type { VerdictView } from "./view-model.ts";
 
 /**
@@ -51,9 +52,11 @@ const KNOWN_TYPES: Readonly<Record<RunEventType, true>> = {
   check: true,
   route: true,
   validator: true,
+  ledger: true,
   verdict: true,
   boundary_hook_start: true,
   boundary_hook: true,
+  step_changes: true,
   step_end: true,
   notice: true,
   program: true,
@@ -206,6 +209,14 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
     case "validator":
       applyValidator(fold, raw as EventOf<"validator">, now);
       break;
+    case "ledger":
+      fold.ledger.push(ledgerAttemptView(raw));
+      break;
+    case "step_changes": {
+      const step = fold.stepFor(count(raw.iteration), text(raw.stepId));
+      if (step !== null) step.changes = stepChangesView(raw);
+      break;
+    }
     case "verdict": {
       const event = raw as EventOf<"verdict">;
       const step = fold.stepFor(count(event.iteration), text(event.stepId));

@@ -2,6 +2,7 @@ import type { RunEvent, RunEventType } from "@climpt/protocol";
 import type { TakenPath } from "./flow-view.ts";
 import { count, flag, isRecord, NO_TOKENS, text } from "./journal-fields.ts";
 import type {
+  LedgerAttemptView,
   RunDetail,
   SpanView,
   StepView,
@@ -59,6 +60,7 @@ export class JournalFold {
   costUsd = 0;
   hookSpan: MutableSpan | null = null;
   boundaryHook: RunDetail["boundaryHook"] = null;
+  readonly ledger: LedgerAttemptView[] = [];
   end: {
     success: boolean;
     code: string | null;
@@ -157,6 +159,7 @@ export function newStep(
     validators: [],
     verdict: null,
     check: null,
+    changes: null,
     retryPrompt: null,
     error: null,
     tokens: NO_TOKENS,

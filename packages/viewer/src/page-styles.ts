@@ -113,5 +113,11 @@ table.diff th:nth-child(1) { width: 28%; } table.diff th:nth-child(2) { width: 6
 .live-badge { margin-left: auto; color: var(--muted); }
 .live-badge.connected { color: var(--ok); font-weight: 600; }
 #notices:empty { display: none; }
+#ledger:empty { display: none; }
+.ledger-attempt { border-left: 3px solid var(--ok); padding-left: 8px; margin: 6px 0; }
+.ledger-attempt.failed { border-color: var(--err); }
+.ledger-table td, .ledger-table th, .diff-stat td { padding: 2px 8px; text-align: left; }
+.ledger-table tr.failed td:nth-child(2) { color: var(--err); }
+.diff-stat .added { color: var(--ok); } .diff-stat .removed { color: var(--err); }
 #notices ul { margin: 0; padding-left: 18px; }
 `;

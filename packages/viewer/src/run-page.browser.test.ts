@@ -144,6 +144,31 @@ describe("the page of a real run of the demo", () => {
       "The close-out was refused",
     );
     await panel.screenshot({ path: screenshotPath("step-panel.png") });
+
+    // The step that fixed the bug shows the file it changed, with its line counts.
+    await page.locator("#timeline .span-row", { hasText: "[2] continuation.implement" }).click();
+    const changed = panel.locator('[data-section="changes"]');
+    expect(await changed.textContent()).toContain("Files changed (1)");
+    expect(await changed.locator("tr").first().textContent()).toMatch(/^src\/slugify\.js\+\d+/);
+
+    // The completion ledger: the refused attempt on the first commit, dirty; the passing one on
+    // the commit the agent made, clean; each validator's command and result; the re-check line.
+    const ledger = page.locator("#ledger");
+    const attempts = ledger.locator(".ledger-attempt");
+    expect(await attempts.count()).toBe(2);
+    const [refused, passed] = demo.ledger ?? [];
+    expect(await attempts.nth(0).getAttribute("data-commit")).toBe(refused?.commit?.sha);
+    expect(await attempts.nth(0).textContent()).toContain("attempt 1 · refused");
+    expect(await attempts.nth(0).textContent()).toContain("uncommitted changes");
+    expect(await attempts.nth(0).textContent()).toContain("changedFiles: src/slugify.js");
+    expect(await attempts.nth(1).getAttribute("data-commit")).toBe(passed?.commit?.sha);
+    expect(await attempts.nth(1).textContent()).toContain(
+      `${passed?.commit?.sha.slice(0, 12)} on main · clean tree`,
+    );
+    expect(await attempts.nth(1).locator("tr.passed").count()).toBe(2);
+    expect(await attempts.nth(1).textContent()).toContain("node test/run.js");
+    expect(await ledger.textContent()).toContain(`climpt verify ${demo.runId}`);
+    await ledger.screenshot({ path: screenshotPath("ledger.png") });
     await page.screenshot({ path: screenshotPath("run-page.png"), fullPage: true });
 
     // Self-contained: the page asked for nothing but itself, and threw nothing.

@@ -167,6 +167,44 @@ export interface ValidatorView {
   readonly output: string;
 }
 
+/** A file a step changed (`git diff --numstat` counts; null for a binary file). */
+export interface FileChangeView {
+  readonly path: string;
+  readonly added: number | null;
+  readonly removed: number | null;
+}
+
+/** One validator of a completion-ledger attempt. */
+export interface LedgerEntryView {
+  readonly validator: string;
+  readonly command: string;
+  readonly passed: boolean;
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly durationMs: number;
+  /** What its extractors found, one line (`changedFiles: src/a.js`). */
+  readonly findings: string;
+  /** `sha256:…` of its output. */
+  readonly digest: string;
+}
+
+/** One validation attempt of the completion ledger, with the commit it ran against. */
+export interface LedgerAttemptView {
+  readonly stepId: string;
+  readonly attempt: number;
+  readonly iteration: number;
+  readonly passed: boolean;
+  readonly time: string | null;
+  readonly commit: {
+    readonly sha: string;
+    readonly tree: string;
+    readonly clean: boolean;
+    readonly branch: string | null;
+  } | null;
+  readonly commitError: string | null;
+  readonly entries: readonly LedgerEntryView[];
+}
+
 export interface VerdictView {
   readonly outcome: string;
   readonly reason: string;
@@ -202,6 +240,11 @@ export interface StepView {
   readonly validators: readonly ValidatorView[];
   readonly verdict: VerdictView | null;
   readonly check: { readonly passed: boolean; readonly message: string } | null;
+  /** The files this step changed in the working tree (`step_changes`), or null when unknown. */
+  readonly changes: {
+    readonly files: readonly FileChangeView[];
+    readonly truncated: boolean;
+  } | null;
   /** The retry prompt the next iteration runs with, when validation failed here. */
   readonly retryPrompt: string | null;
   readonly error: { readonly code: string; readonly message: string } | null;
@@ -245,6 +288,8 @@ export interface RunDetail {
   readonly steps: readonly StepView[];
   readonly spans: readonly SpanView[];
   readonly boundaryHook: { readonly ok: boolean; readonly actions: readonly ViewJson[] } | null;
+  /** The completion ledger: every validation attempt, in order (empty for older journals). */
+  readonly ledger: readonly LedgerAttemptView[];
   /** What the reader should know: skipped lines, unknown events, a changed registry. */
   readonly notices: readonly string[];
 }

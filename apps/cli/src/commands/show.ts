@@ -1,6 +1,7 @@
 import type { Problem } from "@climpt/model";
-import { summarizeRun } from "@climpt/protocol";
+import { ledgerOf, summarizeRun } from "@climpt/protocol";
 import type { RunEvent } from "@climpt/runner";
+import type { FlagSpec } from "../args/flag-spec.ts";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { problemsFromError } from "../locate-agent.ts";
@@ -16,8 +17,16 @@ import {
 } from "./command-line.ts";
 import { AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG, JSON_FLAG } from "./common-flags.ts";
 import { findRunJournal } from "./find-run.ts";
+import { ledgerLines } from "./ledger-lines.ts";
 import { resumeCommandFor } from "./resume-hint.ts";
 import { forkOrigin, formatStart, formatTable, statusLabel } from "./runs.ts";
+
+const LEDGER_FLAG: FlagSpec = {
+  name: "ledger",
+  kind: "boolean",
+  key: "ledger",
+  description: "Print only the completion ledger.",
+};
 
 /**
  * One line per journaled event worth reading afterwards. The completion chain runs inside the
@@ -105,10 +114,11 @@ function historyLines(events: readonly RunEvent[]): string[] {
 export const showCommand: Command = {
   name: "show",
   summary: "Print one run's history from its journal.",
-  usage: ["climpt show <run-id> [--agent-dir DIR] [--cwd DIR] [--json]"],
-  flags: [JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
+  usage: ["climpt show <run-id> [--ledger] [--agent-dir DIR] [--cwd DIR] [--json]"],
+  flags: [LEDGER_FLAG, JSON_FLAG, AGENT_DIR_FLAG, CWD_FLAG, HELP_FLAG],
   details: [
-    "The run is found as `climpt runs` finds it. Prints the summary line, then each step execution (intent and where the flow went), validators, the verdict and how the run ended.",
+    "The run is found as `climpt runs` finds it. Prints the summary line, then each step execution (intent and where the flow went), validators, the verdict and how the run ended, then the completion ledger: every validation attempt with the commit it ran on, each validator's result, duration, command and findings, and the `climpt verify` command that re-checks it.",
+    "--ledger prints only the completion ledger.",
     '--json prints {"run": <the summary of climpt runs --json>, "events": [every journaled event], "problems": [a warning per journal line that is not an event (RUN-JOURNAL-002) or is too long or too deep to read (RUN-JOURNAL-004); the other lines are shown]}.',
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -163,7 +173,16 @@ export const showCommand: Command = {
       ["journal", run.journalPath],
       ...(run.forkedFrom === null ? [] : [["forked from", forkOrigin(run)]]),
     ]);
-    const lines = [header, "", ...historyLines(events)];
+    const ledger = ledgerLines(ledgerOf(events), run.runId);
+    if (outcome.parsed.values.get("ledger") === true) {
+      io.stdout.write(
+        ledger.length === 0
+          ? "No validation ran in this run.\n"
+          : `${ledger.slice(1).join("\n")}\n`,
+      );
+      return EXIT.ok;
+    }
+    const lines = [header, "", ...historyLines(events), ...ledger];
     if (run.status !== "completed" && run.resumable) {
       const argvForHint = location.agentDir === undefined ? [] : ["--agent-dir", location.agentDir];
       lines.push(`Resume: ${resumeCommandFor(run.agent, argvForHint, run.runId)}`);

@@ -210,7 +210,12 @@ describe("the original's seven agents through climpt run", () => {
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.result.success).toBe(true);
-    expect(run.gh.issue(40)).toMatchObject({ state: "CLOSED", labels: ["review"], comments: [] });
+    expect(run.gh.issue(40)).toMatchObject({ state: "CLOSED", labels: ["review"] });
+    // The close carries the run's completion ledger, the proof its validators passed.
+    const comments = run.gh.issue(40).comments;
+    expect(comments).toHaveLength(1);
+    expect(comments[0]).toContain("**climpt completion ledger**");
+    expect(comments[0]).toContain("| validator | command | result | commit | time |");
   });
 
   it("facilitator: detect:structured ends at the closure's closing without the signal field", async () => {

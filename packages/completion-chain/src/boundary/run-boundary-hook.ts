@@ -47,6 +47,12 @@ export interface RunBoundaryHookInput {
   readonly repository?: string | undefined;
   /** The hook acts at most once per run id. */
   readonly runId: string;
+  /**
+   * The run's proof of done (the completion ledger as markdown, with the command that re-checks
+   * it): appended to the comment of every issue the hook closes, and given to the command hook
+   * as `evidence` in its result JSON. Absent: closes carry only what a request asked for.
+   */
+  readonly evidence?: string | undefined;
   readonly signal?: AbortSignal | undefined;
 }
 
@@ -164,7 +170,17 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
       }
     }
     for (const issueAction of planned.actions) {
-      for (const argv of githubCommands(issueAction, input.repository)) {
+      const withEvidence =
+        input.evidence === undefined || issueAction.action === "label-only"
+          ? issueAction
+          : {
+              ...issueAction,
+              comment:
+                issueAction.comment === undefined
+                  ? input.evidence
+                  : `${issueAction.comment}\n\n${input.evidence}`,
+            };
+      for (const argv of githubCommands(withEvidence, input.repository)) {
         const kind = argv[2] === "close" ? "close" : "label";
         const done = await gh(kind, argv, { issue: issueAction.issue });
         // Do not close an issue whose labels could not be set: the two are one action.
@@ -192,6 +208,7 @@ async function executeBoundaryHook(input: RunBoundaryHookInput): Promise<Boundar
         closureOutput: input.closureOutput,
         boundaryRequests: input.boundaryRequests ?? [],
         githubActions: actions,
+        evidence: input.evidence ?? null,
       };
       await writeFile(resultFile, `${JSON.stringify(payload, null, 2)}\n`, "utf8");
       let recorded: readonly BoundaryRequest[] = [];

@@ -71,6 +71,12 @@ export interface DispatchOutcome {
    * handoff's `$.agent.result.*` expressions read. Null when there is none.
    */
   readonly output?: JsonValue | null;
+  /**
+   * The run's completion ledger as markdown (its last passing validation: validator, command,
+   * result, commit, time, and the `climpt verify` line): handoff comments carry it, and
+   * templates may place it with `{ledger}`. Absent when no validation passed on a commit.
+   */
+  readonly evidence?: string | null;
 }
 
 /** A handoff's artifact: a file written into the issue's worktree before its next runs. */

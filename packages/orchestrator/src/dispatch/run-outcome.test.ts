@@ -1,6 +1,8 @@
 import { problem } from "@climpt/model";
 import type { RunError, RunEvent, RunResult } from "@climpt/runner";
 import { describe, expect, it } from "vitest";
+import { handoffTransition } from "../orchestrate/plan-transition.ts";
+import { pipeline } from "../workflows.test-helper.ts";
 import { isInterruption, outcomeOfRun } from "./run-outcome.ts";
 
 function failedRun(error: RunError): RunResult {
@@ -146,5 +148,71 @@ describe("a run's verdict", () => {
     expect(outcome.verdict).toBe("needs-spec");
     expect(outcome.output).toEqual({ verdict: "needs-spec", final_summary: "Tests fail." });
     expect(outcome.values.final_summary).toBe("Tests fail.");
+  });
+});
+
+describe("a completed run's evidence", () => {
+  const sha = "0123456789abcdef0123456789abcdef01234567";
+  const { error: _unused, ...base } = failedRun(problem("X", "unused"));
+  const completed: RunResult = {
+    ...base,
+    success: true,
+    ledger: [
+      {
+        iteration: 3,
+        stepId: "closure.implement",
+        attempt: 1,
+        time: "2026-11-28T09:00:00.000Z",
+        passed: true,
+        commit: { sha, tree: "f".repeat(40), clean: true, branch: "issue-7" },
+        entries: [
+          {
+            validator: "tests",
+            command: "npm test",
+            passed: true,
+            exitCode: 0,
+            timedOut: false,
+            durationMs: 1200,
+            extracted: {},
+            output: { sha256: "sha256:00", chars: 0, tail: "" },
+          },
+        ],
+      },
+    ],
+  };
+
+  it("is the ledger's table, and the implementer's handoff comment carries it after its template", () => {
+    const outcome = outcomeOfRun(completed, [], "issue-7");
+    expect(outcome.evidence).toContain(
+      "| tests | `npm test` | ✅ passed (exit 0) | `0123456789ab` | 1.2 s |",
+    );
+    const workflow = pipeline();
+    const implementing = workflow.phases.find((phase) => phase.id === "implementing");
+    const reviewing = workflow.phases.find((phase) => phase.id === "reviewing");
+    const implementer = workflow.agents.find((agent) => agent.id === "implementer");
+    if (implementing === undefined || reviewing === undefined || implementer === undefined) {
+      throw new Error("the pipeline fixture changed");
+    }
+    const transition = handoffTransition(workflow, {
+      issue: 7,
+      phase: implementing,
+      agent: implementer,
+      labels: [],
+      outcome,
+      decision: {
+        outcome: "success",
+        target: reviewing,
+        fallback: false,
+        reason: null,
+        close: false,
+      },
+    });
+    expect(transition.comment).toContain("Implemented on `issue-7`; ready for review.");
+    expect(transition.comment).toContain(outcome.evidence as string);
+    expect(transition.comment).toContain(`Re-check: \`climpt verify run-1\``);
+  });
+
+  it("is null for a run whose ledger never passed", () => {
+    expect(outcomeOfRun(failedRun(problem("X", "failed")), [], null).evidence).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import type { JsonValue } from "@climpt/model";
-import type { RunEvent, RunResult } from "@climpt/runner";
+import { ledgerMarkdown, type RunEvent, type RunResult } from "@climpt/runner";
 import type { OrchestratorError } from "../codes.ts";
 import type { DispatchOutcome } from "./dispatcher.ts";
 
@@ -133,6 +133,7 @@ export function outcomeOfRun(
     values: templateValues(result, events),
     branch,
     output: outputOf(result, events) ?? null,
+    evidence: ledgerMarkdown(result.ledger ?? [], result.runId) ?? null,
   };
 }
 

@@ -63,11 +63,16 @@ export function handoffTransition(
       run_id: runId,
       branch: outcome.branch ?? "",
       reason: decision.reason === null ? "" : explain(decision.reason),
+      ledger: outcome.evidence ?? "",
     });
   } else if (decision.fallback) {
     const why = decision.reason === null ? "it did not complete." : explain(decision.reason);
     body = `climpt moved this issue from \`${where.phase.id}\` to \`${target.id}\`: the ${where.agent.id} run ${runId} ended with outcome \`${decision.outcome}\`.\n\n${why}`;
   }
+  // The proof of done travels with the handoff, unless the template placed it already.
+  const evidence = outcome.evidence ?? null;
+  if (body !== null && evidence !== null && !body.includes(evidence))
+    body = `${body}\n\n${evidence}`;
   const marker = commentMarker(
     where.issue,
     outcome.runId ?? (where.attempt === undefined ? runId : `none-${where.attempt}`),

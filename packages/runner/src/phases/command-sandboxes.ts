@@ -32,21 +32,35 @@ export function sandboxesCommands(agent: Pick<AgentDefinition, "sandbox">): bool
   return (agent.sandbox?.mode ?? "required") !== "off";
 }
 
-/**
- * A fresh command sandbox for this run's working directory (or `cwd`, a scratch checkout of the
- * run's base), with the given gh rights.
- */
-function commandSandbox(ctx: RunContext, stepKind: GhStepKind, cwd = ctx.cwd): CommandSandbox {
-  const sandbox = ctx.agent.sandbox;
+/** What a command sandbox is built from: a run's context, or `climpt verify`'s own. */
+export interface SandboxSettings {
+  readonly agent: AgentDefinition;
+  /** The folder the commands run in (writable; everything else read-only or hidden). */
+  readonly cwd: string;
+  readonly args: RunContext["args"];
+  readonly env: RunContext["env"];
+  readonly ghCommand: RunContext["ghCommand"];
+  readonly githubRepository: RunContext["githubRepository"];
+  readonly scrubber: RunContext["events"]["scrubber"];
+  readonly protectedPaths: RunContext["protectedPaths"];
+}
+
+function settingsOf(ctx: RunContext): SandboxSettings {
+  return { ...ctx, scrubber: ctx.events.scrubber };
+}
+
+/** A fresh command sandbox for this run's working directory, with the given gh rights. */
+function commandSandbox(settings: SandboxSettings, stepKind: GhStepKind): CommandSandbox {
+  const sandbox = settings.agent.sandbox;
   const options: CommandSandboxOptions = {
-    cwd,
+    cwd: settings.cwd,
     stepKind,
     // The run's own issue and pull request (and what the agent declares): without them the
     // broker refuses every write, and a program step's `gh pr merge <its PR>` is never recorded.
     github: {
-      agent: ctx.agent,
-      params: ctx.args,
-      ...(ctx.githubRepository === undefined ? {} : { repository: ctx.githubRepository }),
+      agent: settings.agent,
+      params: settings.args,
+      ...(settings.githubRepository === undefined ? {} : { repository: settings.githubRepository }),
     },
     ...(sandbox === undefined
       ? {}
@@ -57,14 +71,14 @@ function commandSandbox(ctx: RunContext, stepKind: GhStepKind, cwd = ctx.cwd): C
             readable: sandbox.readable,
           },
         }),
-    ...(ctx.env === undefined ? {} : { env: ctx.env }),
-    ...(ctx.ghCommand === undefined ? {} : { ghCommand: ctx.ghCommand }),
-    scrubber: ctx.events.scrubber,
+    ...(settings.env === undefined ? {} : { env: settings.env }),
+    ...(settings.ghCommand === undefined ? {} : { ghCommand: settings.ghCommand }),
+    scrubber: settings.scrubber,
     // The journal folder and the agent definitions stay out of reach, as they are for Bash.
-    protectedPaths: ctx.protectedPaths,
-    ...(ctx.agent.secretEnvNames === undefined
+    protectedPaths: settings.protectedPaths,
+    ...(settings.agent.secretEnvNames === undefined
       ? {}
-      : { secrets: { env: ctx.agent.secretEnvNames } }),
+      : { secrets: { env: settings.agent.secretEnvNames } }),
   };
   return createCommandSandbox(options);
 }
@@ -76,8 +90,13 @@ function commandSandbox(ctx: RunContext, stepKind: GhStepKind, cwd = ctx.cwd): C
  * the agent turned the sandbox off: the validators' own host launcher.
  */
 export function validatorLauncher(ctx: RunContext): CommandLauncher | undefined {
-  if (!sandboxesCommands(ctx.agent)) return undefined;
-  const sandbox = commandSandbox(ctx, "verification");
+  return validatorLauncherFor(settingsOf(ctx));
+}
+
+/** `validatorLauncher` from settings of its own (`climpt verify` re-runs validators so). */
+export function validatorLauncherFor(settings: SandboxSettings): CommandLauncher | undefined {
+  if (!sandboxesCommands(settings.agent)) return undefined;
+  const sandbox = commandSandbox(settings, "verification");
   return (command, request) =>
     sandbox.launch(command, {
       passEnv: request.declaredEnv,
@@ -95,7 +114,7 @@ export function validatorLauncher(ctx: RunContext): CommandLauncher | undefined 
 export function baselineLauncher(ctx: RunContext): ((cwd: string) => CommandLauncher) | "host" {
   if (!sandboxesCommands(ctx.agent)) return "host";
   return (cwd) => {
-    const sandbox = commandSandbox(ctx, "verification", cwd);
+    const sandbox = commandSandbox({ ...settingsOf(ctx), cwd }, "verification");
     return (command, request) =>
       sandbox.launch(command, {
         passEnv: request.declaredEnv,
@@ -113,7 +132,7 @@ export function baselineLauncher(ctx: RunContext): ((cwd: string) => CommandLaun
 export function hookLauncher(ctx: RunContext): HookCommandLauncher | undefined {
   if (!sandboxesCommands(ctx.agent)) return undefined;
   return async (command, request) => {
-    const sandbox = commandSandbox(ctx, "closure");
+    const sandbox = commandSandbox(settingsOf(ctx), "closure");
     const launch = await sandbox.launch(command, {
       passEnv: request.declaredEnv,
       ...(request.signal === undefined ? {} : { signal: request.signal }),
@@ -163,7 +182,7 @@ export async function runProgram(
     });
     return { ok: true, outcome, boundaryRequests: [] };
   }
-  const sandbox = commandSandbox(ctx, "closure");
+  const sandbox = commandSandbox(settingsOf(ctx), "closure");
   let launch: Awaited<ReturnType<CommandSandbox["launch"]>>;
   try {
     launch = await sandbox.launch(commandLine([program.command, ...args]), {

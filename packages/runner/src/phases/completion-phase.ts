@@ -2,12 +2,14 @@ import { type ChainEvent, runCompletionChain } from "@climpt/completion-chain";
 import { type JsonValue, ownEntry } from "@climpt/model";
 import type { ClosingDecision, CompleteDecision } from "@climpt/router";
 import { runGitChange } from "../git/run-git.ts";
+import { readWorkCommit } from "../git/work-state.ts";
 import type { RunContext } from "../run/run-context.ts";
 import { problemError } from "../run/run-errors.ts";
 import type { RunState } from "../run/run-state.ts";
 import { runBaselineSetup } from "./baseline-setup.ts";
 import { validatorLauncher } from "./command-sandboxes.ts";
 import type { FinishedStep } from "./finished-step.ts";
+import { ledgerAttempt } from "./ledger-record.ts";
 import { runtimeVariables } from "./model-phase.ts";
 import { stepEnd } from "./step-end.ts";
 import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
@@ -67,6 +69,9 @@ export async function completionPhase(
   const routerState = decision.state;
   const handoff = { ...state.handoff, [step.id]: interpreted.handoff };
   const boundaryRequests = finished.toolbox?.boundaryRequests() ?? [];
+  const attempt = (ownEntry(routerState.validationAttempts, step.id) ?? 0) + 1;
+  // The commit the validators run against, read before they run (they may write files).
+  const work = ctx.changes.git === null ? undefined : await readWorkCommit(ctx.changes.git);
   const chain = await runCompletionChain({
     loaded: ctx.loaded,
     closureStepId: step.id,
@@ -100,6 +105,23 @@ export async function completionPhase(
   // and validates again (and the boundary hook never runs after a stop).
   const stopped = ctx.stopped();
   if (stopped !== undefined) return endAtStep(state, interpreted, stopped, ctx.usage.totals);
+  if (chain.validation.results.length > 0) {
+    ctx.events.emit({
+      type: "ledger",
+      ...ledgerAttempt(
+        {
+          iteration,
+          stepId: step.id,
+          attempt,
+          passed: chain.validation.passed,
+          commit: work?.commit ?? null,
+          ...(work?.error === undefined ? {} : { commitError: work.error }),
+          results: chain.validation.results,
+        },
+        ctx.events.scrubber,
+      ),
+    });
+  }
 
   const verdictEvent = { type: "verdict", iteration, stepId: step.id } as const;
   if (chain.kind === "done") {

@@ -1,6 +1,8 @@
 import { planGithubActions, runBoundaryHook } from "@climpt/completion-chain";
 import { ClimptError, formatCode, type JsonValue, problem } from "@climpt/model";
+import { lastPassingAttempt } from "@climpt/protocol";
 import { RUNNER_CODES } from "../codes.ts";
+import { ledgerMarkdown, setVerifiedStatus } from "../evidence/ledger-evidence.ts";
 import { hookLauncher } from "../phases/command-sandboxes.ts";
 import type { PendingBoundary, RunEnding } from "../phases/step-outcome.ts";
 import type { RunError, RunResult, WorktreeReport } from "../run-result.ts";
@@ -54,6 +56,7 @@ export async function runBoundary(
     repository: ctx.githubRepository?.known === true ? ctx.githubRepository.name : undefined,
     runId: ctx.runId,
     signal: ctx.signal,
+    evidence: ledgerMarkdown(ctx.events.ledger, ctx.runId),
   });
   if (result.actions.length > 0 || result.problems.length > 0) {
     ctx.events.emit({
@@ -127,6 +130,7 @@ async function endWorktree(
       signal: ctx.signal,
       editAgents: ctx.agent.editAgents === true,
       agentDir: ctx.loaded.dir,
+      ...evidenceOf(ctx),
       ...(ctx.env === undefined ? {} : { env: ctx.env }),
     });
     return finished.problem === undefined
@@ -140,6 +144,43 @@ async function endWorktree(
         : problem(RUNNER_CODES.worktreeGitFailed, (cause as Error).message);
     return { report: kept, error: failure };
   }
+}
+
+function evidenceOf(ctx: RunContext): { evidence?: string } {
+  const evidence = ledgerMarkdown(ctx.events.ledger, ctx.runId);
+  return evidence === undefined ? {} : { evidence };
+}
+
+/**
+ * After a completed run that put its work on GitHub (pushed its branch, opened a pull request,
+ * or acted through the boundary hook), the `climpt/verified` status on the commit its last
+ * passing validation ran on. A status that cannot be set is a warning, never a failed run: the
+ * work is done, and the ledger stays in the journal and the pull request.
+ */
+async function markVerified(ctx: RunContext, worktree: WorktreeReport | undefined): Promise<void> {
+  const attempt = lastPassingAttempt(ctx.events.ledger);
+  const sha = attempt?.commit?.sha;
+  if (attempt === undefined || sha === undefined) return;
+  const onGithub =
+    (worktree?.pushed ?? null) !== null || (ctx.events.boundaryReport?.actions.length ?? 0) > 0;
+  if (!onGithub) return;
+  const failed = await setVerifiedStatus({
+    commandRunner: ctx.commandRunner,
+    cwd: ctx.originCwd,
+    repository: ctx.githubRepository?.known === true ? ctx.githubRepository.name : undefined,
+    sha,
+    state: "success",
+    description: `${attempt.entries.length} validator${attempt.entries.length === 1 ? "" : "s"} passed (climpt verify ${ctx.runId})`,
+    signal: ctx.signal,
+  });
+  ctx.events.emit({
+    type: "notice",
+    level: failed === undefined ? "info" : "warning",
+    message:
+      failed === undefined
+        ? `Commit status climpt/verified: success on ${sha}.`
+        : `The commit status climpt/verified could not be set on ${sha}: ${failed}`,
+  });
 }
 
 /**
@@ -157,7 +198,9 @@ export async function finishRun(
   const error = ending.error ?? worktreeEnd.error;
   const finishFailed = ending.error === undefined && worktreeEnd.error !== undefined;
   const success = error === undefined;
+  if (success) await markVerified(ctx, worktreeEnd.report);
   const boundary = ctx.events.boundaryReport;
+  const ledger = ctx.events.ledger;
   // Scrubbed here too, not only in run_end: the caller gets this object itself.
   const result: RunResult = ctx.events.scrubber.scrubJson<RunResult>({
     runId: ctx.runId,
@@ -173,6 +216,7 @@ export async function finishRun(
     ...(error === undefined ? {} : { error }),
     state: { history: state.history, handoff: state.handoff },
     usage: ctx.usage.totals,
+    ...(ledger.length === 0 ? {} : { ledger: [...ledger] }),
     ...(boundary === undefined ? {} : { boundary }),
     ...(worktreeEnd.report === undefined ? {} : { worktree: worktreeEnd.report }),
     journalPath: ctx.journalPath,

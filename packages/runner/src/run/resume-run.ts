@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { ledgerOf } from "@climpt/protocol";
 import { RUNNER_CODES } from "../codes.ts";
 import { preRunChecks, reportWarnings } from "../definition-checks/pre-run-checks.ts";
 import { checkResumedGit, type RunGit, recordRunGit } from "../git/run-git.ts";
@@ -168,6 +169,9 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     let state = initialRunState(started.value, context.registry);
     // Rebuilds each record's full router state (a format-2 step_end holds only the per-step
     // totals it changed); a format-1 journal's records hold them whole.
+    // The ledger and the step snapshots continue from what the journal recorded.
+    context.events.restoreLedger(ledgerOf(events));
+    context.changes.restore(events);
     const fold = new StepEndFold(state.routerState);
     let lastEndIndex = -1;
     events.forEach((event, index) => {

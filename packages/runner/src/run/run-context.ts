@@ -31,6 +31,7 @@ import {
 } from "@climpt/tools";
 import { RUNNER_CODES } from "../codes.ts";
 import type { RunGit } from "../git/run-git.ts";
+import { workGitOf } from "../git/work-state.ts";
 import type { JournalSink } from "../journal/journal-sink.ts";
 import { createMessagesStepExecutor } from "../messages-step-executor.ts";
 import type { RunEvent } from "../run-event.ts";
@@ -51,6 +52,7 @@ import {
 import { runProtectedPaths } from "./run-protected-paths.ts";
 import { runScrubber } from "./run-secrets.ts";
 import type { RunStop } from "./run-stop.ts";
+import { StepChanges } from "./step-changes.ts";
 import type { RunTelemetry } from "./telemetry.ts";
 import { UsageMeter } from "./usage-meter.ts";
 
@@ -131,6 +133,8 @@ export interface RunContext {
   readonly git: RunGit | null;
   /** What failures are compared with, recorded at the run's start (git/run-baseline.ts). */
   readonly baseline: RunBaseline;
+  /** The snapshots behind each step's `step_changes`; its `git` reads the ledger's commit. */
+  readonly changes: StepChanges;
 }
 
 /** What setup is given: the session's inputs and its stop switch. */
@@ -275,6 +279,9 @@ export async function buildRunContext(
     journalPath: identity.journal.path,
     events,
     usage: new UsageMeter(identity.totals),
+    changes: new StepChanges(
+      identity.git === null ? null : workGitOf(identity.cwd, runnerOptions.env, identity.originCwd),
+    ),
     signal: inputs.stop.signal,
     stopped: () => stoppedError(inputs, runId),
     budgets: runOptions.budgets,

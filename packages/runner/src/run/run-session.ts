@@ -130,9 +130,11 @@ export class RunSession {
   }
 
   private async loop(ctx: RunContext): Promise<RunResult> {
+    if (runGitChange(ctx.git, ctx.resumeCommand) === undefined) await ctx.changes.begin(ctx.events);
     for (;;) {
       const outcome = await this.iteration(ctx);
       if (outcome.kind === "end") return this.finish(ctx, outcome.ending);
+      await this.recordChanges(ctx, outcome.stepEnd);
       await this.record(ctx, outcome.stepEnd);
       await announceStepEnd(ctx, this.inputs.runnerOptions, outcome.stepEnd);
     }
@@ -190,6 +192,15 @@ export class RunSession {
   }
 
   /**
+   * What the step changed in the working tree (`step_changes`), before its `step_end`; host git
+   * runs only where the repository's git metadata is as the run recorded it.
+   */
+  private async recordChanges(ctx: RunContext, stepEnd: StepEnd): Promise<void> {
+    if (runGitChange(ctx.git, ctx.resumeCommand) !== undefined) return;
+    await ctx.changes.record(ctx.events, stepEnd.stepId, stepEnd.iteration);
+  }
+
+  /**
    * Ends the run: the last step's record, then (after a validated completion) the boundary
    * hook, then the result and `run_end`.
    */
@@ -199,6 +210,7 @@ export class RunSession {
     // finish act on the repository: a server's sandbox hands back its git changes as it ends.
     await ctx.mcp?.close();
     if (ending.stepEnd !== undefined) {
+      await this.recordChanges(ctx, ending.stepEnd);
       await this.record(ctx, ending.stepEnd);
       // A hook that fails here ends the run through the caller's catch, before the boundary hook.
       await announceStepEnd(ctx, this.inputs.runnerOptions, ending.stepEnd);

@@ -57,6 +57,8 @@ export interface WorktreeFinishInputs {
   readonly editAgents?: boolean;
   /** The running agent's folder: checked with `.agent/` when it lies in the repository. */
   readonly agentDir?: string;
+  /** The completion ledger as markdown (ledger-evidence.ts), for the pull request's body. */
+  readonly evidence?: string;
 }
 
 export interface WorktreeFinishOutcome {
@@ -286,7 +288,7 @@ export async function finishWorktree(inputs: WorktreeFinishInputs): Promise<Work
       "--title",
       `${inputs.agentName}: ${worktree.branch}`,
       "--body",
-      `Opened by climpt after run ${inputs.runId} of agent "${inputs.agentName}" completed.`,
+      `Opened by climpt after run ${inputs.runId} of agent "${inputs.agentName}" completed.${inputs.evidence === undefined ? "" : `\n\n${inputs.evidence}`}`,
     ]);
     if (created.exitCode !== 0) {
       return kept(

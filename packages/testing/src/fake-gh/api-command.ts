@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { GhUsageError, parseGhArgs, stringFlag, stringsFlag } from "./gh-args.ts";
 import { done, GhCommandError, type GhContext, type GhOutput } from "./gh-context.ts";
-import type { FakeGhApiWrite, FakeGhIssue, FakeGhRepo } from "./state.ts";
+import type { FakeGhApiWrite, FakeGhCommitStatus, FakeGhIssue, FakeGhRepo } from "./state.ts";
 
 type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -149,6 +149,9 @@ function serve(context: GhContext, request: ApiRequest): JsonValue {
     }
     throw notFound(endpoint);
   }
+  const statusMatch = /^statuses\/([0-9a-f]{40})$/.exec(rest);
+  if (statusMatch !== null && method === "POST")
+    return createStatus(context, repo, statusMatch[1] as string, body, log);
   const mergeMatch = /^pulls\/(\d+)\/merge$/.exec(rest);
   if (mergeMatch !== null && method === "PUT") {
     const pr = repo.pullRequests.find((candidate) => candidate.number === Number(mergeMatch[1]));
@@ -172,6 +175,42 @@ function serve(context: GhContext, request: ApiRequest): JsonValue {
   throw notFound(endpoint);
 }
 
+const STATUS_STATES = ["error", "failure", "pending", "success"] as const;
+
+/** `POST repos/{owner}/{repo}/statuses/{sha}`: GitHub's 422 for a bad state, else recorded. */
+function createStatus(
+  context: GhContext,
+  repo: FakeGhRepo,
+  sha: string,
+  body: Record<string, JsonValue>,
+  log: () => void,
+): JsonValue {
+  const state = STATUS_STATES.find((candidate) => candidate === body.state);
+  if (state === undefined) {
+    throw new GhCommandError("gh: Validation Failed (HTTP 422)\nstate is not included in the list");
+  }
+  log();
+  const statuses = repo.statuses ?? [];
+  const status: FakeGhCommitStatus = {
+    id: statuses.length + 1,
+    sha,
+    state,
+    context: typeof body.context === "string" && body.context !== "" ? body.context : "default",
+    description: typeof body.description === "string" ? body.description : null,
+    targetUrl: typeof body.target_url === "string" ? body.target_url : null,
+    createdAt: context.now,
+  };
+  repo.statuses = [...statuses, status];
+  return {
+    id: status.id,
+    state: status.state,
+    context: status.context,
+    description: status.description,
+    target_url: status.targetUrl,
+    created_at: status.createdAt,
+  };
+}
+
 /** The response through `--jq`, handed to the `jq` program as gh's `--jq` does (raw strings). */
 function filtered(response: JsonValue, expression: string | undefined): GhOutput {
   const text = response === null ? "" : `${JSON.stringify(response)}\n`;
@@ -189,7 +228,7 @@ function filtered(response: JsonValue, expression: string | undefined): GhOutput
  * (`@file` reads the file, as the real gh does wherever it runs); `{owner}`/`{repo}` name the
  * current repository; `--jq` runs through `jq` with gh's environment (so `$ENV` is gh's). It
  * models the REST calls climpt's attack suite needs — `user`, an issue (GET, PATCH), its comments
- * and labels (POST), a pull request's merge (PUT), and git refs, merges and releases (logged in
+ * and labels (POST), a pull request's merge (PUT), commit statuses (POST, kept in `statuses`), and git refs, merges and releases (logged in
  * the repository's `apiWrites`) — and answers 404 for anything else. `--template`,
  * `--paginate` and `graphql` are not modelled (exit 1, saying so).
  */

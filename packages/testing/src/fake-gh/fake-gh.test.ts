@@ -395,6 +395,38 @@ describe("the fake gh: gh api", () => {
 });
 
 describe("the fake gh: what it does not model, failures, and many processes at once", () => {
+  it("records commit statuses per sha with their context, and refuses a state GitHub does not know", async () => {
+    const fake = install(WORKFLOW_SEED);
+    const sha = "a".repeat(40);
+    const set = await gh(fake, [
+      "api",
+      `repos/{owner}/{repo}/statuses/${sha}`,
+      "-f",
+      "state=success",
+      "-f",
+      "context=climpt/verified",
+      "-f",
+      "description=2 validators passed",
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout)).toMatchObject({ state: "success", context: "climpt/verified" });
+    const bad = await gh(fake, ["api", `repos/acme/widgets/statuses/${sha}`, "-f", "state=done"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain("HTTP 422");
+    expect(fake.state().repos["acme/widgets"]?.statuses).toEqual([
+      expect.objectContaining({
+        sha,
+        state: "success",
+        context: "climpt/verified",
+        description: "2 validators passed",
+        targetUrl: null,
+      }),
+    ]);
+    expect(fake.state().repos["acme/widgets"]?.apiWrites?.map((w) => w.endpoint)).toEqual([
+      `repos/acme/widgets/statuses/${sha}`,
+    ]);
+  });
+
   it("fails loudly (exit 1) on a subcommand or flag it does not model, and changes nothing", async () => {
     const fake = install(WORKFLOW_SEED);
     const gist = await gh(fake, ["gist", "list"]);

@@ -64,6 +64,19 @@ export interface FakeGhApiWrite {
   time: string;
 }
 
+/** A commit status `gh api repos/{owner}/{repo}/statuses/{sha}` set, as GitHub keeps it. */
+export interface FakeGhCommitStatus {
+  id: number;
+  sha: string;
+  /** `error`, `failure`, `pending` or `success`. */
+  state: "error" | "failure" | "pending" | "success";
+  /** `default` when the request named none, as on GitHub. */
+  context: string;
+  description: string | null;
+  targetUrl: string | null;
+  createdAt: string;
+}
+
 export interface FakeGhRepo {
   /** Issues and pull requests share one number sequence, as on GitHub. */
   nextNumber: number;
@@ -73,6 +86,8 @@ export interface FakeGhRepo {
   pullRequests: FakeGhPullRequest[];
   /** Every write through `gh api`, oldest first; absent until the first. */
   apiWrites?: FakeGhApiWrite[];
+  /** Every commit status set, oldest first (the latest per sha and context is the current one). */
+  statuses?: FakeGhCommitStatus[];
 }
 
 /**

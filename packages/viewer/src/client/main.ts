@@ -3,6 +3,7 @@ import type { PageData, RunDetail, RunSource, RunSummary } from "../view-model.t
 import { fill, h } from "./dom.ts";
 import { createFlowGraph } from "./flow-graph.ts";
 import { formatCost, formatDuration, formatTime, formatTokens } from "./format.ts";
+import { renderLedger } from "./ledger-panel.ts";
 import { lineageSection } from "./lineage.ts";
 import { createRunsList } from "./runs-list.ts";
 import { renderStepPanel } from "./step-panel.ts";
@@ -61,6 +62,7 @@ function boot(): void {
   const runHead = h("section", { id: "run-head", "aria-label": "Run" });
   const panel = h("section", { id: "step-panel", "aria-label": "Step" });
   const notices = h("section", { id: "notices", "aria-label": "Notices" });
+  const ledger = h("section", { id: "ledger", "aria-label": "Completion ledger" });
 
   let render = () => {};
   const selectStep = (index: number, reveal: boolean) => {
@@ -90,6 +92,7 @@ function boot(): void {
     runHead,
     h("div", { class: "columns" }, graph.element, panel),
     timeline.element,
+    ledger,
     notices,
   );
   fill(
@@ -165,6 +168,7 @@ function boot(): void {
     graph.update(detail.flow);
     timeline.update(detail.spans, summary.durationMs, state.selectedStep);
     renderStepPanel(panel, detail.steps, state.selectedStep);
+    renderLedger(ledger, detail.ledger, summary.runId);
     fill(
       notices,
       ...(detail.notices.length === 0

@@ -197,6 +197,27 @@ export function renderStepPanel(
         ),
       ),
     ),
+    step.changes === null
+      ? null
+      : block(
+          `Files changed (${step.changes.files.length}${step.changes.truncated ? "+" : ""})`,
+          "changes",
+          step.changes.files.length === 0
+            ? h("p", { class: "muted" }, "This step changed no file.")
+            : h(
+                "table",
+                { class: "diff-stat" },
+                ...step.changes.files.map((file) =>
+                  h(
+                    "tr",
+                    {},
+                    h("td", { class: "mono" }, file.path),
+                    h("td", { class: "added" }, file.added === null ? "bin" : `+${file.added}`),
+                    h("td", { class: "removed" }, file.removed === null ? "" : `−${file.removed}`),
+                  ),
+                ),
+              ),
+        ),
     step.validators.length === 0
       ? null
       : block(
