@@ -98,6 +98,7 @@ export {
   STEP_EXECUTOR_NAMES,
   type Step,
   type StepExecutorName,
+  type StepLimits,
   type StepPermissions,
   type StepSubprocess,
   type StructuredGate,

@@ -10,6 +10,7 @@ export {
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
+  BudgetEvent,
   CheckEvent,
   GateEvent,
   ModelRequestEvent,
@@ -35,6 +36,7 @@ export type {
 } from "./run-event.ts";
 export type {
   BoundaryReport,
+  BudgetReached,
   HistoryEntry,
   RunError,
   RunResult,

@@ -34,6 +34,7 @@ describe("RunEvent", () => {
       | "boundary_hook_start"
       | "boundary_hook"
       | "step_end"
+      | "budget"
       | "notice"
       | "run_end"
     >();
@@ -65,6 +66,7 @@ describe("RunEvent", () => {
         case "verdict":
         case "boundary_hook_start":
         case "boundary_hook":
+        case "budget":
         case "notice":
         case "run_end":
           return event.type;

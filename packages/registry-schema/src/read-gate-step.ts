@@ -39,7 +39,7 @@ import {
   subprocessRunnerSchema,
   targetTransitionSchema,
 } from "./registry-file-schema.ts";
-import { checkPromptSegments, checkStepKey, permissionsOf } from "./step-fields.ts";
+import { checkPromptSegments, checkStepKey, limitsOf, permissionsOf } from "./step-fields.ts";
 
 export function readGateStep(
   key: string,
@@ -97,6 +97,7 @@ export function readGateStep(
     handoff: gate === undefined ? [] : gate.handoffFields.map(handoffFromField),
     ...(fields.model === undefined ? {} : { model: fields.model }),
     permissions: permissionsOf(fields),
+    ...limitsOf(fields),
     ...(subprocess === undefined ? {} : { subprocess }),
   };
 }

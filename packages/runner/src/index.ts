@@ -67,6 +67,7 @@ export { validateArgs } from "./run/validate-args.ts";
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
+  BudgetEvent,
   CheckEvent,
   GateEvent,
   ModelRequestEvent,
@@ -91,6 +92,7 @@ export type {
 } from "./run-event.ts";
 export type {
   BoundaryReport,
+  BudgetReached,
   HistoryEntry,
   RunError,
   RunResult,
