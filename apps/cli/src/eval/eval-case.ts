@@ -25,6 +25,8 @@ export interface CaseReport {
   readonly durationMs: number;
   /** --live: the cassette was recorded again (from `fromStep` on) and the case passes with it. */
   readonly rerecorded?: boolean;
+  /** --keep: the case's working folders (repository and journal), left in place. */
+  readonly kept?: readonly string[];
 }
 
 export interface CaseOptions {
@@ -159,8 +161,21 @@ function report(
  * on, recorded; the new cassette replaces the old one only when the case passes with it.
  */
 export async function runCase(evalCase: EvalCase, options: CaseOptions): Promise<CaseReport> {
-  const startedAt = Date.now();
   const folders: string[] = [];
+  try {
+    const report = await judgeCase(evalCase, options, folders);
+    return options.keep ? { ...report, kept: folders } : report;
+  } finally {
+    if (!options.keep) for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function judgeCase(
+  evalCase: EvalCase,
+  options: CaseOptions,
+  folders: string[],
+): Promise<CaseReport> {
+  const startedAt = Date.now();
   try {
     const offline = await runOnce(evalCase, folders, {});
     const { result, events } = offline;
@@ -208,7 +223,5 @@ export async function runCase(evalCase: EvalCase, options: CaseOptions): Promise
       costUsd: 0,
       durationMs: Date.now() - startedAt,
     };
-  } finally {
-    if (!options.keep) for (const dir of folders) rmSync(dir, { recursive: true, force: true });
   }
 }

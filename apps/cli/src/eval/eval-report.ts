@@ -31,6 +31,10 @@ export function formatEvalTable(reports: readonly CaseReport[]): string {
   const details = reports
     .filter((report) => report.status !== "passed" && report.details.length > 0)
     .map((report) => `${report.name}:\n${report.details.map((line) => `  - ${line}`).join("\n")}`);
+  const kept = reports.flatMap((report) =>
+    (report.kept ?? []).map((dir) => `${report.name}: kept ${dir}`),
+  );
+  if (kept.length > 0) details.push(kept.join("\n"));
   const passed = reports.filter((report) => report.status === "passed").length;
   return `${formatTable(rows)}\n${details.length === 0 ? "" : `\n${details.join("\n")}\n`}\n${passed} of ${reports.length} case(s) passed.\n`;
 }
