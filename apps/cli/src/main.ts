@@ -4,6 +4,7 @@ import type { CliIo } from "./cli-io.ts";
 import { auditCommand } from "./commands/audit.ts";
 import type { Command } from "./commands/command.ts";
 import { reportUsageProblems, wantsJson } from "./commands/command-line.ts";
+import { evalCommand } from "./commands/eval.ts";
 import { fleetCommand } from "./commands/fleet.ts";
 import { forkCommand } from "./commands/fork.ts";
 import { graphCommand } from "./commands/graph.ts";
@@ -43,6 +44,7 @@ export const COMMANDS: readonly Command[] = [
   schemaCommand,
   auditCommand,
   viewCommand,
+  evalCommand,
   orchestrateCommand,
   labelsCommand,
   workerCommand,

@@ -252,4 +252,30 @@ describe("buildFlowGraph", () => {
     expect(codes(false)).toEqual(["SR-FLOW-005"]);
     expect(codes(true)).toEqual(["SR-FLOW-005"]);
   });
+
+  it("leads every other step to the onBudget step, which is then reachable", () => {
+    const registry = {
+      ...registryOf(
+        [
+          gateStep("initial.work", { intents: ["next"], transitions: { next: "closure.done" } }),
+          gateStep("closure.done", { intents: ["closing"], transitions: { closing: null } }),
+          gateStep("closure.budget", { intents: ["closing"], transitions: { closing: null } }),
+        ],
+        { entryStep: "initial.work" },
+      ),
+      onBudget: "closure.budget",
+    };
+    expect(arrows(buildFlowGraph(registry).edges)).toEqual([
+      "initial.work -next-> closure.done",
+      "initial.work -onBudget-> closure.budget",
+      "closure.done -closing-> End",
+      "closure.done -onBudget-> closure.budget",
+      "closure.budget -closing-> End",
+    ]);
+    const { onBudget: _, ...without } = registry;
+    const codes = (of: typeof without) => analyzeFlow(of).map((finding) => finding.code);
+    // Unreachable without the edge; with it, reached from both other steps.
+    expect(codes(without)).toContain("SR-FLOW-003");
+    expect(codes(registry)).not.toContain("SR-FLOW-003");
+  });
 });

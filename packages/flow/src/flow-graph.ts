@@ -36,7 +36,9 @@ export type FlowEdgeKind =
   | "validation-retry"
   /**
    * A budget verdict (`count:iteration`, `count:check`) that runs out sends the flow from any
-   * work or verification step to the registry's first closure step (the router's enterClosure).
+   * work or verification step to the registry's first closure step (the router's enterClosure);
+   * a spent run or step budget sends it from any other step to the registry's `onBudget` step
+   * (docs/design.md#limits-and-budgets).
    */
   | "budget";
 
@@ -332,6 +334,15 @@ function budgetEdge(step: Step, closureId: string | undefined): FlowEdge[] {
 }
 
 /**
+ * The registry's `onBudget` step: a spent budget (tokens, cost, the iteration cap, a step's
+ * `limits`) sends the run there from whichever step was next, so every other step has the edge.
+ */
+function onBudgetEdge(step: Step, onBudget: string | undefined, label: string): FlowEdge[] {
+  if (onBudget === undefined || step.id === onBudget) return [];
+  return [{ from: step.id, to: onBudget, kind: "budget", label, path: "$.onBudget" }];
+}
+
+/**
  * Builds the flow graph of a registry. Pure and linear in the size of the registry, apart from
  * the walk back from each validated closure step.
  */
@@ -354,6 +365,10 @@ export function buildFlowGraph(registry: Registry, options: FlowGraphOptions = {
       ...checkEdges(step),
       ...iterationEdge(step),
       ...budgetEdge(step, budgetClosure),
+      // The verdict's budget edge already leads there: one arrow, not two.
+      ...(budgetClosure === registry.onBudget && step.kind !== "closure"
+        ? []
+        : onBudgetEdge(step, registry.onBudget, "onBudget")),
     ];
     ownEdges.set(step.id, edges);
     for (const edge of edges) {

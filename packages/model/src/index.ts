@@ -115,6 +115,7 @@ export {
   STEP_EXECUTOR_NAMES,
   type Step,
   type StepExecutorName,
+  type StepLimits,
   type StepPermissions,
   type StepSubprocess,
   type StructuredGate,

@@ -249,6 +249,22 @@ export interface Step {
    * no transitions and no prompt file: `prompt` is kept as written but never resolved.
    */
   readonly subprocess?: StepSubprocess;
+  /**
+   * What this step may spend over the whole run (`limits` of the step): its executions, and the
+   * tokens and cost of its model calls. Reaching one is a budget like the run's
+   * (docs/design.md#limits-and-budgets): the run goes to the registry's `onBudget` step, else
+   * ends with `AGENT_BUDGET_EXCEEDED`.
+   */
+  readonly limits?: StepLimits;
+}
+
+/** A step's own budgets (steps_registry.json `steps.<id>.limits`), counted over the whole run. */
+export interface StepLimits {
+  /** Executions of the step (its iterations) over the run. */
+  readonly maxIterations?: number;
+  /** Input + output tokens of the step's model calls over the run. */
+  readonly maxTokens?: number;
+  readonly maxCostUsd?: number;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -274,6 +290,13 @@ export interface Registry {
   readonly failurePatterns: Readonly<Record<string, FailurePattern>>;
   readonly validators: Readonly<Record<string, ValidatorDefinition>>;
   readonly validationSteps: Readonly<Record<string, ValidationStep>>;
+  /**
+   * The closure step a run goes to when a budget is reached (the run's tokens, cost or
+   * iteration cap, or a step's own `limits`), instead of failing: it may comment what was found
+   * and label the issue for a person, within a fixed allowance of one execution
+   * (docs/design.md#limits-and-budgets). Absent: reaching a budget ends the run.
+   */
+  readonly onBudget?: string;
   /** In declaration order. */
   readonly steps: Readonly<Record<string, Step>>;
 }

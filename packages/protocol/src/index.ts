@@ -19,6 +19,7 @@ export { lastPassingAttempt, ledgerOf } from "./ledger-read.ts";
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
+  BudgetEvent,
   CheckEvent,
   ForkOrigin,
   GateEvent,
@@ -49,6 +50,7 @@ export type {
 } from "./run-event.ts";
 export type {
   BoundaryReport,
+  BudgetReached,
   HistoryEntry,
   RunError,
   RunResult,

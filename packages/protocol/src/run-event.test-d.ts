@@ -36,6 +36,7 @@ describe("RunEvent", () => {
       | "boundary_hook"
       | "step_changes"
       | "step_end"
+      | "budget"
       | "notice"
       | "run_end"
     >();
@@ -69,6 +70,7 @@ describe("RunEvent", () => {
         case "boundary_hook_start":
         case "boundary_hook":
         case "step_changes":
+        case "budget":
         case "notice":
         case "run_end":
           return event.type;

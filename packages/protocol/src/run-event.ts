@@ -4,7 +4,7 @@ import type { StepVia } from "@climpt/router";
 import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
 import type { DefinitionRecord } from "./definition-record.ts";
 import type { LedgerAttempt } from "./ledger.ts";
-import type { RunError, RunResult, RunUsage } from "./run-result.ts";
+import type { BudgetReached, RunError, RunResult, RunUsage } from "./run-result.ts";
 import type { StepEndRecord } from "./step-end.ts";
 
 /**
@@ -35,6 +35,7 @@ export type RunEvent =
   | BoundaryHookEvent
   | StepChangesEvent
   | StepEndEvent
+  | BudgetEvent
   | NoticeEvent
   | RunEndEvent;
 
@@ -368,6 +369,19 @@ export interface BoundaryHookEvent extends EventBase {
  */
 export interface StepEndEvent extends EventBase, StepEndRecord {
   readonly type: "step_end";
+}
+
+/**
+ * Before iteration `iteration` a budget was found reached: the run goes to its `onBudget` step
+ * (`reached.onBudget`) instead of `stepId`, the step that was next. Recorded each time it is
+ * found, a resume included; the budget itself is counted from the step ends' totals.
+ */
+export interface BudgetEvent extends EventBase {
+  readonly type: "budget";
+  readonly iteration: number;
+  /** The step the flow was about to run. */
+  readonly stepId: string;
+  readonly reached: BudgetReached;
 }
 
 export interface NoticeEvent extends EventBase {

@@ -66,6 +66,24 @@ export interface WorktreeReport {
 }
 
 /**
+ * A budget a run reached (docs/design.md#limits-and-budgets): the run's tokens, cost or
+ * iteration cap, or one step's own `limits`. The numbers are what the journal had counted, so a
+ * resumed or relocated run reaches it at the same point as the run would have without the stop.
+ */
+export interface BudgetReached {
+  /** Which budget: `maxTokens` (input + output tokens), `maxCostUsd` or `maxIterations`. */
+  readonly limit: "maxTokens" | "maxCostUsd" | "maxIterations";
+  /** The step whose own `limits` were reached; absent for the run's budgets. */
+  readonly stepId?: string;
+  /** The budget. */
+  readonly max: number;
+  /** What was spent when it was checked (tokens, USD, or iterations / executions). */
+  readonly spent: number;
+  /** The step the run went to (the registry's `onBudget`); null when the agent declares none. */
+  readonly onBudget: string | null;
+}
+
+/**
  * The run result (docs/design.md#the-run-result). `climpt run --json` prints exactly this object,
  * and `StepFlowRunner#run` returns it.
  */
@@ -104,6 +122,12 @@ export interface RunResult {
   readonly boundary?: BoundaryReport;
   /** Worktree mode: what happened to the worktree and its branch. */
   readonly worktree?: WorktreeReport;
+  /**
+   * The budget the run reached, when it ended because of one: through its `onBudget` step
+   * (`error.code` `RUN-BUDGET-001`) or without one (`AGENT_BUDGET_EXCEEDED`). A caller that
+   * routes on outcomes (the orchestrator) tells a budget ending from other failures by it.
+   */
+  readonly budget?: BudgetReached;
   /** Where the journal is; `climpt run --resume <runId>` continues from it. */
   readonly journalPath: string | null;
   /** Whether `--resume` can continue this run (it failed or was interrupted). */

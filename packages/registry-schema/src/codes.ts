@@ -110,6 +110,25 @@ export const REGISTRY_SCHEMA_CODES = {
   "AC-VALID-004":
     "`systemPromptPath`, `prompts.registry` or `fallbackDir` is absolute or leaves the folder.",
   /**
+   * Example: `onBudget "closure.budgt" is not a step of this registry.` Fix: Name an existing
+   * closure step (the hint lists them), or add it.
+   */
+  "SR-BUDGET-001": "`onBudget` does not name a step of the registry.",
+  /**
+   * Example: `onBudget names "continuation.issue", a work step; the step a budget sends the run
+   * to must be a closure step.` Fix: Point `onBudget` at a closure step (`stepKind: "closure"`,
+   * a `closure.*` id, or a program step), which may comment and label but not go on working.
+   */
+  "SR-BUDGET-002":
+    "The `onBudget` step is not a closure step (a work, verification or section step), so it could start more work after the budget is spent.",
+  /**
+   * Example: `onBudget step "closure.budget" does not allow the intent closing, so it could
+   * never end the run.` Fix: Add `"closing"` to its `structuredGate.allowedIntents` (and its
+   * schema's enum).
+   */
+  "SR-BUDGET-003":
+    "The gated `onBudget` step does not allow `closing`, the only way it can end the run it was sent to end.",
+  /**
    * Example: `The registry names no entry step: it has neither entryStep nor entryStepMapping.`
    * Fix: Add `entryStep` or a mapping for the verdict type.
    */

@@ -181,6 +181,7 @@ export function draftRegistry(
     failurePatterns: readFailurePatterns(root.failurePatterns, findings),
     validators: readValidators(root.validators, findings),
     validationSteps: readValidationSteps(root.validationSteps, findings),
+    ...(top.onBudget === undefined ? {} : { onBudget: top.onBudget }),
     steps,
   };
   checkRegistry(registry, declared, findings);

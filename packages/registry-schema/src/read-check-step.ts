@@ -33,7 +33,7 @@ import {
   onPassNextSchema,
   pathPromptRefSchema,
 } from "./registry-file-schema.ts";
-import { checkPromptSegments, checkStepKey, permissionsOf } from "./step-fields.ts";
+import { checkPromptSegments, checkStepKey, limitsOf, permissionsOf } from "./step-fields.ts";
 
 /** Default `maxRetries` of `onFail: {retry: true}` when the definition gives none. */
 export const DEFAULT_CHECK_MAX_RETRIES = 3;
@@ -86,6 +86,7 @@ export function readCheckStep(
     handoff,
     ...(fields.model === undefined ? {} : { model: fields.model }),
     permissions: permissionsOf(fields),
+    ...limitsOf(fields),
   };
 }
 

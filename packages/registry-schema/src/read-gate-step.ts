@@ -41,7 +41,7 @@ import {
   subprocessRunnerSchema,
   targetTransitionSchema,
 } from "./registry-file-schema.ts";
-import { checkPromptSegments, checkStepKey, permissionsOf } from "./step-fields.ts";
+import { checkPromptSegments, checkStepKey, limitsOf, permissionsOf } from "./step-fields.ts";
 
 export function readGateStep(
   key: string,
@@ -99,6 +99,7 @@ export function readGateStep(
     handoff: gate === undefined ? [] : gate.handoffFields.map(handoffFromField),
     ...(fields.model === undefined ? {} : { model: fields.model }),
     permissions: permissionsOf(fields),
+    ...limitsOf(fields),
     ...(subprocess === undefined ? {} : { subprocess }),
   };
 }

@@ -25,6 +25,7 @@ export function checkRegistry(
   findings: Findings,
 ): void {
   checkEntry(registry, findings);
+  checkOnBudget(registry, findings);
   const gated = registry.dialect === "gate" && recordValues(registry.steps).some((s) => s.gate);
   for (const step of recordValues(registry.steps)) {
     const at = stepPath(step.id);
@@ -95,6 +96,46 @@ function checkEntry(registry: Registry, findings: Findings): void {
         `Map "${verdictType}" to an existing step id, or add step "${stepId}". ${describeSteps(registry)}`,
       );
     }
+  }
+}
+
+/**
+ * `onBudget` (docs/design.md#limits-and-budgets): the step a spent budget sends the run to
+ * must exist, be a closure step (a work step would start more work with nothing left to spend)
+ * and, when it is gated, be able to say `closing`.
+ */
+function checkOnBudget(registry: Registry, findings: Findings): void {
+  const id = registry.onBudget;
+  if (id === undefined) return;
+  const step = registry.steps[id];
+  if (step === undefined) {
+    report(
+      findings,
+      "SR-BUDGET-001",
+      "$.onBudget",
+      `onBudget "${id}" is not a step of this registry.`,
+      `Set onBudget to an existing closure step, or add step "${id}". ${describeSteps(registry)}`,
+    );
+    return;
+  }
+  if (step.kind !== "closure") {
+    report(
+      findings,
+      "SR-BUDGET-002",
+      "$.onBudget",
+      `onBudget names "${id}", a ${step.kind} step; the step a budget sends the run to must be a closure step.`,
+      'Point onBudget at a closure step ("stepKind": "closure", or a program step with "runner"): it may comment and label, not go on working.',
+    );
+    return;
+  }
+  if (step.gate !== undefined && !step.gate.allowedIntents.includes("closing")) {
+    report(
+      findings,
+      "SR-BUDGET-003",
+      `${stepPath(id)}.structuredGate.allowedIntents`,
+      `onBudget step "${id}" does not allow the intent closing, so it could never end the run.`,
+      'Add "closing" to its structuredGate.allowedIntents (and its schema\'s intent enum).',
+    );
   }
 }
 

@@ -65,6 +65,37 @@ const commonStepEntries = {
     v.pipe(v.array(v.string()), v.description("Narrows the agent's allowedTools for this step.")),
   ),
   permissionMode: v.optional(v.picklist(PERMISSION_MODE_VALUES)),
+  limits: v.optional(
+    v.pipe(
+      v.looseObject({
+        maxIterations: v.optional(
+          v.pipe(
+            v.number(),
+            v.integer(),
+            v.minValue(1),
+            v.description("Executions of this step over the whole run."),
+          ),
+        ),
+        maxTokens: v.optional(
+          v.pipe(
+            v.number(),
+            v.minValue(0),
+            v.description("Input + output tokens of this step's model calls over the whole run."),
+          ),
+        ),
+        maxCostUsd: v.optional(
+          v.pipe(
+            v.number(),
+            v.minValue(0),
+            v.description("Cost in USD of this step's model calls over the whole run."),
+          ),
+        ),
+      }),
+      v.description(
+        "This step's own budgets, counted over the whole run (resume included). Reaching one sends the run to the registry's onBudget step, else ends it with AGENT_BUDGET_EXCEEDED.",
+      ),
+    ),
+  ),
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -366,6 +397,11 @@ export const registryTopLevelEntries = {
   failurePatterns: v.optional(v.record(v.string(), failurePatternSchema)),
   validators: v.optional(v.record(v.string(), validatorSchema)),
   validationSteps: v.optional(v.record(v.string(), validationStepSchema)),
+  onBudget: v.optional(
+    nonEmpty(
+      "The closure step a run goes to when a budget is reached (agent.json limits, --max-cost, --max-tokens, --max-iterations, a step's limits) instead of failing; it runs once.",
+    ),
+  ),
 };
 
 export const gateRegistrySchema = v.looseObject({

@@ -2,7 +2,7 @@
  * Field checks every step reader shares: C3L segments that stay names, the key / id agreement,
  * and the per-step permissions.
  */
-import type { StepPermissions } from "@climpt/model";
+import type { StepLimits, StepPermissions } from "@climpt/model";
 import { type Findings, report } from "./field-reader.ts";
 
 /**
@@ -52,4 +52,16 @@ export function permissionsOf(fields: {
     ...(fields.allowedTools === undefined ? {} : { allowedTools: fields.allowedTools }),
     ...(fields.permissionMode === undefined ? {} : { permissionMode: fields.permissionMode }),
   };
+}
+
+/** A step's `limits`, as the model holds them: only the budgets it writes; none, no key. */
+export function limitsOf(fields: { limits?: StepLimits }): { limits?: StepLimits } {
+  const written = fields.limits;
+  if (written === undefined) return {};
+  const limits: { -readonly [K in keyof StepLimits]: StepLimits[K] } = {};
+  for (const key of ["maxIterations", "maxTokens", "maxCostUsd"] as const) {
+    const value = written[key];
+    if (typeof value === "number") limits[key] = value;
+  }
+  return Object.keys(limits).length === 0 ? {} : { limits };
 }

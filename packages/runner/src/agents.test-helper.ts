@@ -16,6 +16,8 @@ export interface TestStep {
   readonly failFast?: boolean;
   readonly fallbackIntent?: GateIntent;
   readonly uvVariables?: readonly string[];
+  /** More keys of the step as steps_registry.json writes them (`limits`, say). */
+  readonly extra?: Readonly<Record<string, JsonValue>>;
 }
 
 export interface TestAgentSpec {
@@ -100,6 +102,7 @@ export function writeTestAgent(spec: TestAgentSpec): string {
         ...(step.fallbackIntent === undefined ? {} : { fallbackIntent: step.fallbackIntent }),
       },
       transitions: step.transitions,
+      ...step.extra,
     };
     write(`prompts/steps/${c2}/${c3}/f_default.md`, step.prompt ?? `Step ${id}.`);
   }

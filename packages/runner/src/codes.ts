@@ -59,6 +59,23 @@ export const RUNNER_CODES = {
    */
   emptyDefinitionError: "SR-LOAD-000",
   /**
+   * A budget was reached (the run's tokens, cost or iteration cap, or a step's own `limits`) and
+   * the run ended through the registry's `onBudget` step, which said `closing`: what it did (a
+   * comment, a label) is done; the completion chain and the boundary hook did not run. Family
+   * `AGENT_BUDGET_EXCEEDED`; resumable with a larger budget. Example: `The run reached its cost
+   * budget ($0.0312 spent, budget $0.03) and ended through its onBudget step "closure.budget".`
+   * Fix: Read what the onBudget step reported; raise the budget and resume to go on working.
+   */
+  budgetClosed: "RUN-BUDGET-001",
+  /**
+   * The `onBudget` step a budget sent the run to did not say `closing` in its one execution (it
+   * asked to repeat, to go elsewhere, or gave no usable output): the run ends there. Family
+   * `AGENT_BUDGET_EXCEEDED`. Example: `The onBudget step "closure.budget" did not close (it went
+   * to "closure.budget"); it has one execution after a budget is reached.` Fix: Make the
+   * onBudget step's prompt end with `closing`.
+   */
+  budgetStepDidNotClose: "RUN-BUDGET-002",
+  /**
    * An argument names no parameter of the agent (programmatic `run`; the CLI reports `AC-CLI-002` /
    * `-008` first). Example: `Agent "fix-bug" has no parameter "isue".` Fix: Use a declared
    * parameter.

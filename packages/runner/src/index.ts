@@ -79,6 +79,7 @@ export { validateArgs } from "./run/validate-args.ts";
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
+  BudgetEvent,
   CheckEvent,
   GateEvent,
   LedgerEvent,
@@ -105,6 +106,7 @@ export type {
 } from "./run-event.ts";
 export type {
   BoundaryReport,
+  BudgetReached,
   HistoryEntry,
   RunError,
   RunResult,

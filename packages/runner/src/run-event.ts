@@ -3,6 +3,7 @@
 export type {
   BoundaryHookEvent,
   BoundaryHookStartEvent,
+  BudgetEvent,
   CheckEvent,
   GateEvent,
   LedgerEvent,

@@ -2,6 +2,7 @@
 // the runner's files keep importing it from here.
 export type {
   BoundaryReport,
+  BudgetReached,
   HistoryEntry,
   RunError,
   RunResult,

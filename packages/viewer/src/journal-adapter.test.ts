@@ -172,6 +172,25 @@ describe("a program closure step", () => {
   });
 });
 
+describe("a budget that sent the run to its onBudget step", () => {
+  it("is shown with the run's notices: which budget, before which iteration, where the run went", () => {
+    const budget = {
+      type: "budget",
+      runId: "r",
+      time: "2026-11-24T00:00:01Z",
+      seq: 11,
+      iteration: 4,
+      stepId: "verification.verify",
+      reached: { limit: "maxCostUsd", max: 0.5, spent: 0.51, onBudget: "closure.budget" },
+    };
+    const result = adaptJournal([...events.slice(0, 10), budget], declared, "x");
+    expect(result.notices).toContain(
+      "Budget: the run's maxCostUsd of 0.5 was reached before iteration 4; the run went to closure.budget.",
+    );
+    expect(result.notices.join("\n")).not.toContain("unknown");
+  });
+});
+
 describe("a journal this viewer did not expect", () => {
   it("skips unknown events and wrongly typed fields and says so, never throwing", () => {
     const odd = [

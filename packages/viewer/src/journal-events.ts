@@ -59,6 +59,7 @@ const KNOWN_TYPES: Readonly<Record<RunEventType, true>> = {
   step_changes: true,
   step_end: true,
   notice: true,
+  budget: true,
   program: true,
   run_end: true,
 };
@@ -304,6 +305,18 @@ export function applyEvent(fold: JournalFold, raw: Fields): void {
         stepIndex: step?.index ?? -1,
         tags: event.timedOut === true ? ["timed out"] : [],
       });
+      break;
+    }
+    case "budget": {
+      // A spent budget sent the run to its onBudget step: shown with the run's notices.
+      const event = raw as EventOf<"budget">;
+      const reached = record(event.reached);
+      const owner = text(reached.stepId);
+      const where = owner === null ? "the run's" : `step ${owner}'s`;
+      const onBudget = text(reached.onBudget);
+      fold.notices.push(
+        `Budget: ${where} ${text(reached.limit) ?? "budget"} of ${count(reached.max) ?? "?"} was reached before iteration ${count(event.iteration) ?? "?"}${onBudget === null ? "." : `; the run went to ${onBudget}.`}`,
+      );
       break;
     }
     case "notice": {

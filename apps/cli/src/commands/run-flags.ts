@@ -37,7 +37,8 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     key: "maxIterations",
     valueName: "N",
     min: 1,
-    description: "Run-wide iteration cap (default: the agent's, else 100).",
+    description:
+      "Run-wide iteration cap (default: the agent's, else 100); reached, the run goes to its onBudget step.",
   },
   {
     name: "max-tokens",
@@ -45,7 +46,8 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     key: "maxTokens",
     valueName: "N",
     min: 1,
-    description: "Stop when input + output tokens of the run exceed N.",
+    description:
+      "Budget: input + output tokens of the run; reached, the run goes to its onBudget step, else stops.",
   },
   {
     name: "max-cost",
@@ -53,7 +55,8 @@ export const RUN_FLAGS: readonly FlagSpec[] = [
     key: "maxCost",
     valueName: "USD",
     positive: true,
-    description: "Stop when the run has cost more than USD dollars.",
+    description:
+      "Budget: the run's cost in USD; reached, the run goes to its onBudget step, else stops.",
   },
   {
     name: "max-time",

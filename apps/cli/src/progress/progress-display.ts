@@ -287,6 +287,16 @@ export class ProgressDisplay {
         this.activity = "routing";
         this.drawStatus();
         break;
+      case "budget": {
+        const reached = event.reached;
+        const owner = reached.stepId === undefined ? "run" : `step ${reached.stepId}`;
+        this.line(
+          s.yellow(
+            `  budget: ${owner} ${reached.limit} ${reached.max} reached${reached.onBudget === null ? "" : ` → ${reached.onBudget}`}`,
+          ),
+        );
+        break;
+      }
       case "notice":
         this.line(
           event.level === "warning"

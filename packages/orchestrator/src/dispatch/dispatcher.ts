@@ -62,6 +62,12 @@ export interface DispatchOutcome {
    * run is resumed on the next pass, instead of sending the issue to its fallback phase.
    */
   readonly interrupted: boolean;
+  /**
+   * The run ended because it reached a budget: through the agent's `onBudget` step
+   * (`RunResult.budget`) or without one (`AGENT_BUDGET_EXCEEDED`). The phase machine knows it as
+   * the outcome `budget`.
+   */
+  readonly budget?: boolean;
   /** Values for the comment templates: the run's handoff and final output, as text. */
   readonly values: Readonly<Record<string, string>>;
   /** The issue's worktree branch, when the run had one. */

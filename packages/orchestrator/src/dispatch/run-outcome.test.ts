@@ -46,6 +46,19 @@ describe("a failed run's outcome", () => {
     expect(outcome.interrupted).toBe(false);
   });
 
+  it("is a budget ending (not an interruption) when the result names a budget or the error is of the budget family", () => {
+    const closed = {
+      ...failedRun(
+        problem("RUN-BUDGET-001", "Ended through onBudget.", { family: "AGENT_BUDGET_EXCEEDED" }),
+      ),
+      budget: { limit: "maxCostUsd", max: 1, spent: 1.2, onBudget: "closure.budget" } as const,
+    };
+    expect(outcomeOfRun(closed, [], null)).toMatchObject({ budget: true, interrupted: false });
+    const wallClock = failedRun(problem("AGENT_BUDGET_EXCEEDED", "The wall-clock budget ran out."));
+    expect(outcomeOfRun(wallClock, [], null).budget).toBe(true);
+    expect(outcomeOfRun(failedRun(problem("AGENT_ABORTED", "No.")), [], null).budget).toBe(false);
+  });
+
   it("is an interruption when its family is AGENT_INTERRUPTED, whatever its specific code", () => {
     // No runner code has this family today; a stop reported with a specific code must still
     // resume the issue rather than send it to its fallback phase.

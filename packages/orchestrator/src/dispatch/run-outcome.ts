@@ -106,6 +106,19 @@ export function isInterruption(error: OrchestratorError | null | undefined): boo
 }
 
 /**
+ * A run that ended because it reached a budget: the result names the budget (a run with an
+ * `onBudget` step, or one without that reached tokens, cost or iterations), or its error is of
+ * the budget family (the wall clock).
+ */
+export function isBudgetEnding(result: RunResult): boolean {
+  const error = result.error;
+  return (
+    result.budget !== undefined ||
+    (error !== undefined && (error.family ?? error.code) === "AGENT_BUDGET_EXCEEDED")
+  );
+}
+
+/**
  * The dispatch outcome of a run that ended with `result`. `events`: the run's journal, read only
  * for the output of a result journaled before `RunResult.output` existed.
  */
@@ -130,6 +143,7 @@ export function outcomeOfRun(
     runId: result.runId,
     journalPath: result.journalPath,
     interrupted: !result.success && isInterruption(error),
+    budget: !result.success && isBudgetEnding(result),
     values: templateValues(result, events),
     branch,
     output: outputOf(result, events) ?? null,

@@ -13,6 +13,8 @@ export interface RunVerdict {
   /** The run's verdict (a validator's judgement), when it gave one. */
   readonly verdict?: string | null;
   readonly error?: OrchestratorError | null;
+  /** The run ended because it reached a budget (through its onBudget step or not). */
+  readonly budget?: boolean;
 }
 
 export interface TransitionDecision {
@@ -57,6 +59,13 @@ function decided(
 export const FAILED_OUTCOME = "failed";
 
 /**
+ * The outcome of a run that ended because it reached a budget (docs/design.md#limits-and-budgets):
+ * `fallbackPhases.budget` sends such an issue to its own phase (a person's queue, say) and a
+ * `budget` comment template describes it; without them it is a failure like any other.
+ */
+export const BUDGET_OUTCOME = "budget";
+
+/**
  * The next phase after a run (pure). A transformer's successful run goes to `outputPhase`; a
  * validator's successful run goes to `outputPhases[verdict]`. A transformer's failed run is known
  * by its verdict (the one the agent last declared), else by `failed`, and goes to
@@ -65,6 +74,7 @@ export const FAILED_OUTCOME = "failed";
  * of the agent back to detailing, `{"needs-spec": "detailing"}` only those where it said so.
  * A validator run without a verdict, or with a verdict it has no phase for, takes the fallback
  * too, with a reason saying which; a validator's failed run takes it whatever its verdict.
+ * A run that ended on a budget is known as `budget` (`BUDGET_OUTCOME`).
  */
 export function decideTransition(
   workflow: Workflow,
@@ -76,9 +86,19 @@ export function decideTransition(
     if (run.success) {
       return decided(agent, "success", phaseById(workflow, agent.outputPhase) ?? null, false, null);
     }
+    // A budget ending is known as `budget` when the workflow maps it; else by the verdict the
+    // agent declared (its onBudget step may say one), else `budget` taking the failed route.
     const outcome =
-      verdict !== null && agent.fallbackPhases[verdict] !== undefined ? verdict : FAILED_OUTCOME;
-    const mapped = agent.fallbackPhases[outcome];
+      run.budget === true && agent.fallbackPhases[BUDGET_OUTCOME] !== undefined
+        ? BUDGET_OUTCOME
+        : verdict !== null && agent.fallbackPhases[verdict] !== undefined
+          ? verdict
+          : run.budget === true
+            ? BUDGET_OUTCOME
+            : FAILED_OUTCOME;
+    const mapped =
+      agent.fallbackPhases[outcome] ??
+      (outcome === BUDGET_OUTCOME ? agent.fallbackPhases[FAILED_OUTCOME] : undefined);
     const target =
       mapped === undefined
         ? fallbackPhaseOf(workflow, agent)
@@ -88,7 +108,7 @@ export function decideTransition(
   if (!run.success) {
     return decided(
       agent,
-      FAILED_OUTCOME,
+      run.budget === true ? BUDGET_OUTCOME : FAILED_OUTCOME,
       fallbackPhaseOf(workflow, agent),
       true,
       run.error ?? null,

@@ -113,6 +113,32 @@ describe("run outcome → next phase", () => {
     ).toMatchObject({ outcome: "success", target: phase("reviewing") });
   });
 
+  it("knows a budget ending as the outcome budget: fallbackPhases.budget when mapped, else the failed route", () => {
+    const flow = pipeline((raw) => {
+      const agents = raw.agents as Record<string, Record<string, unknown>>;
+      (agents.implementer as Record<string, unknown>).fallbackPhases = {
+        "needs-spec": "detailing",
+        budget: "considering",
+      };
+    });
+    const error = { code: "RUN-BUDGET-001", family: "AGENT_BUDGET_EXCEEDED", message: "spent" };
+    expect(
+      decideTransition(flow, agent("implementer", flow), {
+        success: false,
+        error,
+        budget: true,
+        verdict: "needs-spec",
+      }),
+    ).toMatchObject({ outcome: "budget", target: phase("considering", flow), fallback: true });
+    // Not mapped: the failed route, still known as budget (its comment template).
+    expect(
+      decideTransition(workflow, agent("implementer"), { success: false, error, budget: true }),
+    ).toMatchObject({ outcome: "budget", target: phase("blocked"), fallback: true });
+    expect(
+      decideTransition(workflow, agent("reviewer"), { success: false, error, budget: true }),
+    ).toMatchObject({ outcome: "budget", target: phase("blocked"), fallback: true });
+  });
+
   it("sends a transformer's failed run without a verdict, or with one its fallbackPhases lack, to fallbackPhases.failed", () => {
     const flow = pipeline((raw) => {
       const agents = raw.agents as Record<string, Record<string, unknown>>;

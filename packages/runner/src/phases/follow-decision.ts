@@ -1,6 +1,7 @@
 import { problem } from "@climpt/model";
 import type { RouteDecision } from "@climpt/router";
 import { RUNNER_CODES } from "../codes.ts";
+import { budgetClosedError } from "../run/budgets.ts";
 import type { RunContext } from "../run/run-context.ts";
 import type { RunState } from "../run/run-state.ts";
 import { completionPhase } from "./completion-phase.ts";
@@ -73,6 +74,24 @@ export async function followDecision(
         to: null,
         via: null,
       });
+      // The onBudget step closing ends the run: it is not the job done, so neither the
+      // validators nor the verdict nor the boundary hook run (what it asked to close or merge is
+      // dropped with them); its comments and labels went out through the gh broker already.
+      if (state.budget !== undefined) {
+        return {
+          kind: "end",
+          ending: {
+            finalStepId: step.id,
+            error: budgetClosedError(ctx, state.budget),
+            stepEnd: stepEnd(
+              finished.interpreted,
+              { transition: decision.kind, routerState: decision.state, final: true },
+              ctx.usage.totals,
+            ),
+            budget: state.budget,
+          },
+        };
+      }
       // The closure step's record is on disk before the validators' commands act on it.
       await ctx.events.durable();
       return completionPhase(ctx, state, decision, finished);

@@ -5,7 +5,7 @@ import type { BoundaryRequest } from "@climpt/completion-chain";
 import type { JsonValue } from "@climpt/model";
 import { continuesMidStep } from "../run/run-errors.ts";
 import type { RunState } from "../run/run-state.ts";
-import type { RunError, RunUsage } from "../run-result.ts";
+import type { BudgetReached, RunError, RunUsage } from "../run-result.ts";
 import { type InterpretedStep, type StepEnd, stepEnd } from "./step-end.ts";
 
 /** The boundary hook a validated completion still has to run before the run ends. */
@@ -29,6 +29,8 @@ export interface RunEnding {
   readonly stepEnd?: StepEnd;
   /** Success only: the boundary hook to run. */
   readonly boundary?: PendingBoundary;
+  /** The budget the run reached, when that is why it ends (`RunResult.budget`). */
+  readonly budget?: BudgetReached;
 }
 
 /**

@@ -219,6 +219,7 @@ export async function finishRun(
     ...(ledger.length === 0 ? {} : { ledger: [...ledger] }),
     ...(boundary === undefined ? {} : { boundary }),
     ...(worktreeEnd.report === undefined ? {} : { worktree: worktreeEnd.report }),
+    ...(ending.budget === undefined || success ? {} : { budget: ending.budget }),
     journalPath: ctx.journalPath,
     // Once the boundary hook has started, resume refuses (RUN-RESUME-003): never act twice. A
     // removed worktree, or a finish that failed after the steps completed, leaves nothing to resume.

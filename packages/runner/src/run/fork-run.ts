@@ -251,6 +251,10 @@ export async function forkRun(
       // Budgets count what the source spent before the fork point: a fork never resets them.
       totals: point.totals,
       git: gitRecord,
+      // The fork continues the source's work: its failures are compared with the same base.
+      baseline: start.baseline ?? {
+        unavailable: "the source run's journal is from before failures were compared with a base",
+      },
     });
     snapshots = await openRunSnapshots({
       runnerOptions,
@@ -301,6 +305,7 @@ export async function forkRun(
       git: context.git,
       definition: digestDefinition(loaded.dir, [path.dirname(file)]),
       worktree,
+      baseline: context.baseline,
       ...(start.snapshot === undefined ? {} : { snapshot: start.snapshot }),
       forkedFrom: {
         runId: sourceId,

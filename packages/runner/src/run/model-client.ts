@@ -1,23 +1,28 @@
 import type { SecretScrubber } from "@climpt/model";
 import {
+  CassetteError,
   createAnthropicClient,
   createRecordingClient,
   createReplayClient,
   type ModelClient,
+  SDK_ADAPTER_CODES,
 } from "@climpt/sdk-adapter";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 
 /**
  * The client a run talks to: the one given, else Anthropic through the official SDK
  * (ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL). `--replay` serves a cassette strictly and never
- * reaches the network; `--record` writes every exchange to a cassette (never the key).
+ * reaches the network; `--record` writes every exchange to a cassette (never the key). Both:
+ * what the replayed cassette holds is served from it, every other request goes to the model, and
+ * all of them are recorded (`climpt eval --live` re-records a cassette from its first changed
+ * request on); the two paths must differ.
  */
 export function runModelClient(
   runner: RunnerOptions,
   run: RunOptions,
   scrubber?: SecretScrubber,
 ): ModelClient {
-  if (run.replay !== undefined) {
+  if (run.replay !== undefined && run.record === undefined) {
     return withoutSecrets(createReplayClient(run.replay, { strict: true }), scrubber);
   }
   const base =
@@ -29,7 +34,9 @@ export function runModelClient(
       // API error text (a body may echo what it was sent) and SDK log lines.
       ...(scrubber === undefined ? {} : { scrubber }),
     });
-  const scrubbed = withoutSecrets(base, scrubber);
+  const live = withoutSecrets(base, scrubber);
+  const scrubbed =
+    run.replay === undefined ? live : withoutSecrets(replayThenLive(run.replay, live), scrubber);
   return run.record === undefined
     ? scrubbed
     : createRecordingClient(scrubbed, run.record, scrubber === undefined ? {} : { scrubber });
@@ -51,5 +58,30 @@ function withoutSecrets(client: ModelClient, scrubber: SecretScrubber | undefine
         messages: scrubber.scrubJson(request.messages),
         ...(request.system === undefined ? {} : { system: scrubber.scrub(request.system) }),
       }),
+  };
+}
+
+/**
+ * Serves `cassette` strictly until a request misses it, then sends that request and every later
+ * one to `live`: once a request changed, the replies after it are the model's, not the
+ * recording's, even where a later request happens to equal a recorded one.
+ */
+function replayThenLive(cassette: string, live: ModelClient): ModelClient {
+  const replay = createReplayClient(cassette, { strict: true });
+  let missed = false;
+  return {
+    async call(request) {
+      if (!missed) {
+        try {
+          return await replay.call(request);
+        } catch (error) {
+          if (!CassetteError.isInstance(error) || error.code !== SDK_ADAPTER_CODES.replayMiss) {
+            throw error;
+          }
+          missed = true;
+        }
+      }
+      return live.call(request);
+    },
   };
 }

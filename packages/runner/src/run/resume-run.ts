@@ -14,7 +14,7 @@ import {
 } from "../journal/mid-step-replay.ts";
 import { StepEndFold } from "../journal/step-end-record.ts";
 import { observeJournaledStepEnd } from "../phases/verdict-observation.ts";
-import type { RunStartEvent } from "../run-event.ts";
+import type { RunEvent, RunStartEvent } from "../run-event.ts";
 import type { RunResult } from "../run-result.ts";
 import { AgentDefinitionError, RunnerError } from "../runner-error.ts";
 import { forkSessionInputs } from "./fork-run.ts";
@@ -196,9 +196,14 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
       definition: checked.definition,
     });
     reportWarnings(context.events, warnings);
+    // The step the recorded replies belong to: the one the journal says started after the last
+    // step end. It is the folded state's step, unless a budget sent the run to its onBudget
+    // step; the session finds the same budget again (or, raised, runs the step that was next,
+    // which these replies are then not served to).
+    const interrupted = lastStepStart(events.slice(lastEndIndex + 1));
     const replay: MidStepReplay = {
-      stepId: state.routerState.stepId,
-      iteration: state.routerState.iteration,
+      stepId: interrupted?.stepId ?? state.routerState.stepId,
+      iteration: interrupted?.iteration ?? state.routerState.iteration,
       phases,
     };
     return { kind: "resumed", context, state, replay };
@@ -208,6 +213,16 @@ export async function resumeRun(inputs: SessionInputs, runId: string): Promise<R
     context.events.close();
     throw error;
   }
+}
+
+function lastStepStart(
+  events: readonly RunEvent[],
+): { readonly stepId: string; readonly iteration: number } | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index];
+    if (event?.type === "step_start") return { stepId: event.stepId, iteration: event.iteration };
+  }
+  return undefined;
 }
 
 /** The caller's environment with the run's overrides, for host git. */

@@ -19,13 +19,17 @@ const VALIDATOR_COULD_NOT_RUN: ReadonlySet<string> = new Set([
  * Errors whose journal can continue mid-step: nothing the model said caused them (a stop, a
  * budget, an API failure, a validator that could not run). Resume serves such a step's recorded
  * replies from the journal (a closure step's reply, so its validators run again); a step that
- * ended on what the model said runs again live instead.
+ * ended on what the model said runs again live instead. A run that ended through its
+ * `onBudget` step counts too: resumed with the same budget, that step is served from the journal
+ * (its comment is not posted twice); with a larger one, the step that was next runs instead.
  */
 export function continuesMidStep(code: string | undefined): boolean {
   return (
     code === undefined ||
     code === RUNNER_CODES.interrupted ||
     code === RUNNER_CODES.budgetExceeded ||
+    code === RUNNER_CODES.budgetClosed ||
+    code === RUNNER_CODES.budgetStepDidNotClose ||
     code.startsWith("AC-MODEL-") ||
     VALIDATOR_COULD_NOT_RUN.has(code)
   );

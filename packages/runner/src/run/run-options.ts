@@ -84,7 +84,11 @@ export interface RunOptions {
    * `--push`, `--push-remote`, `--create-pr`, `--pr-target`). A resumed run keeps its branches.
    */
   readonly worktreeOptions?: WorktreeRunOptions;
-  /** Replay model calls from this cassette (offline). */
+  /**
+   * Replay model calls from this cassette (offline; a request it does not hold fails
+   * `AC-REPLAY-001`). With `record` too: what it holds is served from it, the other requests go
+   * to the model, and every exchange is recorded there (a different file).
+   */
   readonly replay?: string;
   /** Record model calls to this cassette. */
   readonly record?: string;

@@ -14,7 +14,7 @@ import { endRun, type RunEnding, type StepOutcome } from "../phases/step-outcome
 import type { RunEvent } from "../run-event.ts";
 import type { RunError, RunResult } from "../run-result.ts";
 import { announceStepEnd } from "./announce-step-end.ts";
-import { budgetError } from "./budgets.ts";
+import { budgetError, budgetReached, budgetStepDidNotCloseError } from "./budgets.ts";
 import { finishRun, runBoundary } from "./finish-run.ts";
 import { forkRun } from "./fork-run.ts";
 import { resumeRun } from "./resume-run.ts";
@@ -22,7 +22,7 @@ import type { RunContext, SessionInputs } from "./run-context.ts";
 import { errorOf } from "./run-errors.ts";
 import type { RunnerOptions, RunOptions } from "./run-options.ts";
 import { openRunSnapshots, snapshotWarning, stepEndLabel, takeSnapshot } from "./run-snapshots.ts";
-import { applyStepEnd, type RunState } from "./run-state.ts";
+import { applyStepEnd, enterOnBudget, type RunState } from "./run-state.ts";
 import { RunStop } from "./run-stop.ts";
 import { startRun } from "./start-run.ts";
 import { RunTelemetry } from "./telemetry.ts";
@@ -132,7 +132,7 @@ export class RunSession {
   private async loop(ctx: RunContext): Promise<RunResult> {
     if (runGitChange(ctx.git, ctx.resumeCommand) === undefined) await ctx.changes.begin(ctx.events);
     for (;;) {
-      const outcome = await this.iteration(ctx);
+      const outcome = this.budgetOutcome(ctx, await this.iteration(ctx));
       if (outcome.kind === "end") return this.finish(ctx, outcome.ending);
       await this.recordChanges(ctx, outcome.stepEnd);
       await this.record(ctx, outcome.stepEnd);
@@ -140,11 +140,33 @@ export class RunSession {
     }
   }
 
-  /** One iteration: the step's model phase, then its dialect's phase. */
+  /**
+   * One iteration: the budgets first (a spent one sends the run to its `onBudget` step, else
+   * ends it), then the step's model phase, then its dialect's phase.
+   */
   private async iteration(ctx: RunContext): Promise<StepOutcome> {
-    const state = this.current;
-    const stopped = ctx.stopped() ?? budgetError(ctx) ?? runGitChange(ctx.git, ctx.resumeCommand);
+    const stopped = ctx.stopped();
     if (stopped !== undefined) return endRun(stopped);
+    const reached =
+      this.current.budget === undefined ? budgetReached(ctx, this.current) : undefined;
+    if (reached !== undefined) {
+      if (reached.onBudget === null) {
+        return {
+          kind: "end",
+          ending: { finalStepId: null, error: budgetError(ctx, reached), budget: reached },
+        };
+      }
+      ctx.events.emit({
+        type: "budget",
+        iteration: this.current.routerState.iteration,
+        stepId: this.current.routerState.stepId,
+        reached,
+      });
+      this.state = enterOnBudget(this.current, reached.onBudget, reached);
+    }
+    const gitMoved = runGitChange(ctx.git, ctx.resumeCommand);
+    if (gitMoved !== undefined) return endRun(gitMoved);
+    const state = this.current;
     const { stepId, iteration } = state.routerState;
     const step = ctx.registry.steps[stepId];
     if (step === undefined) {
@@ -166,6 +188,61 @@ export class RunSession {
     return ctx.registry.dialect === "check" || step.check !== undefined
       ? checkDialectStep(ctx, state, step, phase.answer, phase.toolbox, replay?.check)
       : gateDialectStep(ctx, state, step, phase.answer, phase.toolbox);
+  }
+
+  /**
+   * What budgets make of an iteration's outcome. The `onBudget` step has one execution: whatever
+   * it did but close (its closing ended the run in follow-decision.ts) ends the run here
+   * (`RUN-BUDGET-002`), and a failure on its way keeps its own error with the budget noted. A
+   * run that reaches its iteration cap (the router refuses the move, `AGENT_MAX_ITERATIONS`) goes
+   * to `onBudget` as the next iteration, one past the cap, instead of ending.
+   */
+  private budgetOutcome(ctx: RunContext, outcome: StepOutcome): StepOutcome {
+    const budget = this.current.budget;
+    if (budget !== undefined) {
+      if (outcome.kind === "end") return { kind: "end", ending: { ...outcome.ending, budget } };
+      const record = outcome.stepEnd;
+      return {
+        kind: "end",
+        ending: {
+          finalStepId: record.stepId,
+          error: budgetStepDidNotCloseError(ctx, budget, describeMove(record.history.transition)),
+          stepEnd: { ...record, final: true },
+          budget,
+        },
+      };
+    }
+    const onBudget = ctx.registry.onBudget;
+    const ending = outcome.kind === "end" ? outcome.ending : undefined;
+    const record = ending?.stepEnd;
+    if (
+      onBudget === undefined ||
+      ending?.error?.code !== "AGENT_MAX_ITERATIONS" ||
+      record === undefined ||
+      record.stepId === onBudget
+    ) {
+      return outcome;
+    }
+    const routerState = {
+      ...record.routerState,
+      iteration: record.routerState.iteration + 1,
+      stepId: onBudget,
+      previousStepId: record.stepId,
+      visitExecutions: 0,
+      checkRetries: 0,
+      awaitingCheck: false,
+    };
+    return {
+      kind: "continue",
+      stepEnd: {
+        ...record,
+        history: { ...record.history, transition: onBudget },
+        routerState,
+        pendingRetry: null,
+        consecutiveSchemaFailures: 0,
+        final: false,
+      },
+    };
   }
 
   /**
@@ -226,6 +303,13 @@ export class RunSession {
     }
     return finishRun(ctx, this.current, final, this.startedAt);
   }
+}
+
+/** "it went to "x"", "it asked to repeat", … for RUN-BUDGET-002's message. */
+function describeMove(transition: string): string {
+  if (transition === "schema-failure") return "it gave no output matching its schema";
+  if (transition === "error") return "it failed";
+  return `it went to "${transition}"`;
 }
 
 function unexpectedError(ctx: RunContext, error: unknown): RunError {

@@ -2,7 +2,8 @@ import { HandoffVariables } from "@climpt/c3l-resolver";
 import type { JsonValue, Registry } from "@climpt/model";
 import type { RouterState } from "@climpt/router";
 import type { PendingRetry, StepEnd } from "../phases/step-end.ts";
-import type { HistoryEntry } from "../run-result.ts";
+import type { BudgetReached, HistoryEntry, RunUsage } from "../run-result.ts";
+import { ZERO_TOTALS } from "./usage-meter.ts";
 
 /**
  * What the flow loop carries from one iteration to the next. It changes only at the end of a
@@ -35,6 +36,26 @@ export interface RunState {
   readonly previousSummary: string;
   /** The last step end's output: what the run result carries as `output`. */
   readonly lastOutput: JsonValue | undefined;
+  /**
+   * Step id → what its executions' model calls cost over the run: at each step end, the run's
+   * totals minus those of the step end before (a resumed step's interrupted attempt included).
+   * What a step's `limits.maxTokens` / `maxCostUsd` are checked against (run/budgets.ts).
+   */
+  readonly stepSpend: Readonly<Record<string, StepSpend>>;
+  /** The run's usage totals at the last step end (zero before the first). */
+  readonly lastTotals: RunUsage;
+  /**
+   * Set when a budget was reached and the run went to its `onBudget` step: that step's one
+   * execution is under way, and the run ends after it. Never journaled as such: the session
+   * finds the budget again from the counted totals, live and on resume.
+   */
+  readonly budget?: BudgetReached;
+}
+
+/** What one step's model calls have cost over the run so far. */
+export interface StepSpend {
+  readonly tokens: number;
+  readonly costUsd: number;
 }
 
 /** `registry`: where the handoff's declared dot paths come from (UV names after the path). */
@@ -51,6 +72,8 @@ export function initialRunState(routerState: RouterState, registry: Registry): R
     consecutiveSchemaFailures: 0,
     previousSummary: "",
     lastOutput: undefined,
+    stepSpend: Object.create(null) as Record<string, StepSpend>,
+    lastTotals: ZERO_TOTALS,
   };
 }
 
@@ -86,6 +109,16 @@ export function applyStepEnd(state: RunState, end: StepEnd): RunState {
     setKey(state.handoffPaths, end.stepId, end.handoffPaths);
   }
   (state.history as HistoryEntry[]).push(end.history);
+  const before = state.stepSpend[end.stepId] ?? { tokens: 0, costUsd: 0 };
+  setKey(state.stepSpend, end.stepId, {
+    tokens:
+      before.tokens +
+      end.totals.inputTokens +
+      end.totals.outputTokens -
+      state.lastTotals.inputTokens -
+      state.lastTotals.outputTokens,
+    costUsd: before.costUsd + end.totals.costUsd - state.lastTotals.costUsd,
+  });
   return {
     ...state,
     routerState: end.routerState,
@@ -93,5 +126,32 @@ export function applyStepEnd(state: RunState, end: StepEnd): RunState {
     consecutiveSchemaFailures: end.consecutiveSchemaFailures,
     previousSummary: summaryOf(end.output) || state.previousSummary,
     lastOutput: end.output,
+    lastTotals: end.totals,
+  };
+}
+
+/**
+ * The state in which the run's `onBudget` step runs as the next iteration instead of the step
+ * that was next (docs/design.md#limits-and-budgets): a retry prompt meant for that step is
+ * dropped, and `budget` marks the one execution the step has.
+ */
+export function enterOnBudget(state: RunState, onBudget: string, budget: BudgetReached): RunState {
+  const router = state.routerState;
+  const staying = router.stepId === onBudget;
+  return {
+    ...state,
+    routerState: staying
+      ? router
+      : {
+          ...router,
+          stepId: onBudget,
+          previousStepId: router.stepId,
+          visitExecutions: 0,
+          checkRetries: 0,
+          awaitingCheck: false,
+        },
+    pendingRetry: null,
+    consecutiveSchemaFailures: 0,
+    budget,
   };
 }
