@@ -1,3 +1,9 @@
+export type {
+  AgentPush,
+  AgentSandbox,
+  McpServerConfig,
+  SandboxMode,
+} from "./agent-boundaries.ts";
 export { branchMatches, isBranchName, isBranchPattern } from "./branch-name.ts";
 export {
   ClimptError,
@@ -83,8 +89,6 @@ export {
   type AgentDefinition,
   type AgentLimits,
   type AgentParameter,
-  type AgentPush,
-  type AgentSandbox,
   type C3lPromptRef,
   type CheckDefinition,
   type CheckOnFail,
@@ -102,7 +106,6 @@ export {
   type HandoffField,
   type IterationBounds,
   type LoadedAgent,
-  type McpServerConfig,
   type OutputSchemaRef,
   type ParameterRole,
   type ParameterType,
@@ -111,7 +114,6 @@ export {
   type PromptRef,
   type Registry,
   type RegistryDialect,
-  type SandboxMode,
   STEP_EXECUTOR_NAMES,
   type Step,
   type StepExecutorName,
