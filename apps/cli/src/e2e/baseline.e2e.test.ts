@@ -4,6 +4,7 @@ import {
   type FakeAnthropic,
   type FakeReply,
   type FakeRequest,
+  installFakeGh,
   loadFakeScript,
   reply,
   startFakeAnthropic,
@@ -248,5 +249,64 @@ describe("failures the change did not cause, through climpt run", () => {
     expect(prose.split("\n").filter((line) => line.includes(PRE_EXISTING))).toEqual([
       `Already failing on main at the run's start (${base.slice(0, 12)}) before your change, not yours (leave them): ${PRE_EXISTING}.`,
     ]);
+  });
+  it("opens a pull request whose body names the pre-existing failure and no introduced one, with climpt/verified success on its head", async () => {
+    const repo = sampleRepoWithFailingBase();
+    const base = git(repo, "rev-parse", "HEAD");
+    const origin = tempDir("baseline-origin");
+    dirs.push(origin);
+    git(origin, "init", "-q", "--bare");
+    git(repo, "remote", "add", "origin", origin);
+    git(repo, "push", "-q", "origin", "main");
+    const gh = installFakeGh({ repo: "climpt-test/textkit" });
+    try {
+      fake.reset();
+      const demo = await loadFakeScript(path.join(REPO_ROOT, "examples/fake-models/fix-bug.json"));
+      fake.enqueue(...demo.replies);
+      const outcome = await spawnCli(
+        [
+          "run",
+          comparingAgent(),
+          "--cwd",
+          repo,
+          "--issue",
+          "1",
+          "--worktree",
+          "--create-pr",
+          "--pr-target",
+          "main",
+          "--json",
+        ],
+        {
+          env: {
+            ...GIT_IDENTITY,
+            ...gh.env,
+            GH_REPO: "climpt-test/textkit",
+            ANTHROPIC_BASE_URL: fake.url,
+            ANTHROPIC_API_KEY: "test-key",
+          },
+        },
+      );
+      expect(outcome.code, outcome.stderr).toBe(0);
+      const result = onlyJson(outcome.stdout) as {
+        success: boolean;
+        ledger: { commit: { sha: string } | null }[];
+      };
+      expect(result.success).toBe(true);
+      const head = result.ledger.at(-1)?.commit?.sha;
+      const state = gh.state().repos["climpt-test/textkit"];
+      const body = state?.pullRequests[0]?.body ?? "";
+      expect(body).toContain(
+        "| tests | `node test/run.js` | ✅ passed: 1 failure pre-existing, none introduced (exit 1) |",
+      );
+      expect(body).toContain(
+        `Pre-existing in tests (failing on \`${base.slice(0, 12)}\` too, not caused by this change): \`${PRE_EXISTING}\`. Introduced: none.`,
+      );
+      expect(state?.statuses).toEqual([
+        expect.objectContaining({ sha: head, state: "success", context: "climpt/verified" }),
+      ]);
+    } finally {
+      gh.remove();
+    }
   });
 });

@@ -32,7 +32,12 @@ export function ledgerMarkdown(
   const commit = attempt.commit;
   const sha = commit === null ? "—" : cell(commit.sha.slice(0, 12), true);
   const rows = attempt.entries.map((entry) => {
-    const result = entry.passed ? "✅ passed" : "⚠️ failed (skipped)";
+    const compared = entry.baseline?.status === "compared" ? entry.baseline : undefined;
+    const result = !entry.passed
+      ? "⚠️ failed (skipped)"
+      : compared !== undefined && compared.preExisting.length > 0
+        ? `✅ passed: ${compared.preExisting.length} failure${compared.preExisting.length === 1 ? "" : "s"} pre-existing, ${compared.introduced.length === 0 ? "none" : compared.introduced.length} introduced`
+        : "✅ passed";
     const exit = entry.timedOut ? "timed out" : `exit ${entry.exitCode ?? "none"}`;
     const time = `${(entry.durationMs / 1000).toFixed(1)} s`;
     return `| ${cell(entry.validator)} | ${cell(entry.command, true)} | ${result} (${exit}) | ${sha} | ${time} |`;
@@ -47,9 +52,30 @@ export function ledgerMarkdown(
     "| validator | command | result | commit | time |",
     "| --- | --- | --- | --- | --- |",
     ...rows,
+    ...preExistingLines(attempt),
     "",
     `Re-check: \`climpt verify ${runId}\``,
   ].join("\n");
+}
+
+/**
+ * Failures the change did not cause, named under the table: a reader of the pull request sees
+ * what already failed on the base (and so did not block) apart from what the change broke.
+ */
+function preExistingLines(attempt: LedgerAttempt): string[] {
+  const lines: string[] = [];
+  for (const entry of attempt.entries) {
+    const baseline = entry.baseline;
+    if (baseline?.status !== "compared" || baseline.preExisting.length === 0) continue;
+    const base =
+      baseline.baseSha === undefined ? "the base" : cell(baseline.baseSha.slice(0, 12), true);
+    const named = baseline.preExisting.map((failure) => cell(failure, true)).join(", ");
+    lines.push(
+      "",
+      `Pre-existing in ${cell(entry.validator)} (failing on ${base} too, not caused by this change): ${named}. Introduced: ${baseline.introduced.length === 0 ? "none" : baseline.introduced.map((failure) => cell(failure, true)).join(", ")}.`,
+    );
+  }
+  return lines;
 }
 
 export interface CommitStatusInput {
