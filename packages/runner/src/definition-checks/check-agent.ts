@@ -76,8 +76,22 @@ const LOADER_RESTATED: ReadonlySet<string> = new Set([
   "SR-TRANS-103",
 ]);
 
+/**
+ * Reachability findings (unreachable steps, no completion reachable) of a graph with a transition
+ * to a step that does not exist: one misspelt target (SR-TRANS-001, which names the step meant)
+ * cuts the graph, and every step behind it would be reported too. They are left out until the
+ * targets name steps; the next `climpt validate` reports the real ones.
+ */
+const CUT_GRAPH_FOLLOW_ONS: ReadonlySet<string> = new Set(["SR-FLOW-003", "SR-FLOW-004"]);
+
 /** Whether a flow finding says again what a loader problem at the same place already says. */
 function restatesLoader(finding: FlowFinding, problems: readonly Problem[]): boolean {
+  if (
+    CUT_GRAPH_FOLLOW_ONS.has(finding.code) &&
+    problems.some((known) => known.code === "SR-TRANS-001")
+  ) {
+    return true;
+  }
   if (!LOADER_RESTATED.has(finding.code) || finding.path === undefined) return false;
   const at = finding.path;
   return problems.some((known) => known.path === at || known.path?.startsWith(`${at}.`));
