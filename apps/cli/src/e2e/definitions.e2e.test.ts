@@ -118,19 +118,18 @@ describe("an invalid agent definition", () => {
       "SR-TRANS-001",
       "SR-INTENT-001",
       "SR-INTENT-005",
-      // Flow analysis of the same registry: the broken target leaves initial.analyze without a
-      // way to complete, and closure.fix's extra intent has no transition.
-      "SR-FLOW-004",
+      // Flow analysis of the same registry: closure.fix's extra intent has no transition. (What
+      // the broken target cuts off, SR-FLOW-003/004, waits until the target names a step.)
       "SR-INTENT-101",
     ]) {
       expect(stderr).toContain(`  error ${code} at $.`);
     }
     // Each says how to fix it; the flow's own SR-TRANS-101 is left out, the loader said it.
     const problemLines = stderr.split("\n").filter((line) => line.startsWith("  error "));
-    expect(problemLines).toHaveLength(7);
+    expect(problemLines).toHaveLength(6);
     for (const line of problemLines) expect(line).toContain(" Fix: ");
     expect(stderr).not.toContain("SR-TRANS-101");
-    expect(stderr).toMatch(/7 errors, 3 warnings/);
+    expect(stderr).toMatch(/6 errors, 0 warnings/);
   });
 
   it("reports them as JSON with --json", async () => {
@@ -233,9 +232,9 @@ describe("climpt list, audit, schema", () => {
     const { code, stdout } = await spawnCli(["list", "--json"], { cwd: broken.root });
     expect(code).toBe(0);
     const listing = onlyJson(stdout);
-    // The loader's SR-TRANS-001 and the flow's consequence (SR-FLOW-004 at initial.analyze).
+    // The loader's SR-TRANS-001 alone: what the cut graph leaves unreachable waits for the fix.
     expect(listing.agents).toEqual([
-      expect.objectContaining({ name: "broken-list", valid: false, errors: 2 }),
+      expect.objectContaining({ name: "broken-list", valid: false, errors: 1 }),
     ]);
   });
 
