@@ -326,7 +326,10 @@ export interface StepChangesEvent extends EventBase {
   readonly type: "step_changes";
   readonly iteration: number;
   readonly stepId: string;
-  /** The snapshot's tree hash; the next step's diff starts from it. */
+  /**
+   * The snapshot after the step (the run's snapshot commit, or a tree when the run took none);
+   * the next step's diff starts from it.
+   */
   readonly tree: string;
   readonly files: readonly StepFileChange[];
   /** More files changed than the event lists (it keeps the first `STEP_CHANGES_MAX_FILES`). */

@@ -141,6 +141,8 @@ export async function forkRun(
   readonly context: RunContext;
   readonly state: RunState;
   readonly snapshots: RunSnapshots | null;
+  /** The snapshot the first step's changes are compared with (none: the run took none). */
+  readonly startSnapshot: string | undefined;
 }> {
   const inputs = forkSessionInputs(sessionInputs);
   const { loaded, runOptions, runnerOptions } = inputs;
@@ -337,7 +339,7 @@ export async function forkRun(
       message: `Forked from run ${sourceId} at ${where}: its ${point.inherited.length} earlier step end(s) are copied from its journal, not run again; the working tree starts from its snapshot ${snapshot} on branch ${worktree.branch}.`,
     });
     reportWarnings(context.events, warnings);
-    return { context, state, snapshots };
+    return { context, state, snapshots, startSnapshot: snapshot };
   } catch (error) {
     context.events.close();
     await snapshots?.close();

@@ -45,6 +45,8 @@ export class RunSession {
   private replay: MidStepReplay | undefined;
   /** Takes the working tree's snapshot at each step end (null: the run takes none). */
   private snapshots: RunSnapshots | null = null;
+  /** The snapshot a new run (or fork) started from: the first step's changes are diffed from it. */
+  private startSnapshot: string | undefined;
 
   constructor(
     loaded: LoadedAgent,
@@ -81,12 +83,14 @@ export class RunSession {
           context: ctx,
           state: this.state,
           snapshots: this.snapshots,
+          startSnapshot: this.startSnapshot,
         } = await forkRun(this.inputs, fork));
       } else if (resumeId === undefined) {
         ({
           context: ctx,
           state: this.state,
           snapshots: this.snapshots,
+          startSnapshot: this.startSnapshot,
         } = await startRun(this.inputs));
       } else {
         const resumed = await resumeRun(this.inputs, resumeId);
@@ -130,11 +134,12 @@ export class RunSession {
   }
 
   private async loop(ctx: RunContext): Promise<RunResult> {
-    if (runGitChange(ctx.git, ctx.resumeCommand) === undefined) await ctx.changes.begin(ctx.events);
+    if (runGitChange(ctx.git, ctx.resumeCommand) === undefined) {
+      await ctx.changes.begin(ctx.events, this.startSnapshot);
+    }
     for (;;) {
       const outcome = this.budgetOutcome(ctx, await this.iteration(ctx));
       if (outcome.kind === "end") return this.finish(ctx, outcome.ending);
-      await this.recordChanges(ctx, outcome.stepEnd);
       await this.record(ctx, outcome.stepEnd);
       await announceStepEnd(ctx, this.inputs.runnerOptions, outcome.stepEnd);
     }
@@ -259,6 +264,10 @@ export class RunSession {
       stepEndLabel(stepEnd.iteration, stepEnd.stepId),
       snapshotWarning(ctx.events),
     );
+    // What the step changed (`step_changes`), from the same snapshot, before its `step_end`.
+    if (!gitChanged) {
+      await ctx.changes.record(ctx.events, stepEnd.stepId, stepEnd.iteration, snapshot);
+    }
     // The record (what changed in the router's totals) exists for the journal and listeners.
     ctx.events.emitBuilt("step_end", () => ({
       type: "step_end",
@@ -266,15 +275,6 @@ export class RunSession {
       ...(snapshot === undefined ? {} : { snapshot }),
     }));
     this.state = applyStepEnd(this.current, stepEnd);
-  }
-
-  /**
-   * What the step changed in the working tree (`step_changes`), before its `step_end`; host git
-   * runs only where the repository's git metadata is as the run recorded it.
-   */
-  private async recordChanges(ctx: RunContext, stepEnd: StepEnd): Promise<void> {
-    if (runGitChange(ctx.git, ctx.resumeCommand) !== undefined) return;
-    await ctx.changes.record(ctx.events, stepEnd.stepId, stepEnd.iteration);
   }
 
   /**
@@ -287,7 +287,6 @@ export class RunSession {
     // finish act on the repository: a server's sandbox hands back its git changes as it ends.
     await ctx.mcp?.close();
     if (ending.stepEnd !== undefined) {
-      await this.recordChanges(ctx, ending.stepEnd);
       await this.record(ctx, ending.stepEnd);
       // A hook that fails here ends the run through the caller's catch, before the boundary hook.
       await announceStepEnd(ctx, this.inputs.runnerOptions, ending.stepEnd);

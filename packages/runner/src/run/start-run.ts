@@ -32,6 +32,8 @@ export async function startRun(inputs: SessionInputs): Promise<{
   readonly context: RunContext;
   readonly state: RunState;
   readonly snapshots: RunSnapshots | null;
+  /** The snapshot the first step's changes are compared with (none: the run took none). */
+  readonly startSnapshot: string | undefined;
 }> {
   const { loaded, runOptions, runnerOptions } = inputs;
   const { agent, registry } = loaded;
@@ -165,5 +167,5 @@ export async function startRun(inputs: SessionInputs): Promise<{
   reportWarnings(context.events, warnings);
   for (const message of snapshotWarnings)
     context.events.emit({ type: "notice", level: "warning", message });
-  return { context, state, snapshots };
+  return { context, state, snapshots, startSnapshot: snapshot };
 }
