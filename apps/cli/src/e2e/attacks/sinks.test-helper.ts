@@ -263,10 +263,13 @@ function refEffects(lab: Lab, options: InspectOptions): Effect[] {
   if (after.refs === null) {
     return [{ kind: "ref", detail: "the repository's refs cannot be read any more", key: "ref:*" }];
   }
-  // The run's own branch (plain mode: the checked-out main; worktree mode: climpt/…), and
-  // remote-tracking refs, which are a cache of the remote a push updates.
+  // The run's own branch (plain mode: the checked-out main; worktree mode: climpt/…),
+  // remote-tracking refs, which are a cache of the remote a push updates, and the run's snapshot
+  // refs (`refs/climpt/<runId>/…`, written by the host at each step end; the sandbox's git gives
+  // back no ref but the run's branch, so none of these is the model's).
   const mayChange = (name: string): boolean =>
     name.startsWith("refs/heads/climpt/") ||
+    /^refs\/climpt\/\d{8}T\d{6}Z-[0-9a-f]+\/\d+-[^/]+$/.test(name) ||
     name.startsWith("refs/remotes/") ||
     (options.worktree === undefined && name === "refs/heads/main");
   for (const [name, object] of before) {
