@@ -1,5 +1,4 @@
-import { copyFile, mkdtemp, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { copyFile, mkdir, rm, rmdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { type GitLayout, type HostGitResult, runHostGit } from "@climpt/host-git";
 
@@ -22,6 +21,12 @@ import { type GitLayout, type HostGitResult, runHostGit } from "@climpt/host-git
 
 /** The namespace of snapshot refs; `refs/climpt/<runId>/` holds one run's. */
 export const SNAPSHOT_REFS = "refs/climpt";
+
+/** The empty tree's id in SHA-1 and in SHA-256 repositories. */
+const EMPTY_TREES: ReadonlySet<string> = new Set([
+  "4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+  "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321",
+]);
 
 /** A snapshot is machine bookkeeping: it never waits long, and never for the user's identity. */
 const SNAPSHOT_TIMEOUT_MS = 60_000;
@@ -88,7 +93,10 @@ export class RunSnapshots {
     readonly runId: string;
     readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   }): Promise<RunSnapshots> {
-    const folder = await mkdtemp(path.join(tmpdir(), "climpt-snapshot-"));
+    // In the repository's git directory, not TMPDIR: a kill -9 leaves it where the resumed run
+    // (same run id) takes it up again and removes it, instead of an orphan in TMPDIR.
+    const folder = path.join(options.layout.gitDir, "climpt-snapshots", options.runId);
+    await mkdir(folder, { recursive: true, mode: 0o700 });
     return new RunSnapshots(options.layout, options.runId, folder, {
       ...process.env,
       ...options.env,
@@ -118,7 +126,21 @@ export class RunSnapshots {
   private async writeTree(indexFile: string): Promise<string | { reason: string }> {
     const args = ["write-tree"];
     const result = await this.git(args, indexFile);
-    return result.exitCode === 0 ? result.stdout.trim() : { reason: failure(args, result) };
+    if (result.exitCode !== 0) return { reason: failure(args, result) };
+    const tree = result.stdout.trim();
+    // git knows the empty tree without storing it, and `write-tree` of an empty index does not
+    // write it: a snapshot commit of an emptied working tree would point at an object the
+    // repository does not hold (`git fsck`: missing tree). It is written once, explicitly.
+    if (EMPTY_TREES.has(tree)) {
+      const store = ["hash-object", "-w", "-t", "tree", "--stdin"];
+      const stored = await runHostGit(this.layout, store, {
+        env: this.env,
+        timeoutMs: SNAPSHOT_TIMEOUT_MS,
+        input: "",
+      });
+      if (stored.exitCode !== 0) return { reason: failure(store, stored) };
+    }
+    return tree;
   }
 
   /** The working tree as a tree: the run's index brought up to date with `add -A`. */
@@ -210,6 +232,8 @@ export class RunSnapshots {
 
   async close(): Promise<void> {
     await rm(this.folder, { recursive: true, force: true });
+    // The shared parent goes too once no run's folder is left in it.
+    await rmdir(path.dirname(this.folder)).catch(() => undefined);
   }
 }
 

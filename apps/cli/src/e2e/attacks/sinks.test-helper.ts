@@ -312,7 +312,8 @@ function refEffects(lab: Lab, options: InspectOptions): Effect[] {
   if (!checked.ok) {
     effects.push({
       kind: "fsck",
-      detail: `git fsck: ${checked.stderr.trim().split("\n").slice(0, 3).join("; ")}`,
+      // fsck reports some breakage (a missing object, a broken link) on stdout, some on stderr.
+      detail: `git fsck: ${`${checked.stderr}\n${checked.stdout}`.trim().split("\n").slice(0, 3).join("; ")}`,
       key: "fsck",
     });
   }
