@@ -3,6 +3,7 @@ import * as path from "node:path";
 import type { LoadedAgent, Problem, Result } from "@climpt/model";
 import { listAgents } from "@climpt/registry-schema";
 import { CLI_CODES } from "../cli-codes.ts";
+import { locateAgent, problemsFromError } from "../locate-agent.ts";
 import { runnerModule } from "../runner-module.ts";
 
 export interface RunLocation {
@@ -87,4 +88,25 @@ export async function findRunAgent(
 ): Promise<Result<LoadedAgent>> {
   const found = await findRunJournal(runId, location);
   return found.ok ? { ok: true, value: found.value.loaded } : found;
+}
+
+/**
+ * The agent of run `runId` for `climpt resume` and `climpt fork`: the one `--agent` names, or the
+ * one whose journal holds the run.
+ */
+export async function loadRunAgent(
+  runId: string,
+  agentRef: string | undefined,
+  location: RunLocation,
+  cwd: string,
+): Promise<Result<LoadedAgent>> {
+  if (agentRef === undefined) return findRunAgent(runId, location);
+  const dir = await locateAgent(agentRef, location, cwd);
+  if (!dir.ok) return dir;
+  const { loadAgentDefinition } = await runnerModule();
+  try {
+    return { ok: true, value: await loadAgentDefinition(dir.value) };
+  } catch (error) {
+    return { ok: false, issues: problemsFromError(error) };
+  }
 }

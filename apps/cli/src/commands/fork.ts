@@ -1,10 +1,8 @@
-import type { LoadedAgent, Problem } from "@climpt/model";
+import type { Problem } from "@climpt/model";
 import { collectAgentArgs } from "../args/agent-flags.ts";
 import type { FlagSpec } from "../args/flag-spec.ts";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
-import { locateAgent, problemsFromError } from "../locate-agent.ts";
-import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import {
   booleanValue,
@@ -14,7 +12,7 @@ import {
   stringValue,
 } from "./command-line.ts";
 import { executeRun } from "./execute-run.ts";
-import { findRunAgent } from "./find-run.ts";
+import { loadRunAgent } from "./find-run.ts";
 import { AGENT_FLAG } from "./resume.ts";
 import { resumeCommandFor } from "./resume-hint.ts";
 import { runOptionsFromFlags } from "./run-flag-options.ts";
@@ -111,21 +109,9 @@ export const forkCommand: Command = {
     problems.push(...shared.problems);
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
 
-    const { loadAgentDefinition } = await runnerModule();
-    let loaded: LoadedAgent;
-    if (agentRef !== undefined) {
-      const dir = await locateAgent(agentRef, location, io.cwd);
-      if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
-      try {
-        loaded = await loadAgentDefinition(dir.value);
-      } catch (error) {
-        return reportUsageProblems(io, this, problemsFromError(error), json);
-      }
-    } else {
-      const found = await findRunAgent(runId, location);
-      if (!found.ok) return reportUsageProblems(io, this, found.issues, json);
-      loaded = found.value;
-    }
+    const found = await loadRunAgent(runId, agentRef, location, io.cwd);
+    if (!found.ok) return reportUsageProblems(io, this, found.issues, json);
+    const loaded = found.value;
     // `--param NAME=VALUE` by the agent's declarations; the runner checks them over the source's
     // arguments (an undeclared one is RUN-ARGS-001, exit 2, before anything is made).
     const paramEntries = (values.get("param") ?? []) as readonly string[];

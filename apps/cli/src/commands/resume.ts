@@ -1,9 +1,7 @@
-import type { LoadedAgent, Problem } from "@climpt/model";
+import type { Problem } from "@climpt/model";
 import type { FlagSpec } from "../args/flag-spec.ts";
 import { CLI_CODES } from "../cli-codes.ts";
 import type { CliIo } from "../cli-io.ts";
-import { locateAgent, problemsFromError } from "../locate-agent.ts";
-import { runnerModule } from "../runner-module.ts";
 import type { Command } from "./command.ts";
 import {
   booleanValue,
@@ -13,7 +11,7 @@ import {
   stringValue,
 } from "./command-line.ts";
 import { executeRun } from "./execute-run.ts";
-import { findRunAgent } from "./find-run.ts";
+import { loadRunAgent } from "./find-run.ts";
 import { resumeCommandFor } from "./resume-hint.ts";
 import { runOptionsFromFlags } from "./run-flag-options.ts";
 import { RUN_FLAGS } from "./run-flags.ts";
@@ -94,21 +92,9 @@ export const resumeCommand: Command = {
     problems.push(...shared.problems);
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
 
-    const { loadAgentDefinition } = await runnerModule();
-    let loaded: LoadedAgent;
-    if (agentRef !== undefined) {
-      const dir = await locateAgent(agentRef, location, io.cwd);
-      if (!dir.ok) return reportUsageProblems(io, this, dir.issues, json);
-      try {
-        loaded = await loadAgentDefinition(dir.value);
-      } catch (error) {
-        return reportUsageProblems(io, this, problemsFromError(error), json);
-      }
-    } else {
-      const found = await findRunAgent(runId, location);
-      if (!found.ok) return reportUsageProblems(io, this, found.issues, json);
-      loaded = found.value;
-    }
+    const found = await loadRunAgent(runId, agentRef, location, io.cwd);
+    if (!found.ok) return reportUsageProblems(io, this, found.issues, json);
+    const loaded = found.value;
     return executeRun(io, this, {
       loaded,
       runOptions: {
