@@ -11,7 +11,7 @@
  * takes each role. A model's values (a handoff value that selects a conditional target, a jump
  * target) are drawn from the same names.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { JsonValue } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
@@ -239,7 +239,33 @@ async function run(names: Names, replies: readonly ReturnType<typeof intentReply
     fsync: false,
   }).run({ cwd: makeSampleRepo(), args: record([[names.parameter, "the-argument"]]) });
   const prompts = fake.messageRequests().map((request) => request.rawBody);
-  return { result, prompts };
+  return { result, prompts, trace: traceOf(result.journalPath) };
+}
+
+/**
+ * What a failed case needs to be understood from CI's output alone (one failed there once, asking
+ * for a sixth reply, and never again in hundreds of runs): each request the fake received — which
+ * step sent it, from which client — and the journal's events with their step and outcome.
+ */
+function traceOf(journalPath: string | null | undefined): string {
+  const requests = fake.requests.map(
+    (request) =>
+      `#${request.index} ${request.method} ${request.path} step=${request.headers["x-climpt-step"] ?? "-"} ua=${request.headers["user-agent"] ?? "-"}`,
+  );
+  const events =
+    typeof journalPath === "string"
+      ? readFileSync(journalPath, "utf8")
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => {
+            const event = JSON.parse(line) as Record<string, unknown>;
+            const detail = ["stepId", "intent", "passed", "exitCode", "code", "reason"]
+              .filter((key) => event[key] !== undefined)
+              .map((key) => `${key}=${JSON.stringify(event[key])}`);
+            return [String(event.type), ...detail].join(" ");
+          })
+      : ["(no journal)"];
+  return ["requests:", ...requests, "journal:", ...events].join("\n");
 }
 
 describe("object-property names as an agent's names and a model's values", () => {
@@ -260,14 +286,14 @@ describe("object-property names as an agent's names and a model's values", () =>
       // The handoff value the model writes selects `chosen`; the prompt of `chosen` carries it.
       // The first closing fails validation once, so the run goes back to `chosen` with the
       // failure pattern's retry prompt and closes again.
-      const { result, prompts } = await run(names, [
+      const { result, prompts, trace } = await run(names, [
         intentReply("next", { analysis: record([[names.key, names.value]]) }),
         intentReply("handoff"),
         intentReply("closing"),
         intentReply("handoff"),
         intentReply("closing"),
       ]);
-      expect(result.error, JSON.stringify([result.error, prompts.length])).toBeUndefined();
+      expect(result.error, `${JSON.stringify(result.error)}\n${trace}`).toBeUndefined();
       expect(result.success).toBe(true);
       expect(result.state.history.map((entry) => entry.stepId)).toEqual([
         names.first,
