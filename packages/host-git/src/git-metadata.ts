@@ -1,28 +1,12 @@
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
+import type { GitMetadata } from "@climpt/model";
 import type { GitLayout } from "./git-layout.ts";
 
-/**
- * The files that decide where git finds a working tree's repository and which configuration it
- * reads, as they were at one moment: what a run records at its start and compares after every
- * step. Plain JSON (the journal stores it).
- */
-export interface GitMetadata {
-  readonly workTree: string;
-  readonly gitDir: string;
-  readonly commonDir: string;
-  /** `<workTree>/.git`: "directory:<real path>", "file:<content>", or "missing". */
-  readonly dotGit: string;
-  /** `<gitDir>/commondir`'s content, or null when there is none. */
-  readonly commondir: string | null;
-  /** `<gitDir>/gitdir`'s content (a linked worktree's way back), or null. */
-  readonly gitdirFile: string | null;
-  /** SHA-256 of `<gitDir>/config.worktree`, or null when there is none. */
-  readonly configWorktree: string | null;
-  /** Whether `<gitDir>/HEAD` and `<commonDir>/objects` are there ("present") or not ("missing"). */
-  readonly repository: "present" | "missing";
-}
+// The record's type lives in @climpt/model (the journal's `run_start` carries it, and
+// @climpt/protocol may depend on model alone); this file reads and compares it.
+export type { GitMetadata } from "@climpt/model";
 
 /** One difference between two readings, for a message: what changed and where. */
 export interface GitMetadataChange {

@@ -26,6 +26,7 @@ export {
   FAILURE_EXTRACTOR_NAMES,
   isExtractorName,
 } from "./extractor-names.ts";
+export type { GitMetadata } from "./git-metadata.ts";
 export {
   DEFAULT_GITHUB_TARGETS,
   GITHUB_TARGET_RULES,
@@ -127,6 +128,7 @@ export {
   type VerdictSpec,
   type WorktreeFinish,
 } from "./model.ts";
+export type { ModelContentBlock, Usage } from "./model-reply.ts";
 export { hostAllowed, urlHostPort } from "./network-allow.ts";
 export {
   fail,
@@ -140,6 +142,8 @@ export {
   type Result,
   stepPath,
 } from "./problem.ts";
+export type { ProtectedPath } from "./protected-path.ts";
+export type { RouterState, StepCount, StepVia } from "./router-state.ts";
 export {
   defaultRunIterationCap,
   type RunCapSource,

@@ -1,6 +1,6 @@
 // Type tests (vitest typecheck): the run event union is closed, every event is stamped the same
 // way, and a journaled step_end is the StepEnd record in its journal shape.
-import type { StepVia } from "@climpt/router";
+import type { StepVia } from "@climpt/model";
 import { describe, expectTypeOf, it } from "vitest";
 import type {
   RouteEvent,

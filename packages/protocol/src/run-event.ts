@@ -1,7 +1,13 @@
-import type { GitMetadata } from "@climpt/host-git";
-import type { JsonValue, Problem } from "@climpt/model";
-import type { StepVia } from "@climpt/router";
-import type { ModelContentBlock, ToolCall, ToolResult, Usage } from "@climpt/sdk-adapter";
+import type {
+  GitMetadata,
+  JsonValue,
+  ModelContentBlock,
+  Problem,
+  StepVia,
+  ToolCall,
+  ToolResult,
+  Usage,
+} from "@climpt/model";
 import type { DefinitionRecord } from "./definition-record.ts";
 import type { LedgerAttempt } from "./ledger.ts";
 import type { BudgetReached, RunError, RunResult, RunUsage } from "./run-result.ts";
@@ -273,7 +279,7 @@ export interface RouteEvent extends EventBase {
   readonly decision: "step" | "closing" | "complete" | "abort" | "validation-retry";
   /** The step the flow moves to (`step`, `validation-retry`), else null. */
   readonly to: string | null;
-  /** Why it moves there (`StepVia` of `@climpt/router`, `enter-closure` included), else null. */
+  /** Why it moves there (`StepVia` of `@climpt/model`, re-exported by `@climpt/router`; `enter-closure` included), else null. */
   readonly via: StepVia | null;
 }
 

@@ -1,5 +1,4 @@
-import type { JsonValue } from "@climpt/model";
-import type { RouterState, StepCount } from "@climpt/router";
+import type { JsonValue, RouterState, StepCount } from "@climpt/model";
 import type { HistoryEntry, RunUsage } from "./run-result.ts";
 
 /** A retry prompt the next iteration uses instead of its step prompt. */

@@ -2,13 +2,14 @@ import type {
   AgentDefinition,
   JsonSchema,
   JsonValue,
+  ModelContentBlock,
+  ProtectedPath,
   Step,
   ToolCall,
   ToolExecutor,
   ToolResult,
+  Usage,
 } from "@climpt/model";
-import type { ModelContentBlock, Usage } from "@climpt/sdk-adapter";
-import type { ProtectedPath } from "@climpt/tools";
 import type { RunError } from "./run-result.ts";
 
 /** A model reply as the journal records it: what a resumed phase is served instead of a call. */

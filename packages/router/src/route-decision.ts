@@ -1,26 +1,8 @@
-import type { GateIntent, JsonValue } from "@climpt/model";
+import type { GateIntent, JsonValue, StepVia } from "@climpt/model";
 import type { RouterState } from "./router-state.ts";
 
-/**
- * Why the flow moves to a step: the intent that chose it (`next`, `repeat`, `jump`, `handoff`,
- * `escalate`), the `initial.X` → `continuation.X` default (`continuation`), a check-dialect
- * reason, the return after a failed validation (`validation-retry`), or a budget verdict that
- * sent the flow into closure (`enter-closure`). These are all the values there are.
- */
-export type StepVia =
-  | "next"
-  | "repeat"
-  | "jump"
-  | "handoff"
-  | "escalate"
-  | "continuation"
-  | "min-iterations"
-  | "check-again"
-  | "check-pass"
-  | "check-retry"
-  | "check-fallback"
-  | "validation-retry"
-  | "enter-closure";
+// `StepVia` lives in @climpt/model (the journal's `route` events carry it); re-exported by name.
+export type { StepVia } from "@climpt/model";
 
 /** Run `stepId` next, as iteration `state.iteration` (the same id for a repeat). */
 export interface StepDecision {

@@ -11,7 +11,7 @@
  * takes each role. A model's values (a handoff value that selects a conditional target, a jump
  * target) are drawn from the same names.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { JsonValue } from "@climpt/model";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
@@ -225,9 +225,23 @@ function writeAgent(names: Names): string {
 }
 
 let fake: FakeAnthropic;
+/**
+ * One sample repository, committed once; each run works in a copy of it (`.git` included). A
+ * copy is a few file writes where a fresh repository is five git processes, and the 24 runs here
+ * need nothing but an equal starting point.
+ */
+let sampleRepo: string;
 beforeAll(async () => {
   fake = await startFakeAnthropic();
+  sampleRepo = makeSampleRepo();
 });
+
+/** A fresh copy of the committed sample repository for one run. */
+function sampleRepoCopy(): string {
+  const dir = tempDirForFile("climpt-object-keys-repo-");
+  cpSync(sampleRepo, dir, { recursive: true });
+  return dir;
+}
 afterAll(() => fake.close());
 
 async function run(names: Names, replies: readonly ReturnType<typeof intentReply>[]) {
@@ -237,7 +251,7 @@ async function run(names: Names, replies: readonly ReturnType<typeof intentReply
   const result = await new StepFlowRunner(loaded, {
     modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url, maxRetries: 0 }),
     fsync: false,
-  }).run({ cwd: makeSampleRepo(), args: record([[names.parameter, "the-argument"]]) });
+  }).run({ cwd: sampleRepoCopy(), args: record([[names.parameter, "the-argument"]]) });
   const prompts = fake.messageRequests().map((request) => request.rawBody);
   return { result, prompts, trace: traceOf(result.journalPath) };
 }
@@ -346,7 +360,7 @@ describe("object-property names as an agent's names and a model's values", () =>
       }),
       fsync: false,
     });
-    const cwd = makeSampleRepo();
+    const cwd = sampleRepoCopy();
     fake.reset();
     fake.enqueue(
       intentReply("next", { analysis: record([[names.key, names.value]]) }),

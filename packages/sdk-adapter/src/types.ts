@@ -2,27 +2,21 @@
  * The model-facing contract of climpt: what a step sends to a model and what comes back, in
  * climpt's own types, so record / replay and other clients need no SDK types.
  */
-import type { JsonObject, JsonSchema, JsonValue, ToolCall, ToolDefinition } from "@climpt/model";
+import type {
+  JsonSchema,
+  JsonValue,
+  ModelContentBlock,
+  ToolCall,
+  ToolDefinition,
+  Usage,
+} from "@climpt/model";
 
 // ---------------------------------------------------------------------------------------------
 // Conversation
 
-/**
- * One block of a model reply. `thinking` and `redacted_thinking` are kept so a tool loop can send
- * them back unchanged (the API requires it); any block type this package does not know is kept
- * as `opaque` and sent back as it came.
- */
-export type ModelContentBlock =
-  | { readonly type: "text"; readonly text: string }
-  | {
-      readonly type: "tool_use";
-      readonly id: string;
-      readonly name: string;
-      readonly input: JsonValue;
-    }
-  | { readonly type: "thinking"; readonly thinking: string; readonly signature: string }
-  | { readonly type: "redacted_thinking"; readonly data: string }
-  | { readonly type: "opaque"; readonly raw: JsonObject };
+// A reply's blocks and `Usage` live in @climpt/model (the journal and every executor carry
+// them, and @climpt/protocol may depend on model alone); re-exported here by name.
+export type { ModelContentBlock, Usage } from "@climpt/model";
 
 /** What a user turn can hold besides text: the results of the previous turn's tool calls. */
 export type UserContentBlock =
@@ -40,13 +34,6 @@ export type ConversationMessage =
 
 // ---------------------------------------------------------------------------------------------
 // One model call
-
-export interface Usage {
-  readonly inputTokens: number;
-  readonly outputTokens: number;
-  readonly cacheCreationInputTokens: number;
-  readonly cacheReadInputTokens: number;
-}
 
 export const ZERO_USAGE: Usage = Object.freeze({
   inputTokens: 0,

@@ -12,6 +12,8 @@ import { workspacePackages } from "./release/workspace-packages.ts";
 /** One entry: `@climpt/model`, `@climpt/model/testing`, …, and its exported names, sorted. */
 export interface PublicEntry {
   readonly entry: string;
+  /** The package's folder (its README.md is there). */
+  readonly packageDir: string;
   readonly file: string;
   readonly names: readonly string[];
 }
@@ -75,6 +77,7 @@ export async function publicEntries(): Promise<PublicEntry[]> {
       const file = path.join(pkg.dir, source);
       entries.push({
         entry: subpath === "." ? pkg.name : `${pkg.name}/${subpath.replace(/^\.\//, "")}`,
+        packageDir: pkg.dir,
         file,
         names: exportedNames(file, await readFile(file, "utf8")),
       });
