@@ -100,3 +100,46 @@ export function misuse(): void {
   defineRegistry({ dialect: "gate", steps: { "initial.a": { transitions: { next: { target: "x" } } } } });
 }
 `;
+
+/**
+ * reader.ts: a tool of one's own on the published `@climpt/protocol` alone — an executor that
+ * implements the `StepExecutor` seam (checked by the compiler) and a reader that folds a journal
+ * into a run summary. Prints `{"status": "...", "tokens": N, "problems": [...codes]}`.
+ */
+export const PROTOCOL_CONSUMER_SOURCE = `
+import type { Usage } from "@climpt/model";
+import {
+  parseJournal,
+  summarizeRun,
+  type StepExecutionRequest,
+  type StepExecutionResult,
+  type StepExecutor,
+} from "@climpt/protocol";
+
+// An executor that answers every phase with the same output: the seam's shape, nothing more.
+const usage: Usage = { inputTokens: 1, outputTokens: 1, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+export const fixedExecutor: StepExecutor = {
+  async execute(request: StepExecutionRequest): Promise<StepExecutionResult> {
+    void request.signal;
+    void usage;
+    return { ok: true, output: { action: "closing" }, text: "" };
+  },
+};
+
+const journal = [
+  { type: "run_start", runId: "r1", time: "2026-11-28T06:00:00.000Z", seq: 1, agent: "mine" },
+  "not json",
+  {
+    type: "run_end",
+    runId: "r1",
+    time: "2026-11-28T06:00:02.000Z",
+    seq: 3,
+    result: { success: true, usage: { inputTokens: 10, outputTokens: 5, costUsd: 0.5 }, resumable: false },
+  },
+]
+  .map((line) => (typeof line === "string" ? line : JSON.stringify(line)))
+  .join("\\n");
+const { events, problems } = parseJournal(journal, "r1.jsonl");
+const summary = summarizeRun(events, "r1.jsonl");
+console.log(JSON.stringify({ status: summary?.status, tokens: summary?.tokens, problems: problems.map((p) => p.code) }));
+`;

@@ -3,8 +3,9 @@
  * publishes every public package to a local Verdaccio; a user's project outside the monorepo
  * installs climpt from it with npm and with pnpm and runs the root README's "In another
  * repository" commands as written; the fleet's optional packages are asked for by name; the
- * install runs under Node 22 and 24; and a TypeScript project builds its own runner on the
- * published `@climpt/router` and `@climpt/gate-interpreter` and runs it.
+ * install runs under Node 22 and 24; a TypeScript project builds its own runner on the
+ * published `@climpt/router` and `@climpt/gate-interpreter` and runs it; and another implements
+ * the `StepExecutor` seam and reads a journal on the published `@climpt/protocol`.
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -27,7 +28,11 @@ import {
 } from "@climpt/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { GIT_IDENTITY } from "../project.test-helper.ts";
-import { OWN_RUNNER_SOURCE, OWN_RUNNER_TSCONFIG } from "./own-runner.test-helper.ts";
+import {
+  OWN_RUNNER_SOURCE,
+  OWN_RUNNER_TSCONFIG,
+  PROTOCOL_CONSUMER_SOURCE,
+} from "./own-runner.test-helper.ts";
 import { kB, readmeSizeFigures, sizeByKind, staleSizeFigures } from "./readme-size.test-helper.ts";
 import { installedUserProject, readmeCommands } from "./user-project.test-helper.ts";
 
@@ -234,6 +239,41 @@ describe("a runner of one's own on the published packages", () => {
       path: ["initial.plan", "continuation.work", "continuation.work", "closure.done"],
       outcome: "closing",
       refused: "SR-TRANS-001",
+    });
+  });
+});
+
+describe("an executor or a journal reader of one's own on the published protocol", () => {
+  it("installs @climpt/protocol with the model alone, compiles against the seam and reads a journal", async () => {
+    const project = await createRegistryProject(registry, "npm");
+    projects.push(project);
+    await project.add(["@climpt/protocol"], { dev: false });
+    // The contracts depend on the model and nothing else (scripts/check-package-floors.mjs pins
+    // it in the workspace; this is the same promise as a user's install keeps it).
+    expect((await project.installed()).packages).toEqual([
+      "@climpt/model@0.1.0",
+      "@climpt/protocol@0.1.0",
+    ]);
+    writeFileSync(
+      path.join(project.dir, "tsconfig.json"),
+      JSON.stringify({ ...OWN_RUNNER_TSCONFIG, files: ["reader.ts"] }),
+    );
+    writeFileSync(path.join(project.dir, "reader.ts"), PROTOCOL_CONSUMER_SOURCE);
+    const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+    const compiled = await tryTool(process.execPath, [tsc, "-p", "tsconfig.json"], {
+      cwd: project.dir,
+      env: project.env,
+    });
+    expect(compiled.stdout).toBe("");
+    expect(compiled.code).toBe(0);
+    const ran = await runTool(process.execPath, ["out/reader.js"], {
+      cwd: project.dir,
+      env: project.env,
+    });
+    expect(JSON.parse(ran)).toEqual({
+      status: "completed",
+      tokens: 15,
+      problems: ["RUN-JOURNAL-002"],
     });
   });
 });
