@@ -10,6 +10,7 @@ import { phaseById, type WorkflowPhase } from "../workflow-model.ts";
 import { IssueRun, sleep } from "./issue-run.ts";
 import {
   DEFAULT_MAX_INTERRUPTIONS,
+  FRESH_ISSUE_READ_MS,
   type IssueResult,
   type OrchestratorContext,
 } from "./issue-types.ts";
@@ -126,7 +127,10 @@ async function orchestrateHeldIssue(
     const known = run.known;
     run.known = null;
     const view = known === null ? await gh.viewIssue(issue) : { ok: true as const, value: known };
+    const readAt = Date.now();
     if (!view.ok) return run.result("error", null, view.error);
+    // This cycle's own read (not the previous transition's result), with the comments it found.
+    const read = known === null && "comments" in view.value ? view.value : undefined;
     const resolution = resolvePhase(workflow, view.value.labels);
     if (resolution.kind === "none") return run.result("no_phase", null);
     if (resolution.kind !== "actionable") {
@@ -217,7 +221,11 @@ async function orchestrateHeldIssue(
     const { transition } = settled;
     const inFlight = run.record.inFlight;
     if (inFlight !== null) await run.save({ ...run.record, inFlight: { ...inFlight, transition } });
-    const failed = await run.finish(transition);
+    // The issue as read before the run stands for a fresh read when the run was short: the
+    // transition was decided just now, so none of it is on GitHub yet (FRESH_ISSUE_READ_MS).
+    const freshFor = run.context.freshIssueReadMs ?? FRESH_ISSUE_READ_MS;
+    const current = Date.now() - readAt <= freshFor ? read : undefined;
+    const failed = await run.finish(transition, current);
     if (failed !== null) return run.result("error", phase.id, failed);
     const target = phaseById(workflow, transition.to);
     if (target?.type === "terminal") return run.result("completed", transition.to);
