@@ -7,6 +7,7 @@ import { GhClient } from "../github/gh-client.ts";
 import { FileIssueStateStore } from "../state/file-state-store.ts";
 import { pipeline } from "../workflows.test-helper.ts";
 import { ScriptedDispatcher, type ScriptedRun } from "./dispatcher.test-helper.ts";
+import { orchestrateBatch } from "./orchestrate-batch.ts";
 import { type OrchestratorContext, orchestrateIssue } from "./orchestrate-issue.ts";
 
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
@@ -16,12 +17,21 @@ afterEach(() => {
   for (const cleanup of cleanups.splice(0)) cleanup();
 });
 
-function setup(labels: string[], runs: ScriptedRun[], freshIssueReadMs?: number) {
+function setup(
+  labels: string[],
+  runs: ScriptedRun[],
+  freshIssueReadMs?: number,
+  count = 1,
+  script: Record<number, ScriptedRun[]> = { 1: runs },
+) {
   const fake: FakeGh = installFakeGh({
     repo: "acme/widgets",
     // gh refuses a label the repository lacks: every label of the workflow is there.
     labels: pipeline().labelMapping.map(([label]) => label),
-    issues: [{ title: "Review me", labels }],
+    issues: Array.from({ length: count }, (_, index) => ({
+      title: `Review me ${index + 1}`,
+      labels,
+    })),
   });
   const stateDir = mkdtempSync(path.join(tmpdir(), "climpt-orc-reads-"));
   cleanups.push(
@@ -31,7 +41,7 @@ function setup(labels: string[], runs: ScriptedRun[], freshIssueReadMs?: number)
   const context: OrchestratorContext = {
     workflow: pipeline(),
     gh: new GhClient({ cwd: fake.dir, env: { ...process.env, ...fake.env } }),
-    dispatcher: new ScriptedDispatcher({ 1: runs }),
+    dispatcher: new ScriptedDispatcher(script),
     store: new FileIssueStateStore(stateDir),
     repo: "acme/widgets",
     ...(freshIssueReadMs === undefined ? {} : { freshIssueReadMs }),
@@ -74,5 +84,63 @@ describe("the reads of an issue per pass", () => {
     // Closed by the person, not by the pass: the pass saw it and made no close of its own.
     expect(result.closed).toBe(false);
     expect(fake.calls().some((call) => call.argv[1] === "close")).toBe(false);
+  });
+
+  it("a batch's passes take their issues from the batch's one listing while it is fresh", async () => {
+    const approve = () => [{ verdict: "approved" }];
+    const { fake, context, views } = setup(["kind:review"], [], undefined, 3, {
+      1: approve(),
+      2: approve(),
+      3: approve(),
+    });
+    const batch = await orchestrateBatch(context, { concurrency: 1 });
+    expect(batch.issues.map((result) => result.status)).toEqual([
+      "completed",
+      "completed",
+      "completed",
+    ]);
+    expect(fake.calls().filter((call) => call.argv[1] === "list").length).toBeGreaterThan(0);
+    // No `gh issue view` at all: one listing, then each issue's label edit and close.
+    expect(views()).toBe(0);
+    expect(fake.calls().filter((call) => call.argv[1] === "close")).toHaveLength(3);
+  });
+
+  it("a pass whose listing is older than the bound reads its issue itself", async () => {
+    const approve = () => [{ verdict: "approved" }];
+    const { context, views } = setup(["kind:review"], [], 0, 2, { 1: approve(), 2: approve() });
+    const batch = await orchestrateBatch(context, { concurrency: 1 });
+    expect(batch.issues.map((result) => result.status)).toEqual(["completed", "completed"]);
+    // Each issue read before its run and again before its transition.
+    expect(views()).toBe(4);
+  });
+
+  it("does not trust a listing the issue's record shows work after (a job taken over from a killed worker)", async () => {
+    // Listed at kind:review; then a worker made the reviewing → done transition and was killed.
+    const { fake, context, views } = setup(["done"], []);
+    const readAt = Date.now() - 1_000;
+    await context.store.write({
+      repo: "acme/widgets",
+      issue: 1,
+      workflowId: context.workflow.id,
+      history: [
+        {
+          from: "reviewing",
+          to: "done",
+          agent: "reviewer",
+          outcome: "approved",
+          runId: "run-1",
+          at: new Date().toISOString(),
+        },
+      ],
+      inFlight: null,
+    });
+    const result = await orchestrateIssue(context, 1, {
+      listed: { title: "Review me 1", state: "OPEN", labels: ["kind:review"], readAt },
+    });
+    // The issue is read again and found done: the reviewer is not run a second time.
+    expect(result.status).toBe("completed");
+    expect((context.dispatcher as ScriptedDispatcher).requests).toHaveLength(0);
+    expect(views()).toBe(1);
+    expect(fake.calls().filter((call) => call.argv[1] === "edit")).toHaveLength(0);
   });
 });
