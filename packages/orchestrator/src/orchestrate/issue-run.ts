@@ -119,10 +119,10 @@ export class IssueRun {
     };
   }
 
-  /** Applies a pending transition and records it; an error leaves it pending for the next pass. */
   /**
-   * Applies `transition` and records it. `current`: the issue as this pass read it before the
-   * run that decided the transition, when that read is recent enough to stand for a fresh one.
+   * Applies a pending transition and records it; an error leaves it pending for the next pass.
+   * `current`: the issue as this pass read it before the run that decided the transition, when
+   * that read is recent enough to stand for a fresh one (none: the issue is read first).
    */
   async finish(
     transition: PendingTransition,
