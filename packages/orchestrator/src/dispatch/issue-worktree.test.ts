@@ -9,6 +9,7 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readFileSync,
   realpathSync,
   rmSync,
   writeFileSync,
@@ -93,5 +94,64 @@ describe("ensureIssueWorktree on a worktree an earlier phase's model worked in",
     expect(existsSync(evil)).toBe(false);
     expect(await worktreeHead(first.path, repo)).toBe(pushed);
     expect(existsSync(canary), "the payload ran").toBe(false);
+  });
+});
+
+/** The git commands (top-level and the ones git ran itself) `action` made, from GIT_TRACE. */
+async function traced<T>(dir: string, action: () => Promise<T>): Promise<[T, string[]]> {
+  const log = path.join(dir, `trace-${made.length}-${Date.now()}.log`);
+  const before = process.env.GIT_TRACE;
+  process.env.GIT_TRACE = log;
+  try {
+    const value = await action();
+    const text = existsSync(log) ? readFileSync(log, "utf8") : "";
+    const commands = [...text.matchAll(/trace: built-in: git (.*)$/gm)].map((m) => m[1] ?? "");
+    return [value, commands];
+  } finally {
+    if (before === undefined) delete process.env.GIT_TRACE;
+    else process.env.GIT_TRACE = before;
+  }
+}
+
+function repository(): { dir: string; repo: string; root: string } {
+  const dir = realpathSync(mkdtempSync(path.join(tmpdir(), "climpt-issue-wt-")));
+  made.push(dir);
+  const repo = path.join(dir, "repo");
+  execFileSync("git", ["init", "-q", "-b", "main", repo]);
+  writeFileSync(path.join(repo, "README.md"), "hello\n");
+  git(repo, "add", ".");
+  git(repo, "commit", "-qm", "first");
+  return { dir, repo, root: path.join(dir, "worktrees") };
+}
+
+describe("ensureIssueWorktree's git processes", () => {
+  it("makes a new issue's worktree with the add alone: no prune, no branch listing first", async () => {
+    const { dir, repo, root } = repository();
+    const [made7, commands] = await traced(dir, () =>
+      ensureIssueWorktree({ repoDir: repo, issue: 7, root }),
+    );
+    expect(git(made7.path, "rev-parse", "--abbrev-ref", "HEAD")).toBe("climpt/issue-7");
+    expect(
+      commands.filter((command) => /^worktree (prune|add)|^branch --list/.test(command)),
+    ).toEqual([expect.stringMatching(/^worktree add -b climpt\/issue-7 /)]);
+  });
+
+  it("still finds a worktree folder deleted by hand (prune) and an issue branch left without a worktree", async () => {
+    const { dir, repo, root } = repository();
+    const first = await ensureIssueWorktree({ repoDir: repo, issue: 8, root });
+    writeFileSync(path.join(first.path, "work.txt"), "phase one\n");
+    git(first.path, "add", "work.txt");
+    git(first.path, "commit", "-qm", "phase one");
+    const head = git(first.path, "rev-parse", "HEAD");
+    // Deleted by hand: its registration (and the branch it holds) stays behind.
+    rmSync(first.path, { recursive: true, force: true });
+    const [again, commands] = await traced(dir, () =>
+      ensureIssueWorktree({ repoDir: repo, issue: 8, root }),
+    );
+    expect(again).toEqual(first);
+    expect(commands.some((command) => command.startsWith("worktree prune"))).toBe(true);
+    // The branch kept the phase's commit: the worktree is made from it, not from HEAD.
+    expect(git(again.path, "rev-parse", "HEAD")).toBe(head);
+    expect(readFileSync(path.join(again.path, "work.txt"), "utf8")).toBe("phase one\n");
   });
 });

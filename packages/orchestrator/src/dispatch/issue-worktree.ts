@@ -112,21 +112,36 @@ export function ensureIssueWorktree(options: {
       }
       return { path: worktree, branch };
     }
+    // The usual case takes one git: the add. A registration left by a worktree folder deleted by
+    // hand (prune clears it) or the issue's branch already there (made by an earlier pass whose
+    // worktree was removed) is learned from the add's refusal, not asked before every add.
+    let pruned = false;
+    let branchExists = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        // A worktree folder deleted by hand leaves a registration that blocks `worktree add`.
-        await git(repo, ["worktree", "prune"]);
-        const exists = await git(repo, ["branch", "--list", branch]);
         await git(
           repo,
           shared !== null
             ? ["worktree", "add", "-B", branch, worktree, shared]
-            : exists === ""
-              ? ["worktree", "add", "-b", branch, worktree, "HEAD"]
-              : ["worktree", "add", worktree, branch],
+            : branchExists
+              ? ["worktree", "add", worktree, branch]
+              : ["worktree", "add", "-b", branch, worktree, "HEAD"],
         );
         return { path: worktree, branch };
       } catch (error) {
+        const stderr = (error as { stderr?: string }).stderr ?? "";
+        if (
+          !pruned &&
+          /already registered|already checked out|is already used by worktree/i.test(stderr)
+        ) {
+          pruned = true;
+          await git(repo, ["worktree", "prune"]).catch(() => undefined);
+          continue;
+        }
+        if (!branchExists && shared === null && /branch named .* already exists/i.test(stderr)) {
+          branchExists = true;
+          continue;
+        }
         if (attempt < 6 && isLockContention(error)) {
           await sleep(50 * attempt);
           continue;

@@ -72,6 +72,7 @@ export async function enqueueIssues(
   });
   if (!listed.ok)
     return { status: "failed", jobs: [], labelSync: synced.value, warnings, error: listed.error };
+  const readAt = Date.now();
   let issues = listed.value;
   if (options.prioritize === true && !dryRun)
     issues = await prioritizeBatch(context, issues, warnings);
@@ -111,6 +112,7 @@ export async function enqueueIssues(
           workflowId: workflow.id,
           checkout: options.checkout,
           workflowPath: options.workflowPath,
+          listed: { state: issue.state, labels: issue.labels, readAt },
         };
         await queue.add("issue", data, {
           jobId: id,

@@ -186,6 +186,10 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
           onProgress: (event) => log(`${data.repo}${describe(event)}`),
         },
         data.issue,
+        // A job put back for later was listed long ago: only a first attempt uses the listing.
+        data.listed === undefined || (data.deferrals ?? 0) > 0
+          ? {}
+          : { listed: { title: data.title, ...data.listed } },
       );
       if (stop.signal.aborted && result.status === "interrupted")
         return putBack("the worker is stopping");

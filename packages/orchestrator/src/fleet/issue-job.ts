@@ -13,6 +13,15 @@ export interface IssueJobData {
   readonly checkout: string;
   /** The workflow file, relative to the checkout. */
   readonly workflowPath: string;
+  /**
+   * The issue's labels and state as the enqueuer's one listing of the batch read them, and when
+   * (ms since the epoch): the worker's first read of the issue while fresh (`IssuePassOptions.listed`).
+   */
+  readonly listed?: {
+    readonly state: "OPEN" | "CLOSED";
+    readonly labels: readonly string[];
+    readonly readAt: number;
+  };
   /** Times a worker put the job back for later (the issue locked, a run interrupted). */
   readonly deferrals?: number;
 }
@@ -43,5 +52,17 @@ export function readIssueJob(
       },
     };
   }
-  return { ok: true, value: record as unknown as IssueJobData };
+  const job = record as unknown as IssueJobData;
+  // The listing only spares a read: one that is not what the enqueuer writes is left unused.
+  const listed = record.listed as Record<string, unknown> | undefined;
+  const usable =
+    typeof listed === "object" &&
+    listed !== null &&
+    (listed.state === "OPEN" || listed.state === "CLOSED") &&
+    Array.isArray(listed.labels) &&
+    listed.labels.every((label) => typeof label === "string") &&
+    typeof listed.readAt === "number";
+  if (listed === undefined || usable) return { ok: true, value: job };
+  const { listed: _unusable, ...rest } = job;
+  return { ok: true, value: rest };
 }

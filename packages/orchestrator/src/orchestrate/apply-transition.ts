@@ -1,5 +1,5 @@
 import type { OrchestratorError } from "../codes.ts";
-import type { GhClient, GhIssue } from "../github/gh-client.ts";
+import type { GhClient, GhIssue, GhIssueDetail } from "../github/gh-client.ts";
 import {
   applyLabelChange,
   isEmptyChange,
@@ -30,15 +30,22 @@ export interface AppliedTransition {
  * `holds` is asked right before each of those writes: an orchestrator that no longer holds the
  * issue's lock (another worker took it) writes nothing more (`ORC-STATE-003`); the holder that
  * took the issue finds the transition pending in the record and finishes it.
+ *
+ * `current`: the issue as this pass read it moments ago (`FRESH_ISSUE_READ_MS`), for a transition
+ * decided in this pass — nothing of it can be on GitHub yet, so the read is not made again (one
+ * `gh` process less per transition). Without it (finishing a transition a crashed pass left),
+ * the issue is read here.
  */
 export async function applyTransition(
   gh: GhClient,
   issue: number,
   transition: PendingTransition,
   holds: () => Promise<boolean> = async () => true,
+  current?: GhIssueDetail,
 ): Promise<{ ok: true; value: AppliedTransition } | { ok: false; error: OrchestratorError }> {
   const lost = { ok: false as const, error: lockLostProblem(issue, "before a change on GitHub") };
-  const view = await gh.viewIssue(issue);
+  const view =
+    current === undefined ? await gh.viewIssue(issue) : { ok: true as const, value: current };
   if (!view.ok) return view;
   let commented = false;
   if (transition.comment !== null) {

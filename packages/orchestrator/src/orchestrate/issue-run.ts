@@ -7,7 +7,7 @@ import type {
   Landed,
   StartedRun,
 } from "../dispatch/dispatcher.ts";
-import type { GhIssue } from "../github/gh-client.ts";
+import type { GhIssue, GhIssueDetail } from "../github/gh-client.ts";
 import type { TransitionRecord } from "../phase-machine/cycle-rules.ts";
 import type {
   InFlightDispatch,
@@ -119,10 +119,23 @@ export class IssueRun {
     };
   }
 
-  /** Applies a pending transition and records it; an error leaves it pending for the next pass. */
-  async finish(transition: PendingTransition): Promise<OrchestratorError | null> {
+  /**
+   * Applies a pending transition and records it; an error leaves it pending for the next pass.
+   * `current`: the issue as this pass read it before the run that decided the transition, when
+   * that read is recent enough to stand for a fresh one (none: the issue is read first).
+   */
+  async finish(
+    transition: PendingTransition,
+    current?: GhIssueDetail,
+  ): Promise<OrchestratorError | null> {
     this.checkHeld();
-    const applied = await applyTransition(this.context.gh, this.issue, transition, this.holds);
+    const applied = await applyTransition(
+      this.context.gh,
+      this.issue,
+      transition,
+      this.holds,
+      current,
+    );
     if (!applied.ok) {
       if (applied.error.code === C.stateLockLost)
         throw lockLostError(this.issue, "before a change on GitHub");

@@ -103,6 +103,18 @@ export interface OrchestratorContext {
    * of reach) and resumed; the next time it fails and takes the fallback phase. Default 5.
    */
   readonly maxInterruptions?: number;
+  /** `FRESH_ISSUE_READ_MS` unless given (tests). */
+  readonly freshIssueReadMs?: number;
 }
 
 export const DEFAULT_MAX_INTERRUPTIONS = 5;
+
+/**
+ * How old a read of the issue (`gh issue view`, made before the phase's run) may be and still
+ * stand for the read the transition after the run would make: a run that ends within it has its
+ * transition applied without reading the issue again. Everything the transition does is
+ * idempotent on GitHub (adding a label it has, removing one it lacks, closing a closed issue), so
+ * an older read only makes the pass's own summary of what changed less exact; past this, the
+ * issue is read again.
+ */
+export const FRESH_ISSUE_READ_MS = 30_000;

@@ -169,6 +169,7 @@ export async function orchestrateBatch(
     limit: options.limit ?? 30,
   });
   if (!listed.ok) return failed(listed.error, labelSync);
+  const readAt = Date.now();
   let issues = listed.value;
   if (options.prioritize === true && !dryRun)
     issues = await prioritizeBatch(context, issues, warnings);
@@ -204,8 +205,12 @@ export async function orchestrateBatch(
     });
     return { status: "completed", issues: results, order, plan: withRules, labelSync, warnings };
   }
+  // The listing is each pass's first read of its issue while it is fresh (FRESH_ISSUE_READ_MS):
+  // one gh call for the batch instead of one per issue; a pass that starts later reads its own.
   const results = await runPool(ordered, options.concurrency ?? availableParallelism(), (issue) =>
-    orchestrateIssue(context, issue.number),
+    orchestrateIssue(context, issue.number, {
+      listed: { title: issue.title, state: issue.state, labels: issue.labels, readAt },
+    }),
   );
   const clean = results.every(
     (result) => !["error", "interrupted", "locked"].includes(result.status),

@@ -1,15 +1,22 @@
 import { ClimptError, formatCode, type JsonValue } from "@climpt/model";
 import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
 import type { DispatchOutcome } from "../dispatch/dispatcher.ts";
+import type { GhIssue, GhIssueDetail, GhResult } from "../github/gh-client.ts";
 import { payloadProblem } from "../handoff/issue-payload.ts";
 import { cycleRuleViolation, effectiveHistory } from "../phase-machine/cycle-rules.ts";
 import { resolvePhase } from "../phase-machine/resolve-phase.ts";
-import { emptyRecord, type InFlightDispatch, type IssueKey } from "../state/issue-record.ts";
+import {
+  emptyRecord,
+  type InFlightDispatch,
+  type IssueKey,
+  type IssueRecord,
+} from "../state/issue-record.ts";
 import { isLockLost, lockLostProblem } from "../state/lock-lost.ts";
 import { phaseById, type WorkflowPhase } from "../workflow-model.ts";
 import { IssueRun, sleep } from "./issue-run.ts";
 import {
   DEFAULT_MAX_INTERRUPTIONS,
+  FRESH_ISSUE_READ_MS,
   type IssueResult,
   type OrchestratorContext,
 } from "./issue-types.ts";
@@ -32,6 +39,20 @@ export interface IssuePassOptions {
    * against the workflow's payloadSchema and kept with the issue, as a handoff would keep it.
    */
   readonly payload?: Readonly<Record<string, JsonValue>>;
+  /**
+   * The issue as a batch read it moments ago (one `gh issue list` for the whole batch, or the
+   * enqueuer's for a fleet job), with when (`readAt`, ms since the epoch): the pass's first read
+   * when it is no older than `FRESH_ISSUE_READ_MS`; older, the pass reads the issue itself.
+   */
+  readonly listed?: ListedIssue;
+}
+
+/** An issue as a batch listing read it (`IssuePassOptions.listed`). */
+export interface ListedIssue {
+  readonly title: string;
+  readonly state: "OPEN" | "CLOSED";
+  readonly labels: readonly string[];
+  readonly readAt: number;
 }
 
 /**
@@ -105,6 +126,7 @@ async function orchestrateHeldIssue(
     if (!options.dryRun) await run.save({ ...run.record, payload: options.payload });
     else run.record = { ...run.record, payload: options.payload };
   }
+  const freshFor = run.context.freshIssueReadMs ?? FRESH_ISSUE_READ_MS;
   for (let cycle = 0; ; cycle++) {
     // The pause between two cycles of the issue comes first, so the labels are read after it.
     if (cycle > 0 && workflow.rules.cycleDelayMs > 0) {
@@ -125,8 +147,23 @@ async function orchestrateHeldIssue(
     }
     const known = run.known;
     run.known = null;
-    const view = known === null ? await gh.viewIssue(issue) : { ok: true as const, value: known };
+    const listed = cycle === 0 ? listingStillTrue(options.listed, run.record) : undefined;
+    let readAt = Date.now();
+    let view: GhResult<GhIssueDetail | GhIssue>;
+    if (known !== null) view = { ok: true, value: known };
+    else if (listed !== undefined && readAt - listed.readAt <= freshFor) {
+      // The batch's read stands for this one. Its comments are not needed: a transition this
+      // pass decides cannot have its comment on the issue yet (apply-transition.ts).
+      const { readAt: at, ...fields } = listed;
+      view = { ok: true, value: { number: issue, body: "", ...fields, comments: [] } };
+      readAt = at;
+    } else {
+      view = await gh.viewIssue(issue);
+      readAt = Date.now();
+    }
     if (!view.ok) return run.result("error", null, view.error);
+    // This cycle's own read (not the previous transition's result), with the comments it found.
+    const read = known === null && "comments" in view.value ? view.value : undefined;
     const resolution = resolvePhase(workflow, view.value.labels);
     if (resolution.kind === "none") return run.result("no_phase", null);
     if (resolution.kind !== "actionable") {
@@ -217,7 +254,10 @@ async function orchestrateHeldIssue(
     const { transition } = settled;
     const inFlight = run.record.inFlight;
     if (inFlight !== null) await run.save({ ...run.record, inFlight: { ...inFlight, transition } });
-    const failed = await run.finish(transition);
+    // The issue as read before the run stands for a fresh read when the run was short: the
+    // transition was decided just now, so none of it is on GitHub yet (FRESH_ISSUE_READ_MS).
+    const current = Date.now() - readAt <= freshFor ? read : undefined;
+    const failed = await run.finish(transition, current);
     if (failed !== null) return run.result("error", phase.id, failed);
     const target = phaseById(workflow, transition.to);
     if (target?.type === "terminal") return run.result("completed", transition.to);
@@ -225,6 +265,20 @@ async function orchestrateHeldIssue(
       return run.result("blocked", transition.to, settled.reason ?? undefined);
     run.phase = transition.to;
   }
+}
+
+/**
+ * The batch's listing of the issue, unless the issue's record shows work on it since the listing
+ * was read: a dispatch in flight (a worker killed mid-run, whose job another worker now holds) or
+ * a transition made after it (the labels the listing saw are gone). Then the pass reads the issue.
+ */
+function listingStillTrue(
+  listed: ListedIssue | undefined,
+  record: IssueRecord,
+): ListedIssue | undefined {
+  if (listed === undefined || record.inFlight !== null) return undefined;
+  const since = record.history.some((entry) => Date.parse(entry.at) >= listed.readAt);
+  return since ? undefined : listed;
 }
 
 /** The outcome of a run interrupted `cap` times in a row: a failure, which takes the fallback. */
