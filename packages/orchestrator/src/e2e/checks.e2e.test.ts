@@ -1,7 +1,15 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { createAnthropicClient } from "@climpt/sdk-adapter";
-import { type FakeAnthropic, type FakeRequest, startFakeAnthropic } from "@climpt/testing";
+import {
+  type ChecksScenario,
+  commitRun,
+  type FakeAnthropic,
+  type FakeRequest,
+  reviewReply,
+  startFakeAnthropic,
+  writeChecksScenario,
+} from "@climpt/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { RunnerDispatcher } from "../dispatch/runner-dispatcher.ts";
 import { GhClient } from "../github/gh-client.ts";
@@ -10,7 +18,6 @@ import { loadWorkflow } from "../load-workflow.ts";
 import { orchestrateBatch } from "../orchestrate/orchestrate-batch.ts";
 import type { OrchestratorContext } from "../orchestrate/orchestrate-issue.ts";
 import { FileIssueStateStore } from "../state/file-state-store.ts";
-import { type ChecksScenario, commitRun, review, writeChecksScenario } from "./checks-scenario.ts";
 
 // Real runs, real git, ~60 gh processes and polls of the checks: the limit detects a hang.
 vi.setConfig({ testTimeout: 300_000, hookTimeout: 60_000 });
@@ -69,7 +76,7 @@ describe("a checks phase follows the pull request's CI", () => {
         "implementer#1": commitRun(1, "notes/issue-1.md", "one", "widgets: issue #1"),
         "implementer#2": commitRun(2, "notes/issue-2.md", "two", "widgets: issue #2"),
         "ci-fixer#1": commitRun(1, "src/widgets.txt", "fixed", "widgets: fix the test for #1"),
-        "reviewer#1": [review("approved")],
+        "reviewer#1": [reviewReply("approved")],
       },
     });
     scenario.gh.scriptChecks("climpt/issue-1", [

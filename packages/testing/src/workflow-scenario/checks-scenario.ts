@@ -1,15 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  type AgentScript,
-  type FakeGh,
-  type FakeReply,
-  installFakeGh,
-  reply,
-  ScenarioModel,
-} from "@climpt/testing";
+import { type FakeReply, reply } from "@climpt/mock";
+import { type FakeGh, installFakeGh } from "../fake-gh/install-fake-gh.ts";
+import { type AgentScript, ScenarioModel } from "./scenario-model.ts";
 
 /** The sample repository of the CI-following tests: implement → ci → review, two issues. */
 export interface ChecksScenario {
@@ -24,7 +19,16 @@ export interface ChecksScenario {
   remove(): void;
 }
 
-const FIXTURE = path.resolve(import.meta.dirname, "../../../testing/fixtures/workflow-project");
+/** The workflow fixture's folder, found from this module whether it runs from `src/` or `dist/`. */
+function fixtureDir(): string {
+  let dir = import.meta.dirname;
+  for (let depth = 0; depth < 4; depth++) {
+    const candidate = path.join(dir, "fixtures", "workflow-project");
+    if (existsSync(candidate)) return candidate;
+    dir = path.dirname(dir);
+  }
+  throw new Error("checks scenario: fixtures/workflow-project not found next to @climpt/testing.");
+}
 
 function git(cwd: string, ...args: string[]): void {
   execFileSync("git", args, { cwd, stdio: "ignore" });
@@ -52,7 +56,7 @@ export function commitRun(issue: number, file: string, line: string, message: st
   ];
 }
 
-export const review = (verdict: string): FakeReply =>
+export const reviewReply = (verdict: string): FakeReply =>
   closing("closure.review", `Reviewed: ${verdict}.`, { verdict });
 
 /**
@@ -140,7 +144,7 @@ export function writeChecksScenario(options: {
 }): ChecksScenario {
   const root = mkdtempSync(path.join(tmpdir(), "climpt-checks-"));
   const repoDir = path.join(root, "widgets");
-  cpSync(FIXTURE, repoDir, { recursive: true });
+  cpSync(fixtureDir(), repoDir, { recursive: true });
   writeFileSync(path.join(repoDir, ".agent", "workflow.json"), workflowJson(options.checks));
   writeFixAgent(path.join(repoDir, ".agent"));
   git(repoDir, "init", "-q", "-b", "main");
