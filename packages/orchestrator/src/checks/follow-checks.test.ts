@@ -5,7 +5,10 @@ import path from "node:path";
 import { type FakeGh, installFakeGh } from "@climpt/testing";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { GhClient } from "../github/gh-client.ts";
+import { ScriptedDispatcher } from "../orchestrate/dispatcher.test-helper.ts";
 import type { OrchestratorContext } from "../orchestrate/issue-types.ts";
+import { orchestrateIssue } from "../orchestrate/orchestrate-issue.ts";
+import { FileIssueStateStore } from "../state/file-state-store.ts";
 import { emptyRecord, type IssueRecord } from "../state/issue-record.ts";
 import { phaseById, type Workflow } from "../workflow-model.ts";
 import { pipeline } from "../workflows.test-helper.ts";
@@ -48,7 +51,7 @@ function workflow(checks: Record<string, number>): Workflow {
 }
 
 /** A checkout whose `origin` holds `climpt/issue-7`, a fake gh with the issue's pull request. */
-function setup(open = true): { gh: FakeGh; client: GhClient } {
+function setup(open = true): { gh: FakeGh; client: GhClient; stateDir: string } {
   const root = mkdtempSync(path.join(tmpdir(), "climpt-follow-"));
   cleanups.push(() => rmSync(root, { recursive: true, force: true }));
   const work = path.join(root, "work");
@@ -59,7 +62,15 @@ function setup(open = true): { gh: FakeGh; client: GhClient } {
   git(work, "add", ".");
   git(work, "commit", "-qm", "a");
   git(work, "push", "-q", bare, "main:main", "main:climpt/issue-7");
-  const gh = installFakeGh({ repo: "acme/widgets", git: bare }, { dir: path.join(root, "gh") });
+  const gh = installFakeGh(
+    {
+      repo: "acme/widgets",
+      git: bare,
+      labels: ["kind:ci", "kind:review", "need clearance", "done"],
+      issues: [{ number: 7, title: "Issue 7", labels: ["kind:ci"] }],
+    },
+    { dir: path.join(root, "gh") },
+  );
   if (open)
     gh.update((state) => {
       const repo = state.repos["acme/widgets"];
@@ -77,7 +88,7 @@ function setup(open = true): { gh: FakeGh; client: GhClient } {
       });
     });
   const client = new GhClient({ cwd: work, env: { ...process.env, ...gh.env } });
-  return { gh, client };
+  return { gh, client, stateDir: path.join(root, "state") };
 }
 
 class Follower {
@@ -214,5 +225,89 @@ describe("following a pull request's checks, one look at a time", () => {
     expect(kindOf(missing)).toBe("transition blocked checks-no-pull-request");
     if (missing.kind !== "transition") throw new Error("no transition");
     expect(missing.reason?.code).toBe("ORC-CHECKS-001");
+  });
+});
+
+describe("the fix agent's runs in a checks phase", () => {
+  function red(gh: FakeGh): void {
+    gh.scriptChecks("climpt/issue-7", [
+      [{ name: "test", conclusion: "failure", log: "expected 1 to be 2", polls: 0 }],
+    ]);
+  }
+
+  function orchestrated(client: GhClient, stateDir: string, dispatcher: ScriptedDispatcher) {
+    return {
+      workflow: workflow({ maxFixAttempts: 1 }),
+      gh: client,
+      dispatcher,
+      store: new FileIssueStateStore(stateDir),
+      repo: "acme/widgets",
+    };
+  }
+
+  it("gives the fix run the failing checks as arguments; its failure blocks the issue with a comment naming the check and linking its run", async () => {
+    const { gh, client, stateDir } = setup();
+    red(gh);
+    const dispatcher = new ScriptedDispatcher({
+      7: [{ success: false, error: { code: "AC-MODEL-006", message: "The request was refused." } }],
+    });
+    dispatcher.landing = () => {
+      throw new Error("a failed run lands nothing");
+    };
+    const result = await orchestrateIssue(orchestrated(client, stateDir, dispatcher), 7);
+    expect(`${result.status} ${result.phase}`).toBe("blocked blocked");
+    expect(dispatcher.requests).toHaveLength(1);
+    expect(dispatcher.requests[0]?.agent.id).toBe("ci-fixer");
+    expect(dispatcher.requests[0]?.payload).toMatchObject({
+      failedChecks: "test",
+      checkLogs: "== test ==\nexpected 1 to be 2",
+      pullRequest: "https://github.com/acme/widgets/pull/8",
+    });
+    const comment = gh.issue(7)?.comments.at(-1)?.body ?? "";
+    expect(comment).toContain("AC-MODEL-006");
+    expect(comment).toContain("The checks it was fixing:");
+    expect(comment).toContain("```text\ntest: fail\n```");
+    expect(comment).toMatch(
+      /Runs:\n- https:\/\/github\.com\/acme\/widgets\/actions\/runs\/\d+\/job\/\d+/,
+    );
+  });
+
+  it("has the host push a successful fix (mode push when the workflow lands no pull request), then waits again, and blocks once the attempts are spent", async () => {
+    const { gh, client, stateDir } = setup();
+    red(gh);
+    const dispatcher = new ScriptedDispatcher({ 7: [{ success: true }] });
+    dispatcher.landing = () => ({
+      ok: true,
+      value: {
+        mode: "push",
+        base: null,
+        commits: 0,
+        pushed: "origin/climpt/issue-7",
+        pullRequest: null,
+      },
+    });
+    const result = await orchestrateIssue(orchestrated(client, stateDir, dispatcher), 7);
+    expect(dispatcher.landRequests.map((request) => request.landing)).toEqual([
+      { mode: "push", remote: "origin", base: null },
+    ]);
+    // The head did not change (this dispatcher pushes nothing): still red, no attempt left.
+    expect(`${result.status} ${result.phase}`).toBe("blocked blocked");
+    expect(result.error?.code).toBe("ORC-CHECKS-003");
+    expect(result.landed).toHaveLength(1);
+  });
+
+  it("blocks the issue when the fix's commits cannot be pushed", async () => {
+    const { gh, client, stateDir } = setup();
+    red(gh);
+    const dispatcher = new ScriptedDispatcher({ 7: [{ success: true }] });
+    dispatcher.landing = () => ({
+      ok: false,
+      error: { code: "ORC-LAND-003", message: "git push origin climpt/issue-7 failed: rejected." },
+    });
+    const result = await orchestrateIssue(orchestrated(client, stateDir, dispatcher), 7);
+    expect(`${result.status} ${result.phase}`).toBe("blocked blocked");
+    const comment = gh.issue(7)?.comments.at(-1)?.body ?? "";
+    expect(comment).toContain("ORC-LAND-003");
+    expect(comment).toContain("The checks it was fixing:");
   });
 });

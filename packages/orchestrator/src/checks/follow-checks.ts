@@ -159,7 +159,7 @@ export async function followChecks(
       checkLogs: checkLogsText(logs, scrubber),
       pullRequest: pr.url,
     };
-    wait = { ...wait, attempts: wait.attempts + 1, fix: args };
+    wait = { ...wait, attempts: wait.attempts + 1, fix: args, fixing: checksList(red, scrubber) };
     await follower.save({ ...follower.record, checksWait: wait });
     return { kind: "fix", args };
   }
@@ -310,5 +310,24 @@ function fallback(
     kind: "transition",
     transition: transitionTo(context, place, target, outcome, body, key),
     reason: error,
+  };
+}
+
+/**
+ * A failed fix run (or one whose commits could not be pushed) takes the fallback like any failed
+ * run; its comment also names the checks it was fixing and links their runs.
+ */
+export function withFixingNote(
+  transition: PendingTransition,
+  wait: ChecksWait | null | undefined,
+): PendingTransition {
+  const fixing = wait?.fixing;
+  if (fixing === undefined || fixing === null || transition.comment === null) return transition;
+  const cut = transition.comment.lastIndexOf("\n\n<sub>");
+  const body = cut === -1 ? transition.comment : transition.comment.slice(0, cut);
+  const marker = transition.marker ?? "";
+  return {
+    ...transition,
+    comment: withMarker(`${body}\n\nThe checks it was fixing:\n\n${fixing}`, marker),
   };
 }

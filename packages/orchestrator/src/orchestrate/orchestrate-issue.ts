@@ -1,5 +1,5 @@
 import { ClimptError, formatCode, type JsonValue } from "@climpt/model";
-import { followChecks } from "../checks/follow-checks.ts";
+import { followChecks, withFixingNote } from "../checks/follow-checks.ts";
 import { landFix } from "../checks/land-fix.ts";
 import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
 import type { DispatchOutcome } from "../dispatch/dispatcher.ts";
@@ -251,7 +251,8 @@ async function orchestrateHeldIssue(
       ...(run.signal === undefined ? {} : { signal: run.signal }),
     });
     if (settled.kind === "halt") return halt(run, phase, settled);
-    const { transition } = settled;
+    const transition =
+      fix === null ? settled.transition : withFixingNote(settled.transition, run.record.checksWait);
     const inFlight = run.record.inFlight;
     if (inFlight !== null) await run.save({ ...run.record, inFlight: { ...inFlight, transition } });
     const failed = await run.finish(transition);

@@ -83,6 +83,8 @@ export interface ChecksWait {
   readonly attempts: number;
   /** The fix run's arguments while it is in flight, so a resumed run gets the same ones. */
   readonly fix?: Readonly<Record<string, string>> | null;
+  /** The checks that fix is for, as the comment shows them (fenced names, run links). */
+  readonly fixing?: string | null;
 }
 
 /**
