@@ -48,6 +48,9 @@ export { FAKE_GH_VERSION, type RunFakeGhOptions, runFakeGh } from "./fake-gh/run
 export type {
   FakeGhApiWrite,
   FakeGhCall,
+  FakeGhCheckPlan,
+  FakeGhCheckRun,
+  FakeGhCheckScript,
   FakeGhComment,
   FakeGhCommitStatus,
   FakeGhFailure,
@@ -111,6 +114,12 @@ export { type FakeScript, loadFakeScript, parseFakeScript } from "./script-file.
 export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./serve-script.ts";
 export { makeTempDir, removeTempDir, useTempDirs } from "./temp-dirs.ts";
 export { DEFAULT_WAIT_LIMIT_MS, type WaitOptions, waitFor, waitUntil } from "./wait-for.ts";
+export {
+  type ChecksScenario,
+  commitRun,
+  reviewReply,
+  writeChecksScenario,
+} from "./workflow-scenario/checks-scenario.ts";
 export {
   type FleetScenarioOptions,
   type FleetScenarioRun,

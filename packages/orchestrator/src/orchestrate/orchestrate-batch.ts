@@ -12,6 +12,7 @@ import {
   orchestrateIssue,
 } from "./orchestrate-issue.ts";
 import { prioritizerProblem } from "./prioritizer-problem.ts";
+import { runPoolWithWaits } from "./waiting-pool.ts";
 
 export interface BatchOptions {
   /** Issues carrying every one of these labels. */
@@ -206,14 +207,27 @@ export async function orchestrateBatch(
     return { status: "completed", issues: results, order, plan: withRules, labelSync, warnings };
   }
   // The listing is each pass's first read of its issue while it is fresh (FRESH_ISSUE_READ_MS):
-  // one gh call for the batch instead of one per issue; a pass that starts later reads its own.
-  const results = await runPool(ordered, options.concurrency ?? availableParallelism(), (issue) =>
-    orchestrateIssue(context, issue.number, {
-      listed: { title: issue.title, state: issue.state, labels: issue.labels, readAt },
-    }),
+  // one gh call for the batch instead of one per issue. Only an issue's first pass takes it: a
+  // pass after a wait on CI, or one that starts later, reads the issue itself.
+  const passed = new Set<number>();
+  const results = await runPoolWithWaits(
+    ordered,
+    options.concurrency ?? availableParallelism(),
+    (issue) => {
+      const first = !passed.has(issue.number);
+      passed.add(issue.number);
+      return orchestrateIssue(
+        context,
+        issue.number,
+        first
+          ? { listed: { title: issue.title, state: issue.state, labels: issue.labels, readAt } }
+          : {},
+      );
+    },
+    context.signal,
   );
   const clean = results.every(
-    (result) => !["error", "interrupted", "locked"].includes(result.status),
+    (result) => !["error", "interrupted", "locked", "waiting"].includes(result.status),
   );
   return {
     status: clean ? "completed" : "partial",
