@@ -198,6 +198,11 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         // CI runs: the job waits as a delayed job (its record keeps the wait), holding no slot.
         const delay = result.retryAfterMs ?? 1_000;
         try {
+          // The enqueuer's listing was this pass's read; the next pass reads the issue itself.
+          if (data.listed !== undefined) {
+            const { listed: _used, ...rest } = data;
+            await job.updateData(rest);
+          }
           await job.moveToDelayed(Date.now() + delay, token);
           log(`${job.id}: waiting for the pull request's checks; back in ${delay} ms`);
         } catch (error) {
