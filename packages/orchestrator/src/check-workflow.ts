@@ -1,4 +1,5 @@
 import { jsonPath } from "@climpt/model";
+import { checkChecksPhases } from "./checks/read-phase-checks.ts";
 import { ORCHESTRATOR_CODES as C } from "./codes.ts";
 import { checkHandoffs } from "./handoff/check-handoffs.ts";
 import { firstBlockingPhase, type Workflow, type WorkflowAgent } from "./workflow-model.ts";
@@ -321,4 +322,5 @@ export function checkWorkflow(problems: ProblemList, workflow: Workflow): void {
   checkAgents(problems, workflow);
   checkFlow(problems, workflow);
   checkHandoffs(problems, workflow);
+  checkChecksPhases(problems, workflow);
 }

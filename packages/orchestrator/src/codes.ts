@@ -220,6 +220,19 @@ export const ORCHESTRATOR_CODES = {
    */
   batchNoPrioritizer: "WF-BATCH-001",
   /**
+   * A phase's `checks` is not shaped as the format says (a value out of range, not an object), or
+   * is on a phase that is not actionable. Example: `$.phases.ci.checks.pollSeconds must be a number
+   * of seconds greater than 0, got 0.` Fix: Write the field as the orchestrator README's *Following
+   * a pull request's checks* shows.
+   */
+  checksShape: "WF-CHECKS-001",
+  /**
+   * The agent of a `checks` phase is not a transformer. Example: `Phase "ci" follows a pull
+   * request's checks, but its agent "reviewer" is a validator: …` Fix: Give the phase a transformer
+   * that fixes failing checks.
+   */
+  checksAgentRole: "WF-CHECKS-002",
+  /**
    * `prioritizer.labels` is missing or empty, or not a list of names. Example: — Fix: List the
    * order labels.
    */
@@ -423,6 +436,28 @@ export const ORCHESTRATOR_CODES = {
    * taken again (another worker resumes it from the stream); check Redis if it keeps failing.
    */
   journalRefused: "ORC-JOURNAL-001",
+  /**
+   * A `checks` phase found no open pull request for the issue's branch: there are no checks to
+   * follow. The issue takes the fallback phase. Example: `No open pull request has the head branch
+   * "climpt/issue-12", so its checks cannot be followed.` Fix: Land the previous phase with
+   * `land: pull-request` (or open the pull request by hand), then relabel.
+   */
+  checksNoPullRequest: "ORC-CHECKS-001",
+  /**
+   * The pull request's checks did not all finish within the phase's `checks.timeoutMinutes` for one
+   * head commit: the issue takes the fallback phase, the comment names the pending checks. Example:
+   * `The check "test" of https://github.com/acme/widgets/pull/7 was still pending after 60
+   * minutes.` Fix: Look at the CI run; raise `timeoutMinutes` if it is just slow; relabel.
+   */
+  checksTimedOut: "ORC-CHECKS-002",
+  /**
+   * The pull request's checks failed again after `checks.maxFixAttempts` runs of the fix agent (or
+   * with 0 attempts allowed): the issue takes the fallback phase, the comment names the failing
+   * checks and links their runs. Example: `The check "test" failed on
+   * https://github.com/acme/widgets/pull/7 after 2 fix attempts.` Fix: Fix the branch by hand, or
+   * relabel to give the fix agent new attempts.
+   */
+  checksStillFailing: "ORC-CHECKS-003",
 } as const;
 
 export type OrchestratorCode = (typeof ORCHESTRATOR_CODES)[keyof typeof ORCHESTRATOR_CODES];

@@ -126,6 +126,7 @@ export type {
   LandingConfig,
   LandingMode,
   NamedSchema,
+  PhaseChecks,
   PhaseType,
   PrioritizerConfig,
   TransformerAgent,

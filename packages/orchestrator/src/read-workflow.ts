@@ -1,4 +1,5 @@
 import { jsonPath } from "@climpt/model";
+import { readPhaseChecks } from "./checks/read-phase-checks.ts";
 import { ORCHESTRATOR_CODES as C } from "./codes.ts";
 import { readAgents, readPrioritizer } from "./read-agents.ts";
 import { optionalString, stringMap, unknownFields } from "./read-fields.ts";
@@ -32,7 +33,7 @@ const TOP_FIELDS = [
   // This orchestrator's own: where a successful run's work goes (the original ignores it).
   "land",
 ];
-const PHASE_FIELDS = ["type", "priority", "agent", "description"];
+const PHASE_FIELDS = ["type", "priority", "agent", "description", "checks"];
 // rateLimit*: the original's polling of a usage API; the shared model-request limiter replaces it.
 const RULE_FIELDS = [
   "maxCycles",
@@ -95,6 +96,7 @@ function readPhases(problems: ProblemList, raw: unknown): WorkflowPhase[] {
       type: type as PhaseType,
       priority,
       agent: optionalString(problems, value, "agent", path) ?? null,
+      checks: readPhaseChecks(problems, value.checks, path),
     });
   }
   return phases;

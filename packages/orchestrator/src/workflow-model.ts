@@ -12,7 +12,28 @@ export interface WorkflowPhase {
   readonly priority: number | null;
   /** The agent an actionable phase dispatches. */
   readonly agent: string | null;
+  /**
+   * The phase follows the pull request of the issue's branch until its checks pass (an extension
+   * of the format): its agent is the fix agent, run only when a check fails. Null: a plain phase.
+   */
+  readonly checks: PhaseChecks | null;
 }
+
+/** How a `checks` phase waits for, and fixes, the pull request's checks. */
+export interface PhaseChecks {
+  /** One wait for the checks of one head commit ends (the issue is blocked) after this. */
+  readonly timeoutMinutes: number;
+  /** Pause between two reads of pending checks. */
+  readonly pollSeconds: number;
+  /** Runs of the fix agent for one issue in the phase before red checks block it. */
+  readonly maxFixAttempts: number;
+}
+
+export const DEFAULT_PHASE_CHECKS: PhaseChecks = {
+  timeoutMinutes: 60,
+  pollSeconds: 60,
+  maxFixAttempts: 2,
+};
 
 interface WorkflowAgentBase {
   readonly id: string;

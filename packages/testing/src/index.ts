@@ -48,6 +48,9 @@ export { FAKE_GH_VERSION, type RunFakeGhOptions, runFakeGh } from "./fake-gh/run
 export type {
   FakeGhApiWrite,
   FakeGhCall,
+  FakeGhCheckPlan,
+  FakeGhCheckRun,
+  FakeGhCheckScript,
   FakeGhComment,
   FakeGhCommitStatus,
   FakeGhFailure,

@@ -4,6 +4,8 @@ import path from "node:path";
 import {
   emptyRepo,
   type FakeGhCall,
+  type FakeGhCheckPlan,
+  type FakeGhCheckScript,
   type FakeGhFailure,
   type FakeGhIssue,
   type FakeGhLabel,
@@ -30,6 +32,10 @@ export interface FakeGhRepoSeed {
   readonly labels?: readonly (string | (Partial<FakeGhLabel> & { readonly name: string }))[];
   /** Labels an issue carries are created in the repository when it does not have them. */
   readonly issues?: readonly FakeGhIssueSeed[];
+  /** The git repository standing for GitHub's copy, where pull requests' head commits are read. */
+  readonly git?: string;
+  /** Scripted check runs, per pull request branch (see `FakeGhCheckScript`). */
+  readonly checks?: readonly FakeGhCheckScript[];
 }
 
 export interface FakeGhSeed extends FakeGhRepoSeed {
@@ -66,6 +72,11 @@ export interface FakeGh {
   calls(): FakeGhCall[];
   /** Makes the next matching invocation(s) fail (exit 1, an HTTP 502 message by default). */
   failNext(failure: FakeGhFailure): void;
+  /**
+   * Scripts the checks of `branch`'s pull request: `heads[0]` for its first head commit,
+   * `heads[1]` for the second, the last entry for any later one. Replaces an earlier script.
+   */
+  scriptChecks(branch: string, heads: readonly (readonly FakeGhCheckPlan[])[], repo?: string): void;
   /** Changes the state under the file lock (the shim may be running). */
   update(change: (state: FakeGhState) => void): void;
   /** Deletes the folder. */
@@ -95,6 +106,8 @@ function seedRepo(seed: FakeGhRepoSeed, user: string, now: string): FakeGhRepo {
     });
   };
   for (const label of seed.labels ?? []) addLabel(label);
+  if (seed.git !== undefined) repo.git = seed.git;
+  if (seed.checks !== undefined) repo.checkScripts = structuredClone([...seed.checks]);
   for (const issue of seed.issues ?? []) {
     for (const label of issue.labels ?? []) addLabel(label);
     const number = issue.number ?? repo.nextNumber;
@@ -175,6 +188,17 @@ export function installFakeGh(seed: FakeGhSeed = {}, options: InstallFakeGhOptio
       withStateLock(statePath, () => {
         const current = read();
         current.failures.push(failure);
+        writeFakeGhState(statePath, current);
+      });
+    },
+    scriptChecks: (branch, heads, repo) => {
+      withStateLock(statePath, () => {
+        const current = read();
+        const target = current.repos[repo ?? defaultRepo];
+        if (target === undefined) throw new Error(`fake gh: no repository ${repo}.`);
+        const scripts = (target.checkScripts ?? []).filter((script) => script.branch !== branch);
+        scripts.push({ branch, heads: heads.map((plans) => plans.map((plan) => ({ ...plan }))) });
+        target.checkScripts = scripts;
         writeFakeGhState(statePath, current);
       });
     },

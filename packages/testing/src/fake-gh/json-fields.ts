@@ -111,8 +111,10 @@ export function pullRequestJson(
   repo: FakeGhRepo,
   pr: FakeGhPullRequest,
   fields: readonly string[],
+  /** Fields that cost a look at git (`headRefOid`), given only when asked for. */
+  extra: JsonObject = {},
 ): JsonObject {
-  return pick(pullRequestFields(repoName, repo, pr), fields);
+  return pick({ ...pullRequestFields(repoName, repo, pr), ...extra }, fields);
 }
 
 export function labelJsonFields(

@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { headCommitOf, prChecks } from "./check-runs.ts";
 import {
   boolFlag,
   type GhFlagSpec,
@@ -113,6 +114,9 @@ function list(context: GhContext, argv: readonly string[]): GhOutput {
   }
   const head = stringFlag(args, "head");
   const base = stringFlag(args, "base");
+  const wantsOid = requestedFields(args)?.includes("headRefOid") === true;
+  const headOf = (pr: FakeGhPullRequest) =>
+    wantsOid ? { headRefOid: headCommitOf(context, pr) } : {};
   const prs = context.repo.pullRequests
     .filter((pr) => state === "all" || pr.state === state.toUpperCase())
     .filter((pr) => head === undefined || pr.headRefName === head)
@@ -122,7 +126,7 @@ function list(context: GhContext, argv: readonly string[]): GhOutput {
   const fields = requestedFields(args);
   if (fields !== undefined) {
     return jsonOutput(
-      prs.map((pr) => pullRequestJson(context.repoName, context.repo, pr, fields)),
+      prs.map((pr) => pullRequestJson(context.repoName, context.repo, pr, fields, headOf(pr))),
       args,
     );
   }
@@ -136,7 +140,8 @@ function view(context: GhContext, argv: readonly string[]): GhOutput {
   const pr = resolvePullRequest(context, args.positionals[0]);
   const fields = requestedFields(args);
   if (fields !== undefined) {
-    return jsonOutput(pullRequestJson(context.repoName, context.repo, pr, fields), args);
+    const extra = fields.includes("headRefOid") ? { headRefOid: headCommitOf(context, pr) } : {};
+    return jsonOutput(pullRequestJson(context.repoName, context.repo, pr, fields, extra), args);
   }
   return done(
     `title:\t${pr.title}\nstate:\t${pr.state}\nauthor:\t${pr.author}\nnumber:\t${pr.number}\n--\n${pr.body}\n`,
@@ -166,7 +171,11 @@ function merge(context: GhContext, argv: readonly string[]): GhOutput {
   return done("", `✓ Merged pull request #${pr.number} (${pr.title})\n`);
 }
 
-/** `gh pr <subcommand>`: create, list, view, merge. */
+function checks(context: GhContext, argv: readonly string[]): GhOutput {
+  return prChecks(context, argv, (selector) => resolvePullRequest(context, selector));
+}
+
+/** `gh pr <subcommand>`: create, list, view, merge, checks. */
 export const PR_COMMANDS: Readonly<
   Record<string, (context: GhContext, argv: readonly string[]) => GhOutput>
-> = { create, list, view, merge };
+> = { create, list, view, merge, checks };

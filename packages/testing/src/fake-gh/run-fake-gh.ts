@@ -1,4 +1,5 @@
 import { apiCommand } from "./api-command.ts";
+import { RUN_COMMANDS } from "./check-runs.ts";
 import { GhUsageError, parseGhArgs } from "./gh-args.ts";
 import { GhCommandError, type GhContext, type GhOutput } from "./gh-context.ts";
 import { repositoryFromGitRemotes } from "./git-remote.ts";
@@ -25,6 +26,7 @@ const GROUPS: Readonly<Record<string, Readonly<Record<string, Handler>>>> = {
   label: LABEL_COMMANDS,
   pr: PR_COMMANDS,
   repo: REPO_COMMANDS,
+  run: RUN_COMMANDS,
 };
 
 export interface RunFakeGhOptions {
@@ -83,7 +85,7 @@ function dispatch(context: GhContext, argv: readonly string[]): GhOutput {
   const handlers = group === undefined ? undefined : GROUPS[group];
   if (handlers === undefined) {
     return usage(
-      `fake gh: \`gh ${group ?? ""}\` is not modelled. It models: issue (list, view, create, edit, close, reopen, comment), label (list, create, edit, delete), pr (create, list, view, merge), repo view, api (a few REST calls), auth status, --version.`,
+      `fake gh: \`gh ${group ?? ""}\` is not modelled. It models: issue (list, view, create, edit, close, reopen, comment), label (list, create, edit, delete), pr (create, list, view, merge, checks), run view, repo view, api (a few REST calls), auth status, --version.`,
     );
   }
   const handler = command === undefined ? undefined : handlers[command];
@@ -133,7 +135,13 @@ export function runFakeGh(argv: readonly string[], options: RunFakeGhOptions): G
     }
     if (repo === undefined) {
       const group = argv[0];
-      if (group === "issue" || group === "label" || group === "pr" || group === "repo") {
+      if (
+        group === "issue" ||
+        group === "label" ||
+        group === "pr" ||
+        group === "repo" ||
+        group === "run"
+      ) {
         return record(
           usage(
             `GraphQL: Could not resolve to a Repository with the name '${repoName}'. (repository)`,

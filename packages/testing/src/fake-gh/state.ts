@@ -77,6 +77,54 @@ export interface FakeGhCommitStatus {
   createdAt: string;
 }
 
+/**
+ * One check a test scripts for a head commit of a pull request's branch. `pending` never
+ * completes (the check "stays pending forever").
+ */
+export interface FakeGhCheckPlan {
+  name: string;
+  conclusion: "success" | "failure" | "cancelled" | "skipped" | "pending";
+  /** The failed step's log (`gh run view --log-failed`), one line per `\n`. */
+  log?: string;
+  /** The workflow the check belongs to. Default `CI`. */
+  workflow?: string;
+  /** Reads of `gh pr checks` after the first before it completes. Default 2 (queued, in progress, done). */
+  polls?: number;
+}
+
+/**
+ * The checks of a branch's pull request, by the ordinal of its head commit: `heads[0]` for the
+ * first head the fake sees, `heads[1]` for the second; past the end, the last entry again.
+ * Tests cannot know commit ids in advance, so they script by branch and ordinal.
+ */
+export interface FakeGhCheckScript {
+  branch: string;
+  heads: FakeGhCheckPlan[][];
+}
+
+/** A check run the fake made for one head commit (one run of one workflow job). */
+export interface FakeGhCheckRun {
+  /** The job id (the link's `/job/<id>`). */
+  id: number;
+  /** The workflow run id (`gh run view <runId>`). */
+  runId: number;
+  sha: string;
+  branch: string;
+  name: string;
+  workflow: string;
+  status: "queued" | "in_progress" | "completed";
+  /** Once completed. */
+  conclusion: "success" | "failure" | "cancelled" | "skipped" | null;
+  /** The conclusion it will reach; `pending`: never. */
+  plan: FakeGhCheckPlan["conclusion"];
+  /** Reads of its head's checks since it was made. */
+  polls: number;
+  pollsUntilDone: number;
+  log: string;
+  startedAt: string | null;
+  completedAt: string | null;
+}
+
 export interface FakeGhRepo {
   /** Issues and pull requests share one number sequence, as on GitHub. */
   nextNumber: number;
@@ -88,6 +136,17 @@ export interface FakeGhRepo {
   apiWrites?: FakeGhApiWrite[];
   /** Every commit status set, oldest first (the latest per sha and context is the current one). */
   statuses?: FakeGhCommitStatus[];
+  /**
+   * The git repository that stands for GitHub's copy (a path or URL `git ls-remote` reads), where
+   * a pull request's head commit is looked up; absent: the `origin` remote of the caller's folder.
+   */
+  git?: string;
+  /** The checks tests scripted, per branch. */
+  checkScripts?: FakeGhCheckScript[];
+  /** Check runs made so far, oldest first. */
+  checkRuns?: FakeGhCheckRun[];
+  /** Per branch, the head commits its pull request had, in the order the fake saw them. */
+  heads?: Record<string, string[]>;
 }
 
 /**
