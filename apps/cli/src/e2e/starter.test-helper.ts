@@ -8,8 +8,12 @@ import { tempDir } from "./spawn-cli.test-helper.ts";
  * `npm run typecheck` and `npm run lint` real checks of their own (no dependencies to install),
  * node_modules ignored, one commit on main. `broken` makes the test fail.
  */
-export function sampleProject(prefix: string, options: { broken?: boolean } = {}): string {
-  const cwd = tempDir(prefix);
+export function sampleProject(
+  prefix: string,
+  options: { broken?: boolean; dir?: string } = {},
+): string {
+  const cwd = options.dir ?? tempDir(prefix);
+  mkdirSync(cwd, { recursive: true });
   const files: Record<string, string> = {
     "package.json": `${JSON.stringify(
       {

