@@ -108,6 +108,10 @@ describe("the GitHub Actions workflow climpt init writes", () => {
     expect(pulls.map((pr) => [pr.headRefName, pr.body.split("\n")[0]])).toEqual([
       ["climpt/issue-1", "Closes #1."],
     ]);
+    // The pull request carries the evidence of done: the implementer's completion ledger, which
+    // names the project's own checks and the command that re-checks them.
+    expect(pulls[0]?.body).toContain("`npm run test`");
+    expect(pulls[0]?.body).toContain("climpt verify");
     // The implementer's commit is on the pushed branch.
     expect(git(world.origin, "log", "--format=%s", "-1", "climpt/issue-1")).toBe(
       "sum: say what it does",
