@@ -458,6 +458,13 @@ export const ORCHESTRATOR_CODES = {
    * relabel to give the fix agent new attempts.
    */
   checksStillFailing: "ORC-CHECKS-003",
+  /**
+   * Not a failure: the issue waits for its pull request's checks (pending, or not started yet); it
+   * keeps its phase and is read again after `checks.pollSeconds` (a delayed job in the fleet).
+   * Example: `Waiting for the check "test" on https://github.com/acme/widgets/pull/7 (head
+   * 1a2b3c4d5e6f).` Fix: Nothing: run `climpt orchestrate` again, or let the fleet take the job.
+   */
+  checksPending: "ORC-CHECKS-004",
 } as const;
 
 export type OrchestratorCode = (typeof ORCHESTRATOR_CODES)[keyof typeof ORCHESTRATOR_CODES];

@@ -115,6 +115,12 @@ export { type ServedScript, type ServeScriptOptions, serveFakeScript } from "./s
 export { makeTempDir, removeTempDir, useTempDirs } from "./temp-dirs.ts";
 export { DEFAULT_WAIT_LIMIT_MS, type WaitOptions, waitFor, waitUntil } from "./wait-for.ts";
 export {
+  type ChecksScenario,
+  commitRun,
+  reviewReply,
+  writeChecksScenario,
+} from "./workflow-scenario/checks-scenario.ts";
+export {
   type FleetScenarioOptions,
   type FleetScenarioRun,
   type FleetScenarioSummary,

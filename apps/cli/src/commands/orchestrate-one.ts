@@ -65,7 +65,7 @@ export async function payloadOf(
   return { ok: true, value: value as Record<string, JsonValue> };
 }
 
-const UNCLEAN: readonly string[] = ["error", "interrupted", "locked"];
+const UNCLEAN: readonly string[] = ["error", "interrupted", "locked", "waiting"];
 
 /**
  * `climpt orchestrate --issue N`: the workflow's labels synced first (gh refuses a label the
@@ -89,10 +89,17 @@ export async function runOneIssue(
     if (options.json) writeJson(io, { status: "failed", error: synced.error });
     return EXIT.runFailed;
   }
-  const result: IssueResult = await orchestrateIssue(context, issue, {
+  let result: IssueResult = await orchestrateIssue(context, issue, {
     dryRun: options.dryRun,
     ...(options.payload === undefined ? {} : { payload: options.payload }),
   });
+  // A checks phase waiting on CI: look again after its poll interval (each wait is bounded by the
+  // phase's timeout); a stop leaves the wait in the issue's record for the next run.
+  while (result.status === "waiting" && !context.signal?.aborted) {
+    await pause(result.retryAfterMs ?? 1_000, context.signal);
+    if (context.signal?.aborted) break;
+    result = await orchestrateIssue(context, issue);
+  }
   const view = options.dryRun ? await context.gh.viewIssue(issue) : null;
   const resolved = view?.ok === true ? resolvePhase(context.workflow, view.value.labels) : null;
   const batch: BatchResult = {
@@ -126,4 +133,18 @@ export async function runOneIssue(
   else if (options.dryRun) io.stdout.write(formatBatch(batch, true));
   else io.stderr.write(formatBatch(batch, false));
   return batch.status === "completed" ? EXIT.ok : EXIT.runFailed;
+}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
+  });
 }

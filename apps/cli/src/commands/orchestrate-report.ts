@@ -104,7 +104,8 @@ export function formatBatch(result: BatchResult, dryRun: boolean): string {
   const errors = result.issues
     .filter(
       (issue) =>
-        issue.error !== undefined && ["error", "interrupted", "locked"].includes(issue.status),
+        issue.error !== undefined &&
+        ["error", "interrupted", "locked", "waiting"].includes(issue.status),
     )
     .map(
       (issue) =>

@@ -190,6 +190,18 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       if (stop.signal.aborted && result.status === "interrupted")
         return putBack("the worker is stopping");
       if (result.status === "locked") return putBack("another worker holds the issue");
+      if (result.status === "waiting" && !stop.signal.aborted) {
+        // CI runs: the job waits as a delayed job (its record keeps the wait), holding no slot.
+        const delay = result.retryAfterMs ?? 1_000;
+        try {
+          await job.moveToDelayed(Date.now() + delay, token);
+          log(`${job.id}: waiting for the pull request's checks; back in ${delay} ms`);
+        } catch (error) {
+          log(`${job.id}: waiting; the job is another worker's now (${(error as Error).message})`);
+        }
+        throw new DelayedError();
+      }
+      if (result.status === "waiting") return putBack("the worker is stopping");
       if (result.status === "interrupted" && (data.deferrals ?? 0) < 10) {
         return putBack(
           `the run was interrupted (${result.error === undefined ? "?" : formatCode(result.error)})`,

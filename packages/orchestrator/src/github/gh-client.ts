@@ -24,6 +24,13 @@ export interface GhIssueDetail extends GhIssue {
   readonly comments: readonly GhComment[];
 }
 
+/** A gh command's exit code and output, for commands whose exit code carries meaning. */
+export interface GhExit {
+  readonly exitCode: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
 export interface GhLabel {
   readonly name: string;
   readonly color: string;
@@ -223,6 +230,15 @@ export class GhClient {
     return { ok: true, value: run.value.trim().split("\n").at(-1) ?? "" };
   }
 
+  /**
+   * A gh command whose exit code is part of its answer (`gh pr checks`: 1 when a check failed, 8
+   * while one is pending, its JSON printed either way): every exit is a value; only a gh that
+   * cannot start or does not finish in time is an error.
+   */
+  exec(args: string[]): Promise<GhResult<GhExit>> {
+    return this.#spawn(args);
+  }
+
   async #void(args: string[], input?: string): Promise<GhResult<void>> {
     const run = await this.#run(args, input);
     return run.ok ? { ok: true, value: undefined } : run;
@@ -245,7 +261,22 @@ export class GhClient {
     }
   }
 
-  #run(args: string[], input?: string): Promise<GhResult<string>> {
+  async #run(args: string[], input?: string): Promise<GhResult<string>> {
+    const run = await this.#spawn(args, input);
+    if (!run.ok) return run;
+    const { exitCode, stdout, stderr } = run.value;
+    if (exitCode === 0) return { ok: true, value: stdout };
+    return {
+      ok: false,
+      error: {
+        code: C.ghFailed,
+        message: `\`gh ${args.slice(0, 3).join(" ")}\` exited ${exitCode}: ${stderr.trim().slice(0, 500) || "(no message)"}`,
+        hint: "Check gh auth status, that the issue and labels exist (climpt labels sync), and GitHub's status.",
+      },
+    };
+  }
+
+  #spawn(args: string[], input?: string): Promise<GhResult<GhExit>> {
     const options = this.#options;
     const command = options.command ?? "gh";
     const full = options.repo ? [...args, "--repo", options.repo] : args;
@@ -299,17 +330,8 @@ export class GhClient {
               hint: "Check the network and GitHub's status; the issue keeps its labels and is retried on the next pass.",
             },
           });
-        } else if (code !== 0) {
-          resolve({
-            ok: false,
-            error: {
-              code: C.ghFailed,
-              message: `${what} exited ${code}: ${stderr.trim().slice(0, 500) || "(no message)"}`,
-              hint: "Check gh auth status, that the issue and labels exist (climpt labels sync), and GitHub's status.",
-            },
-          });
         } else {
-          resolve({ ok: true, value: stdout });
+          resolve({ ok: true, value: { exitCode: code ?? 1, stdout, stderr } });
         }
       });
     });

@@ -1,3 +1,4 @@
+import type { JsonValue } from "@climpt/model";
 import type { OrchestratorError } from "../codes.ts";
 import { ORCHESTRATOR_CODES as C } from "../codes.ts";
 import type {
@@ -94,7 +95,12 @@ export class IssueRun {
   /** Whether the lock is still held, checked with the store right before a write elsewhere. */
   readonly holds = async (): Promise<boolean> => this.lock === null || this.lock.confirm();
 
-  result(status: IssueStatus, phase: string | null, error?: OrchestratorError): IssueResult {
+  result(
+    status: IssueStatus,
+    phase: string | null,
+    error?: OrchestratorError,
+    retryAfterMs?: number,
+  ): IssueResult {
     this.context.onProgress?.({
       kind: "stop",
       issue: this.issue,
@@ -115,6 +121,7 @@ export class IssueRun {
         ? {}
         : { payload: this.record.payload }),
       ...(this.landed.length === 0 ? {} : { landed: this.landed }),
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       ...(error === undefined ? {} : { error }),
     };
   }
@@ -145,6 +152,8 @@ export class IssueRun {
       history: [...this.record.history, record],
       inFlight: null,
       halted: null,
+      // The issue left the phase: a wait on its checks there is over.
+      checksWait: null,
       ...(transition.payload === undefined ? {} : { payload: transition.payload }),
       ...(transition.artifacts === undefined
         ? {}
@@ -159,10 +168,16 @@ export class IssueRun {
     return null;
   }
 
+  /**
+   * Runs (or resumes) the phase's agent. `extra`: arguments beside the issue's payload (a checks
+   * phase's fix agent gets `failedChecks`, `checkLogs`, `pullRequest`), passed like payload keys:
+   * only those the agent declares.
+   */
   async dispatch(
     phase: WorkflowPhase,
     agent: WorkflowAgent,
     title: string,
+    extra: Readonly<Record<string, JsonValue>> | null = null,
   ): Promise<DispatchOutcome> {
     const previous = this.record.inFlight;
     const resume = previous !== null && previous.phase === phase.id && previous.agent === agent.id;
@@ -191,7 +206,10 @@ export class IssueRun {
       phase: phase.id,
       agent,
       ...(resume ? { resume: { runId: inFlight.runId, startedAt: inFlight.startedAt } } : {}),
-      payload: this.record.payload ?? null,
+      payload:
+        extra === null
+          ? (this.record.payload ?? null)
+          : { ...(this.record.payload ?? {}), ...extra },
       artifacts: this.record.artifacts ?? [],
       onRunStarted: (run: StartedRun) => {
         inFlight = {

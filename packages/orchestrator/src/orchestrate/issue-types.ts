@@ -19,6 +19,8 @@ export type IssueStatus =
   | "no_phase"
   /** A run that did not reach an outcome (stopped, the model API failing): resumed next pass. */
   | "interrupted"
+  /** A `checks` phase: the pull request's checks are pending; read again after `retryAfterMs`. */
+  | "waiting"
   /** Another orchestrator holds the issue. */
   | "locked"
   /** gh or the state store failed; the issue keeps its phase. */
@@ -44,6 +46,8 @@ export interface IssueResult {
   readonly payload?: Readonly<Record<string, JsonValue>>;
   /** Where this pass landed the work of the issue's runs (merged, pushed, proposed). */
   readonly landed?: readonly Landed[];
+  /** `waiting`: when to look at the issue again (its checks' `pollSeconds`, within the timeout). */
+  readonly retryAfterMs?: number;
   readonly error?: OrchestratorError;
 }
 

@@ -12,6 +12,7 @@ import {
   orchestrateIssue,
 } from "./orchestrate-issue.ts";
 import { prioritizerProblem } from "./prioritizer-problem.ts";
+import { runPoolWithWaits } from "./waiting-pool.ts";
 
 export interface BatchOptions {
   /** Issues carrying every one of these labels. */
@@ -204,11 +205,14 @@ export async function orchestrateBatch(
     });
     return { status: "completed", issues: results, order, plan: withRules, labelSync, warnings };
   }
-  const results = await runPool(ordered, options.concurrency ?? availableParallelism(), (issue) =>
-    orchestrateIssue(context, issue.number),
+  const results = await runPoolWithWaits(
+    ordered,
+    options.concurrency ?? availableParallelism(),
+    (issue) => orchestrateIssue(context, issue.number),
+    context.signal,
   );
   const clean = results.every(
-    (result) => !["error", "interrupted", "locked"].includes(result.status),
+    (result) => !["error", "interrupted", "locked", "waiting"].includes(result.status),
   );
   return {
     status: clean ? "completed" : "partial",

@@ -1,9 +1,12 @@
 import { ClimptError, formatCode, type JsonValue } from "@climpt/model";
+import { followChecks } from "../checks/follow-checks.ts";
+import { landFix } from "../checks/land-fix.ts";
 import { ORCHESTRATOR_CODES as C, type OrchestratorError } from "../codes.ts";
 import type { DispatchOutcome } from "../dispatch/dispatcher.ts";
 import { payloadProblem } from "../handoff/issue-payload.ts";
 import { cycleRuleViolation, effectiveHistory } from "../phase-machine/cycle-rules.ts";
 import { resolvePhase } from "../phase-machine/resolve-phase.ts";
+import type { PendingTransition } from "../state/issue-record.ts";
 import { emptyRecord, type InFlightDispatch, type IssueKey } from "../state/issue-record.ts";
 import { isLockLost, lockLostProblem } from "../state/lock-lost.ts";
 import { phaseById, type WorkflowPhase } from "../workflow-model.ts";
@@ -177,6 +180,22 @@ async function orchestrateHeldIssue(
       return run.result(status, failed === null ? stuck.to : phase.id, failed ?? violation);
     }
     if (options.dryRun) return run.result("dry-run", phase.id);
+    let fix: Readonly<Record<string, string>> | null = null;
+    if (phase.checks !== null) {
+      const place = { issue, phase, checks: phase.checks, agent, labels: view.value.labels };
+      const step = await followChecks(run, place);
+      if (step.kind === "error") return run.result("error", phase.id, step.error);
+      if (step.kind === "wait")
+        return run.result("waiting", phase.id, step.error, step.retryAfterMs);
+      if (step.kind === "halt") return halt(run, phase, step);
+      if (step.kind === "transition") {
+        const done = await finishChecks(run, phase, agent.id, step.transition, step.reason);
+        if (done !== null) return done;
+        run.phase = step.transition.to;
+        continue;
+      }
+      fix = step.args;
+    }
     const cap = context.maxInterruptions ?? DEFAULT_MAX_INTERRUPTIONS;
     const previous = run.record.inFlight;
     const interruptedBefore =
@@ -186,10 +205,10 @@ async function orchestrateHeldIssue(
       previous.transition === null
         ? (previous.attempts ?? 1)
         : 0;
-    const outcome =
+    let outcome =
       interruptedBefore >= cap && previous !== null
         ? tooOftenInterrupted(agent.id, previous, cap)
-        : await run.dispatch(phase, agent, view.value.title);
+        : await run.dispatch(phase, agent, view.value.title, fix);
     if (outcome.interrupted) {
       return run.result(
         "interrupted",
@@ -199,6 +218,24 @@ async function orchestrateHeldIssue(
           message: "The run stopped before it reached an outcome.",
         },
       );
+    }
+    if (fix !== null && outcome.success) {
+      // The fix's commits go to the pull request (pushed by the host); then the wait starts again.
+      const pushed = await landFix(context, { number: issue, title: view.value.title }, outcome, {
+        holds: run.holds,
+        ...(run.signal === undefined ? {} : { signal: run.signal }),
+      });
+      if (pushed.ok) {
+        if (pushed.value !== null) run.landed.push(pushed.value);
+        const wait = run.record.checksWait;
+        await run.save({
+          ...run.record,
+          inFlight: null,
+          ...(wait === undefined || wait === null ? {} : { checksWait: { ...wait, fix: null } }),
+        });
+        continue;
+      }
+      outcome = { ...outcome, success: false, error: pushed.error };
     }
     const attempt = run.record.inFlight?.startedAt;
     const place = {
@@ -249,6 +286,38 @@ function tooOftenInterrupted(
     branch: null,
     output: null,
   };
+}
+
+/**
+ * Applies a transition a `checks` phase decided without a run (checks passed, or the wait ended):
+ * kept in the record first, like a run's, so a crash in between finishes it on the next pass.
+ * Null when the issue goes on (an actionable phase); else the pass's result.
+ */
+async function finishChecks(
+  run: IssueRun,
+  phase: WorkflowPhase,
+  agentId: string,
+  transition: PendingTransition,
+  reason: OrchestratorError | null,
+): Promise<IssueResult | null> {
+  await run.save({
+    ...run.record,
+    inFlight: {
+      phase: phase.id,
+      agent: agentId,
+      startedAt: new Date().toISOString(),
+      runId: null,
+      journalPath: null,
+      worktree: null,
+      transition,
+    },
+  });
+  const failed = await run.finish(transition);
+  if (failed !== null) return run.result("error", phase.id, failed);
+  const target = phaseById(run.context.workflow, transition.to);
+  if (target?.type === "terminal") return run.result("completed", transition.to);
+  if (target?.type === "blocking") return run.result("blocked", transition.to, reason ?? undefined);
+  return null;
 }
 
 /** Holds the issue in its phase with a comment (once), for an outcome that has no phase. */

@@ -67,6 +67,25 @@ export interface HaltedIssue {
 }
 
 /**
+ * An issue in a `checks` phase following its pull request's checks: what a later pass (after a
+ * kill, on another worker) needs to go on waiting instead of starting over.
+ */
+export interface ChecksWait {
+  readonly phase: string;
+  /** The pull request's URL and number. */
+  readonly pullRequest: string;
+  readonly number: number;
+  /** The head commit whose checks are awaited. */
+  readonly headSha: string;
+  /** When the wait for this head began: its `timeoutMinutes` count from here. */
+  readonly since: string;
+  /** Runs of the fix agent in the phase so far (bounded by `maxFixAttempts`). */
+  readonly attempts: number;
+  /** The fix run's arguments while it is in flight, so a resumed run gets the same ones. */
+  readonly fix?: Readonly<Record<string, string>> | null;
+}
+
+/**
  * What the orchestrator remembers about an issue between passes: the transitions it made (for
  * the cycle rules) and the dispatch in flight (to recover a crash from the run's journal instead
  * of dispatching again). GitHub's labels stay the truth about the phase.
@@ -82,6 +101,8 @@ export interface IssueRecord extends IssueKey {
   /** The artifacts its handoffs emitted, written into its worktree before each run. */
   readonly artifacts?: readonly IssueArtifact[];
   readonly halted?: HaltedIssue | null;
+  /** The wait on the pull request's checks, while the issue is in a `checks` phase. */
+  readonly checksWait?: ChecksWait | null;
 }
 
 export function emptyRecord(key: IssueKey): IssueRecord {
