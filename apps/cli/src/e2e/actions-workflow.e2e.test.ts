@@ -119,8 +119,9 @@ describe("the GitHub Actions workflow climpt init writes", () => {
     // What the next job restores: the records, the branch, each agent's journal of the issue.
     const state = path.join(world.workspace, STATE_DIR);
     expect(readdirSync(state).sort()).toEqual(["branches.bundle", "journals", "orchestrator"]);
+    // CI passed on the first head, so ci-fixer never ran.
     expect(readdirSync(path.join(state, "journals", "issue-1")).sort()).toEqual(
-      [...STARTER_AGENTS].sort(),
+      STARTER_AGENTS.filter((agent) => agent !== "ci-fixer").sort(),
     );
     // No secret of the job reached a journal or a comment.
     const journals = allText(state);
@@ -177,5 +178,82 @@ describe("the GitHub Actions workflow climpt init writes", () => {
     expect(Object.fromEntries(steps.map((step) => [step, world.requestsOf(step)]))).toEqual(before);
     // The held request is the one sent again (its reply never reached the journal), then the turn after it.
     expect(world.requestsOf("closure.review")).toBe(3);
+  });
+
+  it("the scheduled batch: one pull request's CI fails once, ci-fixer reads the failing check's log and pushes, CI passes, review approves; the other's check never passes and the issue is blocked naming it", async () => {
+    const marker = "AssertionError: sum(2, 3) should be 5 [ci-log-3]";
+    const world = await jobWorld("ci", {
+      issues: [
+        { number: 3, title: "Document sum", body: "Say what sum returns." },
+        { number: 4, title: "Document sum twice", body: "Say it again." },
+      ],
+      checks: {
+        3: [
+          [
+            {
+              name: "unit tests",
+              conclusion: "failure",
+              log: `FAIL test/sum.test.js\n${marker}`,
+              polls: 0,
+            },
+          ],
+          [{ name: "unit tests", conclusion: "success", polls: 0 }],
+        ],
+        4: [[{ name: "e2e", conclusion: "failure", log: "e2e: the page never loaded", polls: 0 }]],
+      },
+      rules: [
+        {
+          // Answers only a ci-fixer prompt that carries the failing check's log.
+          name: "ci-fixer: the fix the log points to",
+          step: "initial.ci",
+          prompt: marker,
+          turns: [
+            {
+              text: "The log says sum(2, 3) is not 5.",
+              toolCalls: [
+                {
+                  name: "Bash",
+                  input: {
+                    command:
+                      "printf '%s\\n' '// checked by CI' >> src/sum.js && git add -A && git commit -qm 'sum: the fix CI asked for'",
+                  },
+                },
+              ],
+            },
+            {
+              output: {
+                stepId: "initial.ci",
+                summary: "Fixed what the unit tests check reported.",
+                work: { description: "sum: the fix CI asked for", files: ["src/sum.js"] },
+                next_action: { action: "handoff", reason: "Committed." },
+              },
+            },
+          ],
+        },
+      ],
+    });
+    worlds.push(world);
+    const job = await runJob(world, { schedule: true });
+    expect(job.failed, job.log).toEqual([]);
+
+    expect(world.gh.issue(3)?.labels, job.log).toEqual(["climpt:done"]);
+    expect(git(world.origin, "log", "--format=%s", "-2", "climpt/issue-3").split("\n")).toEqual([
+      "sum: the fix CI asked for",
+      "sum: say what it does",
+    ]);
+    const fixPrompts = world.fake
+      .messageRequests()
+      .map((request) => requestFacts(request))
+      .filter((facts) => facts.step === "initial.ci" && facts.prompt.includes(marker));
+    expect(fixPrompts.length).toBeGreaterThan(0);
+    expect(fixPrompts[0]?.prompt).toContain("unit tests");
+    expect(world.gh.issue(3)?.comments.at(-1)?.body.split("\n")[0]).toBe(
+      "## Approved by climpt's review",
+    );
+
+    expect(world.gh.issue(4)?.labels).toEqual(["climpt:blocked"]);
+    const blocked = world.gh.issue(4)?.comments.at(-1)?.body ?? "";
+    expect(blocked).toContain("e2e");
+    expect(blocked).toContain("ORC-CHECKS-003");
   });
 });

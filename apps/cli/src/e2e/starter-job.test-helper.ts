@@ -15,7 +15,7 @@ import {
   requestFacts,
   startFakeAnthropic,
 } from "@climpt/mock";
-import { type FakeGh, installFakeGh } from "@climpt/testing";
+import { type FakeGh, type FakeGhCheckPlan, installFakeGh } from "@climpt/testing";
 import { STARTER_AGENTS } from "../init/write-starter.ts";
 import {
   condition,
@@ -60,9 +60,13 @@ export interface JobWorld {
   remove(): Promise<void>;
 }
 
-/** The starter's four mock scripts as one, with the implementer making a real commit first. */
-function modelScript(workspace: string) {
+/**
+ * The starter's four mock scripts as one, after `extra` rules (tried first), with the implementer
+ * making a real commit.
+ */
+function modelScript(workspace: string, extra: readonly unknown[]) {
   const rules: unknown[] = [
+    ...extra,
     {
       name: "implement: a real change",
       step: "initial.implement",
@@ -105,7 +109,25 @@ function linkClimpt(workspace: string): void {
   symlinkSync("../climpt/bin/climpt.mjs", path.join(workspace, "node_modules", ".bin", "climpt"));
 }
 
-export async function jobWorld(prefix: string): Promise<JobWorld> {
+export interface WorldOptions {
+  /** The issues, each labelled climpt:triage; default #1 and #2. */
+  readonly issues?: readonly { number: number; title: string; body: string }[];
+  /** The checks each issue's pull request gets, per head commit; default one passing check. */
+  readonly checks?: Readonly<Record<number, FakeGhCheckPlan[][]>>;
+  /** Mock rules tried before the starter's own. */
+  readonly rules?: readonly unknown[];
+}
+
+const DEFAULT_ISSUES = [
+  {
+    number: 1,
+    title: "Say what sum does",
+    body: "src/sum.js needs a comment that says what sum returns.",
+  },
+  { number: 2, title: "Say what sum does, again", body: "The same, for the resume test." },
+];
+
+export async function jobWorld(prefix: string, options: WorldOptions = {}): Promise<JobWorld> {
   const root = tempDir(prefix);
   const origin = path.join(root, "origin.git");
   const workspace = path.join(root, "work", "sample");
@@ -118,29 +140,19 @@ export async function jobWorld(prefix: string): Promise<JobWorld> {
   git(workspace, "remote", "add", "origin", origin);
   git(workspace, "push", "-q", "origin", "main");
   linkClimpt(workspace);
+  const issues = options.issues ?? DEFAULT_ISSUES;
   const gh = installFakeGh({
     repo: "acme/sample",
-    issues: [
-      {
-        number: 1,
-        title: "Say what sum does",
-        body: "src/sum.js needs a comment that says what sum returns.",
-        labels: ["climpt:triage"],
-      },
-      {
-        number: 2,
-        title: "Say what sum does, again",
-        body: "The same, for the resume test.",
-        labels: ["climpt:triage"],
-      },
-    ],
-    checks: [1, 2].map((issue) => ({
-      branch: `climpt/issue-${issue}`,
-      heads: [[{ name: "test", conclusion: "success" as const, polls: 0 }]],
+    issues: issues.map((issue) => ({ ...issue, labels: ["climpt:triage"] })),
+    checks: issues.map((issue) => ({
+      branch: `climpt/issue-${issue.number}`,
+      heads: options.checks?.[issue.number] ?? [
+        [{ name: "test", conclusion: "success" as const, polls: 0 }],
+      ],
     })),
   });
   const fake = await startFakeAnthropic();
-  const matcher = createMockMatcher(modelScript(workspace));
+  const matcher = createMockMatcher(modelScript(workspace, options.rules ?? []));
   const world: JobWorld = {
     root,
     origin,
@@ -179,20 +191,24 @@ export interface JobOutcome {
 }
 
 /**
- * Runs the job for an `issues: labeled` event on `issue` (or a `workflow_dispatch`): each step
+ * Runs the job for an `issues: labeled` event on `issue`, or for the `schedule` (the batch): each step
  * whose `if:` holds, `run:` steps executed, `uses:` steps left to GitHub (a test stands in for
  * the artifact download). `during` sees each running step's shell (to cancel the job).
  */
 export async function runJob(
   world: JobWorld,
-  event: { readonly issue: number },
+  event: { readonly issue: number } | { readonly schedule: true },
   during?: (step: string, pid: number) => void,
 ): Promise<JobOutcome> {
   const home = tempDir("job-home");
+  const eventName = "issue" in event ? "issues" : "schedule";
   const context: ExpressionContext = {
     github: {
-      event_name: "issues",
-      event: { issue: { number: event.issue }, label: { name: "climpt:triage" } },
+      event_name: eventName,
+      event:
+        "issue" in event
+          ? { issue: { number: event.issue }, label: { name: "climpt:triage" } }
+          : {},
       repository: "acme/sample",
       token: JOB_TOKEN,
     },
@@ -211,7 +227,7 @@ export async function runJob(
     GITHUB_ACTIONS: "true",
     GITHUB_WORKSPACE: world.workspace,
     GITHUB_REPOSITORY: "acme/sample",
-    GITHUB_EVENT_NAME: "issues",
+    GITHUB_EVENT_NAME: eventName,
     // The one addition to the job's environment: the fake Messages API stands for the real one.
     ANTHROPIC_BASE_URL: world.fake.url,
   });
