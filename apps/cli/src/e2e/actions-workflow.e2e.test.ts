@@ -85,6 +85,24 @@ describe("the GitHub Actions workflow climpt init writes", () => {
     ).toContain("potentially untrusted");
   });
 
+  it("a workflow_dispatch whose issue input is not a number stops before climpt runs (exit 2), the input never parsed by a shell", async () => {
+    const world = await jobWorld("dispatch");
+    worlds.push(world);
+    // Every gh call but the artifact lookup (`gh api`, a GET) and reads.
+    const writes = () =>
+      world.gh
+        .calls()
+        .filter((call) => call.argv[0] !== "api" && !["list", "view"].includes(call.argv[1] ?? ""))
+        .length;
+    const before = writes();
+    const job = await runJob(world, { dispatch: '1"; touch pwned; echo "' });
+    expect(job.failed).toEqual(["Orchestrate: 2"]);
+    expect(job.log).toContain("issue must be a number");
+    expect(readdirSync(world.workspace)).not.toContain("pwned");
+    expect(writes()).toBe(before);
+    expect(world.fake.messageRequests()).toHaveLength(0);
+  });
+
   it("an issue labelled climpt:triage: the job's run: lines take it to a reviewed pull request, and keep the state for the next job", async () => {
     const world = await jobWorld("job");
     worlds.push(world);

