@@ -74,6 +74,14 @@ export const CLI_CODES = {
    */
   executorMissing: "AC-CLI-014",
   /**
+   * `climpt init --workflow issue-to-pr` found no test command in the repository (no package.json
+   * test script, no Makefile test target, no pytest in pyproject.toml) and stdin is not a terminal
+   * to ask on. Example: `No test command found in /repo: the implement agent's completion chain
+   * needs one.` Fix: Pass it: `--test-command "npm test"` (and `--typecheck-command`,
+   * `--lint-command` for the others).
+   */
+  noCheckCommand: "AC-CLI-015",
+  /**
    * A command needs an optional package that a light install leaves out: `bullmq` and `ioredis`
    * for the fleet (`climpt worker`, `fleet status`, `orchestrate --queue`), `typescript-json-schema`
    * for `climpt schema from-ts`. Exit 2. Example: `climpt worker needs the packages bullmq and

@@ -26,6 +26,11 @@ export interface CliIo {
   readonly cwd: string;
   /** Calls `handler` on SIGINT / SIGTERM until the returned function is called. */
   readonly onStopSignal?: (handler: (signal: StopSignal) => void) => () => void;
+  /**
+   * Asks a person a question on the terminal and returns the line they typed. Present only when
+   * stdin is a terminal: a command that would ask otherwise reports a coded error instead.
+   */
+  readonly ask?: (question: string) => Promise<string>;
   /** Ends the process at once (a second Ctrl-C). */
   readonly exitNow?: (code: number) => void;
 }

@@ -1,3 +1,4 @@
+import { createInterface } from "node:readline/promises";
 import type { CliIo, StopSignal } from "./cli-io.ts";
 import { exitAtOnce } from "./exit-at-once.ts";
 
@@ -27,5 +28,16 @@ export function nodeIo(): CliIo {
       };
     },
     exitNow: exitAtOnce,
+    ...(process.stdin.isTTY === true ? { ask } : {}),
   };
+}
+
+/** One question on the terminal (stdin is one): the answer, trimmed. */
+async function ask(question: string): Promise<string> {
+  const terminal = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await terminal.question(question)).trim();
+  } finally {
+    terminal.close();
+  }
 }

@@ -1,46 +1,6 @@
 import { gateMockScript } from "./gate-mock.ts";
+import { gate, json, stepOutput } from "./gate-parts.ts";
 import type { ScaffoldFile } from "./scaffold-file.ts";
-
-function json(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
-}
-
-function nextAction(intents: readonly string[]) {
-  return {
-    type: "object",
-    additionalProperties: false,
-    required: ["action", "reason"],
-    properties: {
-      action: { type: "string", enum: intents },
-      reason: { type: "string", description: "Why this is the next move, in one sentence." },
-    },
-  };
-}
-
-function stepOutput(stepId: string, body: Record<string, unknown>, intents: readonly string[]) {
-  const [key, schema] = Object.entries(body)[0] as [string, unknown];
-  return {
-    type: "object",
-    additionalProperties: false,
-    required: ["stepId", "summary", key, "next_action"],
-    properties: {
-      stepId: { const: stepId },
-      summary: { type: "string", description: "What you did in this step, in a few sentences." },
-      [key]: schema,
-      next_action: nextAction(intents),
-    },
-  };
-}
-
-function gate(intents: readonly string[], handoffFields: readonly string[]) {
-  return {
-    allowedIntents: intents,
-    intentSchemaRef: "#/properties/next_action/properties/action",
-    intentField: "next_action.action",
-    handoffFields,
-    failFast: true,
-  };
-}
 
 /**
  * A small gate-dialect agent (docs/design.md#two-dialects-one-model): initial.work →

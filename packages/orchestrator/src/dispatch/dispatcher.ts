@@ -104,6 +104,11 @@ export interface LandRequest {
   readonly signal?: AbortSignal;
   /** Asked right before a write others see (a merge, a push, a pull request). */
   readonly holds?: () => Promise<boolean>;
+  /**
+   * The run's completion ledger as markdown (`DispatchOutcome.evidence`): a pull request the
+   * landing opens carries it in its body, so the reviewer sees what was checked on which commit.
+   */
+  readonly evidence?: string;
 }
 
 export interface Landed {

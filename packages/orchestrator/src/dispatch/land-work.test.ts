@@ -148,7 +148,9 @@ describe("RunnerDispatcher.land", () => {
     });
     const dispatcher = new RunnerDispatcher({ repoDir: repo, gh });
     const landing = { mode: "pull-request" as const, remote: "origin", base: null };
-    const landed = await dispatcher.land(request(landing));
+    const evidence =
+      "| validator | command | result |\n| --- | --- | --- |\n| tests | `npm test` | passed |";
+    const landed = await dispatcher.land({ ...request(landing), evidence });
     expect(landed.ok).toBe(true);
     if (!landed.ok) return;
     expect(landed.value).toMatchObject({
@@ -169,6 +171,8 @@ describe("RunnerDispatcher.land", () => {
       title: "Write the note",
     });
     expect(prs[0]?.body).toContain("Closes #7.");
+    // The run's completion ledger: the evidence of done where the reviewer looks.
+    expect(prs[0]?.body).toContain(evidence);
     // The base is untouched: the work is proposed, not merged.
     expect(existsSync(path.join(repo, "notes.md"))).toBe(false);
     const again = await dispatcher.land(request(landing));

@@ -296,7 +296,11 @@ async function openPullRequest(
     head: branch,
     base,
     title: issue.title === "" ? `Issue #${issue.number}` : issue.title,
-    body: `Closes #${issue.number}.\n\nThe work climpt's orchestrator did for the issue, on \`${branch}\`.`,
+    body: [
+      `Closes #${issue.number}.`,
+      `The work climpt's orchestrator did for the issue, on \`${branch}\`.`,
+      ...(request.evidence === undefined ? [] : [request.evidence]),
+    ].join("\n\n"),
   });
   return created.ok ? created : failed(created.error.message);
 }

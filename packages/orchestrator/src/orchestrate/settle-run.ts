@@ -116,6 +116,7 @@ export async function settleRun(
       landing,
       holds: options.holds,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(outcome.evidence == null ? {} : { evidence: outcome.evidence }),
     });
     if (!result.ok && result.error.code === C.stateLockLost)
       throw lockLostError(place.issue, "before its work was landed");
