@@ -274,8 +274,9 @@ export const RUNNER_CODES = {
    */
   forkNoSnapshot: "RUN-FORK-003",
   /**
-   * The source run's journal names a snapshot that is not a commit id, or a step end whose
-   * iteration is not a whole number from 1: it was not written by climpt (an edited file, or a
+   * The source run's journal names a snapshot that is not a commit id, a step end whose
+   * iteration is not a whole number from 1, or a base branch that is not a branch name: it was
+   * not written by climpt (an edited file, or a
    * fleet's Redis stream written by something else), and those values would reach git's command
    * line. Nothing was made. Example: `The journal of run … names "--upload-pack=…" as the snapshot
    * of its start: that is not a commit id, so the run is not forked.` Fix: Fork another run, or

@@ -4,7 +4,12 @@ import { findGitLayout, type GitLayout } from "@climpt/host-git";
 import { useTempDirs } from "@climpt/testing";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { RunSnapshots, removeRunSnapshots } from "./git/run-snapshot.ts";
-import { isRemoteName, isSnapshotLabel, isSnapshotRunId } from "./git/snapshot-names.ts";
+import {
+  isPlainBranchName,
+  isRemoteName,
+  isSnapshotLabel,
+  isSnapshotRunId,
+} from "./git/snapshot-names.ts";
 import {
   fetchRunSnapshots,
   pushRunSnapshots,
@@ -121,6 +126,22 @@ describe("a run's snapshot refs on a remote", () => {
       await expect(fetchRunSnapshots(layout, "origin", RUN, [label])).rejects.toThrow(
         /not a snapshot label/,
       );
+    }
+    for (const branch of ["main", "feature/x-1", "release_2.0"])
+      expect(isPlainBranchName(branch)).toBe(true);
+    for (const branch of [
+      `--output=${marker}`,
+      "-b",
+      "a..b",
+      "a/.b",
+      "a.lock",
+      "a/",
+      "HEAD@{1}",
+      "a b",
+      "a^",
+      "",
+    ]) {
+      expect(isPlainBranchName(branch)).toBe(false);
     }
     expect(existsSync(marker)).toBe(false);
     expect(refsOf(bare, "refs/")).toEqual(["refs/heads/main"]);

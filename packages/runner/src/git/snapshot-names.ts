@@ -38,3 +38,17 @@ export function isSnapshotLabel(label: unknown): label is string {
 export function isSnapshotCommit(commit: unknown): commit is string {
   return typeof commit === "string" && /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit);
 }
+
+/**
+ * A branch name as a journal records a run's base branch (`main`, `feature/x`): what git accepts
+ * in `refs/heads/`, and nothing git would read as an option or a revision range. The merge of a
+ * completed fork names it on git's command line.
+ */
+export function isPlainBranchName(name: unknown): name is string {
+  return (
+    typeof name === "string" &&
+    name.length <= 255 &&
+    /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(name) &&
+    !/\.\.|\/\/|\/\.|\.$|\/$|\.lock$|\.lock\//.test(name)
+  );
+}

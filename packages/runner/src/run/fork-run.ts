@@ -5,7 +5,12 @@ import { RUNNER_CODES } from "../codes.ts";
 import { preRunChecks, reportWarnings } from "../definition-checks/pre-run-checks.ts";
 import { recordRunGit } from "../git/run-git.ts";
 import { adoptSnapshots, type RunSnapshots, snapshotLabel } from "../git/run-snapshot.ts";
-import { isRemoteName, isSnapshotCommit, isSnapshotRunId } from "../git/snapshot-names.ts";
+import {
+  isPlainBranchName,
+  isRemoteName,
+  isSnapshotCommit,
+  isSnapshotRunId,
+} from "../git/snapshot-names.ts";
 import { fetchRunSnapshots } from "../git/snapshot-remote.ts";
 import { runJournalStore } from "../journal/journal-store.ts";
 import { JOURNAL_FORMAT, StepEndFold } from "../journal/step-end-record.ts";
@@ -255,6 +260,16 @@ export async function forkRun(
   // The snapshots the fork takes refs to, by the source's labels; every id is checked before it
   // reaches git (a journal, above all one read from Redis, is not trusted input).
   const labels = inheritedSnapshots(start, point, { runId: sourceId, file });
+  // The base branch a fork merges into when asked (--merge) reaches git's command line too.
+  const recordedBase = start.worktree?.baseBranch ?? null;
+  if (recordedBase !== null && !isPlainBranchName(recordedBase)) {
+    throw new RunnerError({
+      code: RUNNER_CODES.forkJournalMalformed,
+      message: `The journal of run ${sourceId} names ${JSON.stringify(recordedBase)} as its base branch: that is not a branch name, so the run is not forked.`,
+      file,
+      hint: "The journal was edited or written by something else. Fork another run, or start a new one.",
+    });
+  }
   const repo = snapshot === undefined ? null : repositoryOf(here);
   if (remote !== undefined && repo !== null) {
     try {
@@ -303,8 +318,7 @@ export async function forkRun(
     agentName: agent.name,
     runId,
     snapshot,
-    baseBranch:
-      start.worktree === null ? await currentBranch(here) : (start.worktree.baseBranch ?? null),
+    baseBranch: start.worktree === null ? await currentBranch(here) : recordedBase,
     ...(runnerOptions.env === undefined ? {} : { env: runnerOptions.env }),
   });
   let context: RunContext;

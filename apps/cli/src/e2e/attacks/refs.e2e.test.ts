@@ -227,7 +227,7 @@ describe(`attack family ${FAMILY}`, () => {
  * is made.
  */
 describe(`attack family ${FAMILY}: a fork of a fleet's run whose Redis journal names hostile refs`, () => {
-  it("refuses each hostile run id, snapshot, iteration, step id and remote before git acts on it", async () => {
+  it("refuses each hostile run id, snapshot, iteration, step id, base branch and remote before git acts on it", async () => {
     const redis = await startRedisServer();
     const { Redis } = await loadFleetModules();
     const client = new Redis(redis.url, { maxRetriesPerRequest: 3 });
@@ -305,6 +305,17 @@ describe(`attack family ${FAMILY}: a fork of a fleet's run whose Redis journal n
           startEvent("20261128T120000Z-aaaaa2"),
           stepEnd("20261128T120000Z-aaaaa2", hostile, "initial.analyze", head),
         ],
+        "20261128T120000Z-aaaaa4": [
+          startEvent("20261128T120000Z-aaaaa4", {
+            snapshot: head,
+            worktree: {
+              path: "/elsewhere/worktree",
+              branch: "climpt/fix-bug/20261128T120000Z-aaaaa4",
+              baseBranch: hostile,
+              createdBranch: true,
+            },
+          }),
+        ],
         "20261128T120000Z-aaaaa3": [
           startEvent("20261128T120000Z-aaaaa3"),
           stepEnd("20261128T120000Z-aaaaa3", 1, hostile, head),
@@ -364,6 +375,11 @@ describe(`attack family ${FAMILY}: a fork of a fleet's run whose Redis journal n
         {
           what: "a start snapshot that is an option",
           outcome: () => fork("20261128T120000Z-aaaaa1", "1"),
+          code: "RUN-FORK-004",
+        },
+        {
+          what: "a base branch that is an option (the merge names it)",
+          outcome: () => fork("20261128T120000Z-aaaaa4", "1", "--merge"),
           code: "RUN-FORK-004",
         },
         {
