@@ -465,6 +465,14 @@ export const ORCHESTRATOR_CODES = {
    * 1a2b3c4d5e6f).` Fix: Nothing: run `climpt orchestrate` again, or let the fleet take the job.
    */
   checksPending: "ORC-CHECKS-004",
+  /**
+   * `climpt fork <run id> --queue …` found no journal of that run in Redis (no stream under the
+   * agent's name), or one with a line that is not an event. Nothing was made. Example: `No journal
+   * of run 20261122T003512Z-a1b2c3 of agent "implementer" in Redis (climpt:journal:implementer:…).`
+   * Fix: `climpt fleet status --queue …` and the issue's record name the fleet's runs; check the run id,
+   * the agent and the queue URL.
+   */
+  forkSourceMissing: "ORC-JOURNAL-002",
 } as const;
 
 export type OrchestratorCode = (typeof ORCHESTRATOR_CODES)[keyof typeof ORCHESTRATOR_CODES];

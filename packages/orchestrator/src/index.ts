@@ -34,6 +34,11 @@ export {
   startFleetWorker,
 } from "./fleet/fleet-worker.ts";
 export { parseQueueUrl } from "./fleet/redis-connection.ts";
+export {
+  openRedisForkSource,
+  readRedisJournal,
+  redisForkSource,
+} from "./fleet/redis-fork-source.ts";
 export { redisJournalStore } from "./fleet/redis-journal-store.ts";
 export { type RedisLimiterOptions, RedisModelLimiter } from "./fleet/redis-limiter.ts";
 export { redisStepCommits } from "./fleet/redis-step-commits.ts";

@@ -166,9 +166,21 @@ describe("budgets as flow (onBudget)", () => {
     expect(result.resumable).toBe(true);
   });
 
-  it("the iteration cap sends the run to onBudget as one iteration past the cap", async () => {
-    const { gh, fake, run } = await setup(agentSpec());
-    fake.enqueue(intent("next"), intent("next"), ...ON_BUDGET_REPLIES);
+  it("the iteration cap sends the run to onBudget as one iteration past the cap, the last step's output and handoff kept", async () => {
+    const spec = agentSpec();
+    const { gh, fake, events, run } = await setup({
+      ...spec,
+      steps: {
+        ...spec.steps,
+        "continuation.two": {
+          intents: ["next"],
+          handoffFields: ["found.cause"],
+          transitions: { next: target("continuation.three") },
+        },
+      },
+    });
+    const found = { cause: "slugify keeps runs of dashes" };
+    fake.enqueue(intent("next"), intent("next", { found }), ...ON_BUDGET_REPLIES);
     const result = await run({ args: { issue: 5 }, cwd: makeSampleRepo(), maxIterations: 2 });
     expect(result.error?.code).toBe("RUN-BUDGET-001");
     expect(result.budget).toMatchObject({ limit: "maxIterations", max: 2 });
@@ -179,6 +191,20 @@ describe("budgets as flow (onBudget)", () => {
     ]);
     expect(result.iterations).toBe(3);
     expect(gh.issue(5).comments).toEqual([COMMENT]);
+    // The step the cap stopped is recorded with what it said, not as unanswered: its output in
+    // its step_end (the journal) and its handoff in the state the onBudget step ran with.
+    const stepEnds = events.filter((event) => event.type === "step_end");
+    expect(stepEnds[1]).toMatchObject({
+      stepId: "continuation.two",
+      final: false,
+      output: { next_action: { action: "next" }, found },
+      handoff: { cause: found.cause },
+    });
+    expect(result.state.handoff["continuation.two"]).toEqual({ cause: found.cause });
+    const journal = readJournal(result.journalPath as string);
+    expect(journal.filter((event) => event.type === "step_end")[1]).toMatchObject({
+      output: { found },
+    });
   });
 
   it("a step's own limits are a budget: its third execution goes to onBudget", async () => {

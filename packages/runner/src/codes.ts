@@ -267,11 +267,22 @@ export const RUNNER_CODES = {
    * The point `fork --at` names has no snapshot of the working tree to start from: the journal
    * predates snapshots, the run worked outside a repository or kept none (`snapshots: false`),
    * the snapshot failed (a notice in the journal says why), or its commit is gone from the
-   * repository (removed refs, a fleet run whose worker kept it). Nothing was made. Example: `Run
+   * repository (removed refs), or a fleet's run whose snapshots the remote does not have (`--remote`
+   * names another remote, or an older worker did not push them). Nothing was made. Example: `Run
    * … recorded no snapshot of its working tree before iteration 2 (continuation.implement), so a
    * fork cannot start there.` Fix: Fork at another point that has one, or start a new run.
    */
   forkNoSnapshot: "RUN-FORK-003",
+  /**
+   * The source run's journal names a snapshot that is not a commit id, a step end whose
+   * iteration is not a whole number from 1, or a base branch that is not a branch name: it was
+   * not written by climpt (an edited file, or a
+   * fleet's Redis stream written by something else), and those values would reach git's command
+   * line. Nothing was made. Example: `The journal of run … names "--upload-pack=…" as the snapshot
+   * of its start: that is not a commit id, so the run is not forked.` Fix: Fork another run, or
+   * start a new one.
+   */
+  forkJournalMalformed: "RUN-FORK-004",
   /**
    * The `onStepEnd` hook (a fleet worker pushing the run's branch) failed after a step end; the run
    * stops, the step is recorded. Resumable. Example: `The step-end hook failed after step

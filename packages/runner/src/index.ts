@@ -27,6 +27,12 @@ export {
   snapshotLabel,
   snapshotRef,
 } from "./git/run-snapshot.ts";
+export { isRemoteName, isSnapshotRunId } from "./git/snapshot-names.ts";
+export {
+  fetchRunSnapshots,
+  pushRunSnapshots,
+  removeRemoteRunSnapshots,
+} from "./git/snapshot-remote.ts";
 export {
   endJournalAtLineBoundary,
   JournalWriter,

@@ -1,13 +1,15 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { CliIo } from "../cli-io.ts";
-import { type CaseReport, runCase } from "../eval/eval-case.ts";
+import type { CaseReport } from "../eval/eval-case.ts";
 import { formatEvalTable, formatJunit, formatMarkdown } from "../eval/eval-report.ts";
 import { readSuite } from "../eval/eval-suite.ts";
+import { DEFAULT_EVAL_CONCURRENCY, runCases } from "../eval/run-cases.ts";
 import { EXIT } from "../exit-codes.ts";
 import type { Command } from "./command.ts";
 import {
   booleanValue,
+  numberValue,
   parseCommandLine,
   reportUsageProblems,
   stringValue,
@@ -19,7 +21,9 @@ export const evalCommand: Command = {
   name: "eval",
   summary:
     "Replay a suite of recorded runs offline and check each against its expectations (CI for prompts).",
-  usage: ["climpt eval <suite.json> [--live] [--junit FILE] [--markdown FILE] [--keep] [--json]"],
+  usage: [
+    "climpt eval <suite.json> [--concurrency N] [--live] [--junit FILE] [--markdown FILE] [--keep] [--json]",
+  ],
   flags: [
     {
       name: "live",
@@ -43,6 +47,14 @@ export const evalCommand: Command = {
       description: "Also write a markdown summary (a CI job summary, a pull request comment).",
     },
     {
+      name: "concurrency",
+      kind: "integer",
+      key: "concurrency",
+      valueName: "N",
+      min: 1,
+      description: `Cases run at once (default ${DEFAULT_EVAL_CONCURRENCY}: the cores, from 2 to 4). Reports are in the suite's order whatever order the cases finish in.`,
+    },
+    {
       name: "keep",
       kind: "boolean",
       key: "keep",
@@ -54,6 +66,8 @@ export const evalCommand: Command = {
   details: [
     'The suite is a JSON file: { "cases": [{ "name", "agent", "cassette", "args", "repo", "maxIterations", "expect": { "success", "finalStep", "steps", "validatorsPassed", "errorCode", "maxCostUsd", "maxIterations" } }] }; paths are relative to it. Each case runs its agent in a fresh git repository (a copy of "repo") with its model replies replayed from the cassette: no network, no key.',
     "A case whose run sends a request the cassette does not hold (a prompt, schema or registry changed since it was recorded: the request's fingerprint differs) stops at that step, the first whose request changed, and reports `needs a live run from <step>`; --live records it again from there.",
+    "Cases run --concurrency at a time, each in folders of its own; every report (the table, --json, JUnit, markdown) lists them in the suite's order. With --live, cases that share a cassette run one after another (a re-recording replaces the cassette).",
+    'A suite file may name its JSON Schema: "$schema" pointing at climpt/eval-suite.schema.json (in the climpt package) lets an editor check and complete it.',
     "Exit 0 when every case passed, 1 when one did not, 2 for a suite that cannot be used (AC-EVAL-001…003). --json prints {passed, cases: [{name, status, fromStep, details, steps, iterations, costUsd, durationMs}]}.",
   ],
   async run(argv: readonly string[], io: CliIo): Promise<number> {
@@ -80,11 +94,15 @@ export const evalCommand: Command = {
         json,
       );
     }
-    const reports: CaseReport[] = [];
-    for (const evalCase of read.suite.cases) {
-      if (!json) io.stderr.write(`eval: ${evalCase.name} …\n`);
-      reports.push(await runCase(evalCase, { live, keep: booleanValue(values, "keep") === true }));
-    }
+    const reports: CaseReport[] = await runCases(read.suite.cases, {
+      live,
+      keep: booleanValue(values, "keep") === true,
+      concurrency: numberValue(values, "concurrency") ?? DEFAULT_EVAL_CONCURRENCY,
+      // In the suite's order, as each case and those before it are done: the same lines every run.
+      onReport: (report) => {
+        if (!json) io.stderr.write(`eval: ${report.name}: ${report.status}\n`);
+      },
+    });
     const name = path.basename(file);
     for (const [key, format] of [
       ["junit", formatJunit],

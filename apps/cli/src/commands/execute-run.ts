@@ -1,5 +1,11 @@
 import type { LoadedAgent } from "@climpt/model";
-import type { RunEvent, RunOptions, RunResult, StepExecutor } from "@climpt/runner";
+import type {
+  JournalStoreFactory,
+  RunEvent,
+  RunOptions,
+  RunResult,
+  StepExecutor,
+} from "@climpt/runner";
 import type { CliIo } from "../cli-io.ts";
 import { EXIT } from "../exit-codes.ts";
 import { problemsFromError } from "../locate-agent.ts";
@@ -27,6 +33,8 @@ export interface ExecuteRunOptions {
   readonly stepExecutor?: StepExecutor;
   /** `--mock`: the mock script (absolute) that answers this run's model calls. */
   readonly mockScript?: string;
+  /** Where journals are read and written instead of the files alone (a fork of a fleet's run). */
+  readonly journalStore?: JournalStoreFactory;
 }
 
 /**
@@ -82,6 +90,7 @@ export async function executeRun(
       resumeCommand: options.resumeCommand,
       ...(options.stepExecutor === undefined ? {} : { stepExecutor: options.stepExecutor }),
       ...(mocked === undefined ? {} : { modelClient: mocked.client }),
+      ...(options.journalStore === undefined ? {} : { journalStore: options.journalStore }),
     });
     display.startTicking();
     result = await runner.run({

@@ -165,4 +165,26 @@ describe("climpt eval", () => {
     expect(unreadable.code).toBe(2);
     expect(unreadable.stderr).toContain("AC-EVAL-001");
   });
+  it("runs cases concurrently with the same report as one at a time: the suite's order, the same results", async () => {
+    const strip = (stdout: string) =>
+      (onlyJson(stdout).cases as Record<string, unknown>[]).map(
+        ({ durationMs: _ms, ...rest }) => rest,
+      );
+    const started = Date.now();
+    const parallel = await spawnCli(["eval", SUITE, "--json", "--concurrency", "3"]);
+    const parallelMs = Date.now() - started;
+    expect(parallel.code, parallel.stderr).toBe(0);
+    const serialStarted = Date.now();
+    const serial = await spawnCli(["eval", SUITE, "--json", "--concurrency", "1"]);
+    const serialMs = Date.now() - serialStarted;
+    expect(serial.code, serial.stderr).toBe(0);
+    expect(strip(parallel.stdout).map((entry) => entry.name)).toEqual([FULL, SHORT, IMPROVER]);
+    expect(strip(parallel.stdout)).toEqual(strip(serial.stdout));
+    // Timing is not asserted (a busy machine decides it); it is printed for the record.
+    console.log(
+      `climpt eval bundled suite: --concurrency 3 ${parallelMs} ms, --concurrency 1 ${serialMs} ms`,
+    );
+    const bad = await spawnCli(["eval", SUITE, "--concurrency", "0"]);
+    expect(bad.code).toBe(2);
+  });
 });

@@ -11,8 +11,9 @@ export const EVAL_CODES = {
    */
   unreadable: "AC-EVAL-001",
   /**
-   * A field of the suite is missing or of the wrong type. Example: `$.cases[1].expect.steps must
-   * be an array of step ids.` Fix: As the hint says, at the JSON path named.
+   * A field of the suite is missing, of the wrong type, or not one a suite has (the published
+   * eval-suite.schema.json lists them). Example: `$.cases[1].expect.steps must be an array of
+   * step ids.` Fix: As the hint says, at the JSON path named.
    */
   badField: "AC-EVAL-002",
   /**

@@ -39,6 +39,50 @@ export interface EvalCase {
   readonly expect: CaseExpectations;
 }
 
+/**
+ * The fields of a suite, a case and a case's expectations: the loader refuses any other, and the
+ * published eval-suite.schema.json lists exactly these (its test holds the two together).
+ */
+export const SUITE_KEYS = ["$schema", "cases"] as const;
+export const CASE_KEYS = [
+  "name",
+  "agent",
+  "cassette",
+  "repo",
+  "args",
+  "maxIterations",
+  "expect",
+] as const;
+export const EXPECTATION_KEYS = [
+  "success",
+  "finalStep",
+  "steps",
+  "validatorsPassed",
+  "errorCode",
+  "maxCostUsd",
+  "maxIterations",
+] as const;
+
+/** Reports each key of `record` that is not one of `known`, at `at`. */
+function unknownKeys(
+  record: Record<string, unknown>,
+  known: readonly string[],
+  at: string,
+  what: { readonly one: string; readonly many: string },
+  report: Report,
+): void {
+  for (const key of Object.keys(record)) {
+    if (!known.includes(key)) {
+      report(
+        EVAL_CODES.badField,
+        `${at}.${key}`,
+        `${at}.${key} is not ${what.one}.`,
+        `${what.many}: ${known.join(", ")}.`,
+      );
+    }
+  }
+}
+
 export interface EvalSuite {
   readonly file: string;
   readonly cases: readonly EvalCase[];
@@ -83,6 +127,15 @@ export function readSuite(file: string): SuiteRead {
     );
     return { ok: false, problems };
   }
+  unknownKeys(raw, SUITE_KEYS, "$", { one: "a suite field", many: "Suite fields" }, report);
+  if (raw.$schema !== undefined && typeof raw.$schema !== "string") {
+    report(
+      EVAL_CODES.badField,
+      "$.$schema",
+      "$.$schema must be a string: the suite's JSON Schema, for editors.",
+      'Write "$schema": "node_modules/climpt/eval-suite.schema.json", or leave it out.',
+    );
+  }
   const cases: EvalCase[] = [];
   const names = new Set<string>();
   raw.cases.forEach((entry: unknown, index: number) => {
@@ -91,6 +144,7 @@ export function readSuite(file: string): SuiteRead {
       report(EVAL_CODES.badField, at, `${at} must be an object.`, "Write the case as an object.");
       return;
     }
+    unknownKeys(entry, CASE_KEYS, at, { one: "a case field", many: "Case fields" }, report);
     const fields = new CaseFields(entry, at, base, report);
     const name = fields.text("name", true);
     if (name !== undefined && names.has(name)) {
@@ -221,25 +275,7 @@ function readExpectations(raw: unknown, at: string, report: Report): CaseExpecta
     );
     return undefined;
   }
-  const known = [
-    "success",
-    "finalStep",
-    "steps",
-    "validatorsPassed",
-    "errorCode",
-    "maxCostUsd",
-    "maxIterations",
-  ];
-  for (const key of Object.keys(raw)) {
-    if (!known.includes(key)) {
-      report(
-        EVAL_CODES.badField,
-        `${at}.${key}`,
-        `${at}.${key} is not an expectation.`,
-        `Expectations: ${known.join(", ")}.`,
-      );
-    }
-  }
+  unknownKeys(raw, EXPECTATION_KEYS, at, { one: "an expectation", many: "Expectations" }, report);
   const expect: { -readonly [K in keyof CaseExpectations]: CaseExpectations[K] } = {};
   if (raw.success !== undefined) {
     if (typeof raw.success === "boolean") expect.success = raw.success;

@@ -1,6 +1,8 @@
 import { copyFile, mkdir, rm, rmdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { type GitLayout, type HostGitResult, runHostGit } from "@climpt/host-git";
+import { SNAPSHOT_REFS } from "./snapshot-names.ts";
+import { removeRemoteRunSnapshots } from "./snapshot-remote.ts";
 
 /**
  * Snapshots of a run's working tree (docs/design.md#the-journal-and-resume): at its start and at
@@ -19,8 +21,7 @@ import { type GitLayout, type HostGitResult, runHostGit } from "@climpt/host-git
  * working tree. A repository without a commit yet gets no snapshot.
  */
 
-/** The namespace of snapshot refs; `refs/climpt/<runId>/` holds one run's. */
-export const SNAPSHOT_REFS = "refs/climpt";
+export { SNAPSHOT_REFS };
 
 /** The empty tree's id in SHA-1 and in SHA-256 repositories. */
 const EMPTY_TREES: ReadonlySet<string> = new Set([
@@ -268,13 +269,17 @@ export async function runSnapshotRefs(
 
 /**
  * Removes run `runId`'s snapshot refs (its commits become unreachable and git's own garbage
- * collection drops them); returns how many there were.
+ * collection drops them); returns how many there were here. With `remote` (a fleet's run, whose
+ * refs were pushed there: snapshot-remote.ts), the remote's refs of the run go too, first.
  */
 export async function removeRunSnapshots(
   layout: GitLayout,
   runId: string,
   env?: Readonly<Record<string, string | undefined>>,
+  options: { readonly remote?: string } = {},
 ): Promise<number> {
+  if (options.remote !== undefined)
+    await removeRemoteRunSnapshots(layout, options.remote, runId, env);
   const refs = await runSnapshotRefs(layout, runId, env);
   if (refs.length === 0) return 0;
   await refGit(layout, ["update-ref", "--stdin"], {

@@ -9,7 +9,7 @@ import { toJson } from "../to-json.ts";
 import { followDecision } from "./follow-decision.ts";
 import { runModelPhase } from "./model-phase.ts";
 import { type InterpretedStep, stepEnd, unanswered } from "./step-end.ts";
-import { continueWith, endAtStep, type StepOutcome } from "./step-outcome.ts";
+import { continueWith, endAtStep, routeRefused, type StepOutcome } from "./step-outcome.ts";
 import { observeInterpreted } from "./verdict-observation.ts";
 
 /**
@@ -34,12 +34,7 @@ export async function checkDialectStep(
   };
   const before = ctx.router.beforeCheck(state.routerState);
   if (!before.ok) {
-    return endAtStep(
-      state,
-      unanswered(step, iteration),
-      problemError(before.issues),
-      ctx.usage.totals,
-    );
+    return routeRefused(state, interpreted, problemError(before.issues), ctx.usage.totals);
   }
   if (before.value.kind === "step") {
     observeInterpreted(ctx.verdict, interpreted);
@@ -79,8 +74,8 @@ export async function checkDialectStep(
   observeInterpreted(ctx.verdict, { ...interpreted, checkResult });
   const decision = ctx.router.routeCheck(before.value.state, check);
   if (!decision.ok) {
-    const refused = { ...unanswered(step, iteration), checkResult };
-    return endAtStep(state, refused, problemError(decision.issues), ctx.usage.totals);
+    const refused = { ...interpreted, checkResult };
+    return routeRefused(state, refused, problemError(decision.issues), ctx.usage.totals);
   }
   return followDecision(ctx, state, decision.value, {
     interpreted: { ...interpreted, checkResult },

@@ -8,7 +8,7 @@ import type { StepAnswer } from "../step-executor.ts";
 import { toJson } from "../to-json.ts";
 import { followDecision } from "./follow-decision.ts";
 import { type InterpretedStep, unanswered } from "./step-end.ts";
-import { endAtStep, type StepOutcome } from "./step-outcome.ts";
+import { endAtStep, routeRefused, type StepOutcome } from "./step-outcome.ts";
 import { observeInterpreted } from "./verdict-observation.ts";
 
 /**
@@ -61,12 +61,7 @@ export async function gateDialectStep(
     handoff: { ...state.flatHandoff, ...interpretation.handoff },
   });
   if (!decision.ok) {
-    return endAtStep(
-      state,
-      unanswered(step, iteration),
-      problemError(decision.issues),
-      ctx.usage.totals,
-    );
+    return routeRefused(state, interpreted, problemError(decision.issues), ctx.usage.totals);
   }
   return followDecision(ctx, state, decision.value, {
     interpreted,
@@ -97,12 +92,7 @@ async function closureWithoutIntent(
   observeInterpreted(ctx.verdict, interpreted);
   const decision = ctx.router.closeWithoutIntent(state.routerState);
   if (!decision.ok) {
-    return endAtStep(
-      state,
-      unanswered(step, iteration),
-      problemError(decision.issues),
-      ctx.usage.totals,
-    );
+    return routeRefused(state, interpreted, problemError(decision.issues), ctx.usage.totals);
   }
   return followDecision(ctx, state, decision.value, {
     interpreted,

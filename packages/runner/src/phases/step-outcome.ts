@@ -6,7 +6,7 @@ import type { JsonValue } from "@climpt/model";
 import { continuesMidStep } from "../run/run-errors.ts";
 import type { RunState } from "../run/run-state.ts";
 import type { BudgetReached, RunError, RunUsage } from "../run-result.ts";
-import { type InterpretedStep, type StepEnd, stepEnd } from "./step-end.ts";
+import { type InterpretedStep, type StepEnd, stepEnd, unanswered } from "./step-end.ts";
 
 /** The boundary hook a validated completion still has to run before the run ends. */
 export interface PendingBoundary {
@@ -85,4 +85,30 @@ export function endAtStep(
       ...(record === undefined ? {} : { stepEnd: record }),
     },
   };
+}
+
+/** The router's code for a move refused by the run's iteration cap (@climpt/router advance.ts). */
+const RUN_CAP_REFUSED = "AGENT_MAX_ITERATIONS";
+
+/**
+ * The run ends at `interpreted.step` because the router refused the move the step chose. The
+ * run's iteration cap refuses a move that was otherwise sound: the step's output and handoff are
+ * what it found, so its record keeps them, and a run with an `onBudget` step hands them on to it
+ * (run-session.ts turns this ending into the move there). Any other refusal (a move the flow
+ * does not allow) records the step as unanswered: its output led nowhere.
+ */
+export function routeRefused(
+  state: RunState,
+  interpreted: InterpretedStep,
+  error: RunError,
+  totals: RunUsage,
+): StepOutcome {
+  const kept =
+    error.code === RUN_CAP_REFUSED
+      ? interpreted
+      : {
+          ...unanswered(interpreted.step, interpreted.iteration),
+          checkResult: interpreted.checkResult,
+        };
+  return endAtStep(state, kept, error, totals);
 }

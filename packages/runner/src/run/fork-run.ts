@@ -5,6 +5,13 @@ import { RUNNER_CODES } from "../codes.ts";
 import { preRunChecks, reportWarnings } from "../definition-checks/pre-run-checks.ts";
 import { recordRunGit } from "../git/run-git.ts";
 import { adoptSnapshots, type RunSnapshots, snapshotLabel } from "../git/run-snapshot.ts";
+import {
+  isPlainBranchName,
+  isRemoteName,
+  isSnapshotCommit,
+  isSnapshotRunId,
+} from "../git/snapshot-names.ts";
+import { fetchRunSnapshots } from "../git/snapshot-remote.ts";
 import { runJournalStore } from "../journal/journal-store.ts";
 import { JOURNAL_FORMAT, StepEndFold } from "../journal/step-end-record.ts";
 import { observeJournaledStepEnd } from "../phases/verdict-observation.ts";
@@ -101,6 +108,47 @@ function findForkPoint(
   });
 }
 
+/**
+ * The snapshots up to the fork point, label → commit: the source's start and each inherited
+ * step end's. A journal that names one with an iteration that is not a whole number or a
+ * commit that is not an object id was not written by climpt (RUN-FORK-004): nothing is made.
+ */
+function inheritedSnapshots(
+  start: RunStartEvent,
+  point: ForkPoint,
+  source: { readonly runId: string; readonly file: string },
+): Map<string, string> {
+  const labels = new Map<string, string>();
+  const add = (label: string, commit: unknown, what: string): void => {
+    if (commit === undefined) return;
+    if (!isSnapshotCommit(commit)) {
+      throw new RunnerError({
+        code: RUNNER_CODES.forkJournalMalformed,
+        message: `The journal of run ${source.runId} names ${JSON.stringify(commit)} as the snapshot ${what}: that is not a commit id, so the run is not forked.`,
+        file: source.file,
+        hint: "climpt records snapshots as full commit ids; the journal was edited or written by something else. Fork another run, or start a new one.",
+      });
+    }
+    labels.set(label, commit);
+  };
+  add(START_SNAPSHOT, start.snapshot, "of its start");
+  for (const end of point.inherited) {
+    const iteration: unknown = end.iteration;
+    if (!Number.isSafeInteger(iteration) || (iteration as number) < 1) {
+      throw new RunnerError({
+        code: RUNNER_CODES.forkJournalMalformed,
+        message: `The journal of run ${source.runId} has a step end whose iteration is ${JSON.stringify(iteration)}, not a whole number from 1, so the run is not forked.`,
+        file: source.file,
+        hint: "The journal was edited or written by something else. Fork another run, or start a new one.",
+      });
+    }
+    const at = `of iteration ${end.iteration} (${String(end.stepId)})`;
+    add(snapshotLabel(end.iteration, String(end.stepId)), end.snapshot, at);
+  }
+  // The fork point's snapshot is one of these (the start's or the last inherited step end's).
+  return labels;
+}
+
 /** The branch checked out in `dir` (null: a detached HEAD). */
 async function currentBranch(dir: string): Promise<string | null> {
   const name = await git(repositoryOf(dir), ["rev-parse", "--abbrev-ref", "HEAD"]);
@@ -136,7 +184,7 @@ export function forkSessionInputs(inputs: SessionInputs): SessionInputs {
  */
 export async function forkRun(
   sessionInputs: SessionInputs,
-  fork: { readonly runId: string; readonly at: string | number },
+  fork: { readonly runId: string; readonly at: string | number; readonly remote?: string },
 ): Promise<{
   readonly context: RunContext;
   readonly state: RunState;
@@ -149,6 +197,22 @@ export async function forkRun(
   const { agent, registry } = loaded;
   const here = path.resolve(runOptions.cwd ?? process.cwd());
   const sourceId = fork.runId;
+  // The run id names the source's snapshot refs on git's command line: checked before anything.
+  if (!isSnapshotRunId(sourceId)) {
+    throw new RunnerError({
+      code: RUNNER_CODES.forkNoRun,
+      message: `"${sourceId}" is not a run id.`,
+      hint: "A run id is what `climpt runs` lists (20261122T003512Z-a1b2c3): letters, digits, _ and -.",
+    });
+  }
+  const remote = fork.remote;
+  if (remote !== undefined && !isRemoteName(remote)) {
+    throw new RunnerError({
+      code: RUNNER_CODES.forkNoSnapshot,
+      message: `"${remote}" is not a git remote's name or URL to fetch run ${sourceId}'s snapshots from.`,
+      hint: "Pass the remote the fleet pushes issue branches to (`climpt worker --remote`), e.g. --remote origin.",
+    });
+  }
   if (runnerOptions.journalDir === false) {
     throw new RunnerError({
       code: RUNNER_CODES.forkNoRun,
@@ -181,7 +245,8 @@ export async function forkRun(
   const start = events.find((event): event is RunStartEvent => event.type === "run_start");
   if (start === undefined) throw noRun("its journal has no run_start.");
   if (start.agent !== agent.name) throw noRun(`it is a run of agent "${start.agent}".`);
-  if (path.resolve(start.originCwd) !== here) {
+  // A fleet's run worked in a worker's folder, on any machine: its snapshots come from the remote.
+  if (remote === undefined && path.resolve(start.originCwd) !== here) {
     throw noRun(`it was started in ${start.originCwd}, not in ${here}.`);
   }
 
@@ -192,7 +257,32 @@ export async function forkRun(
   });
   const where = `iteration ${point.iteration} (${point.stepId})`;
   const snapshot = point.snapshot;
+  // The snapshots the fork takes refs to, by the source's labels; every id is checked before it
+  // reaches git (a journal, above all one read from Redis, is not trusted input).
+  const labels = inheritedSnapshots(start, point, { runId: sourceId, file });
+  // The base branch a fork merges into when asked (--merge) reaches git's command line too.
+  const recordedBase = start.worktree?.baseBranch ?? null;
+  if (recordedBase !== null && !isPlainBranchName(recordedBase)) {
+    throw new RunnerError({
+      code: RUNNER_CODES.forkJournalMalformed,
+      message: `The journal of run ${sourceId} names ${JSON.stringify(recordedBase)} as its base branch: that is not a branch name, so the run is not forked.`,
+      file,
+      hint: "The journal was edited or written by something else. Fork another run, or start a new one.",
+    });
+  }
   const repo = snapshot === undefined ? null : repositoryOf(here);
+  if (remote !== undefined && repo !== null) {
+    try {
+      await fetchRunSnapshots(repo, remote, sourceId, [...labels.keys()], runnerOptions.env);
+    } catch (error) {
+      throw new RunnerError({
+        code: RUNNER_CODES.forkNoSnapshot,
+        message: `The snapshots of run ${sourceId} up to ${where} could not be fetched from ${remote}: ${(error as Error).message}`,
+        file,
+        hint: `A fleet pushes them with the issue's branch at every step end (climpt worker --remote); check that ${remote} is that remote, or fork at another point.`,
+      });
+    }
+  }
   const exists =
     repo !== null &&
     (await git(repo, ["cat-file", "-e", `${snapshot}^{commit}`]).then(
@@ -228,8 +318,7 @@ export async function forkRun(
     agentName: agent.name,
     runId,
     snapshot,
-    baseBranch:
-      start.worktree === null ? await currentBranch(here) : (start.worktree.baseBranch ?? null),
+    baseBranch: start.worktree === null ? await currentBranch(here) : recordedBase,
     ...(runnerOptions.env === undefined ? {} : { env: runnerOptions.env }),
   });
   let context: RunContext;
@@ -319,8 +408,6 @@ export async function forkRun(
     });
     // The source's step ends as they were recorded (the fork's own stamps), so the fork's journal
     // alone rebuilds it, for `climpt show` and for resume.
-    const labels = new Map<string, string>();
-    if (start.snapshot !== undefined) labels.set(START_SNAPSHOT, start.snapshot);
     for (const end of point.inherited) {
       const { runId: source, time: _time, seq: _seq, type: _type, ...record } = end;
       context.events.emit({
@@ -328,8 +415,6 @@ export async function forkRun(
         ...record,
         inheritedFrom: end.inheritedFrom ?? source,
       });
-      if (end.snapshot !== undefined)
-        labels.set(snapshotLabel(end.iteration, end.stepId), end.snapshot);
     }
     // The fork's own refs to the snapshots it inherited: they outlive the source's.
     await adoptSnapshots(repo, runId, labels, runnerOptions.env);

@@ -59,9 +59,16 @@ export interface RunOptions {
    * its working tree a new worktree made from the source's snapshot at that point, and from
    * there it runs live with its own `args` (over the source's), `model` and budgets. `at` is an
    * iteration number, or a step id (its first execution). The source's journal, branch and
-   * worktree are never changed.
+   * worktree are never changed. `remote`: the source is a fleet's run (its journal read through
+   * `RunnerOptions.journalStore`, e.g. from Redis), whose snapshot refs the fleet pushed to this
+   * git remote: the fork fetches the ones it needs from there, and the run may have started in
+   * another folder (a worker's) than the fork's.
    */
-  readonly fork?: { readonly runId: string; readonly at: string | number };
+  readonly fork?: {
+    readonly runId: string;
+    readonly at: string | number;
+    readonly remote?: string;
+  };
   /**
    * With `resume`: continue the run in this folder instead of the one it started in (a fleet
    * worker on another machine rebuilt the run's worktree there from the branch as it was pushed

@@ -5,7 +5,14 @@
  * objects, and removes the git directory. Only the run's own branch may change; every other ref,
  * the main checkout's HEAD and index, and every object must be as they were.
  */
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import { loadFleetModules } from "@climpt/orchestrator";
+import { startRedisServer } from "@climpt/testing";
 import { describe, expect, it, vi } from "vitest";
+import { GIT_IDENTITY } from "../project.test-helper.ts";
+import { REPO_ROOT, spawnCli, tempDir } from "../spawn-cli.test-helper.ts";
 import { attackLabs, familySetup, type LabAttack } from "./family.test-helper.ts";
 import { bash } from "./scripted-attacker.test-helper.ts";
 
@@ -209,5 +216,217 @@ describe(`attack family ${FAMILY}`, () => {
       finishSymlinks,
     ]);
     expect(report).toBe("");
+  });
+});
+
+/**
+ * `climpt fork --queue` reads a fleet's journal from Redis, which anyone who reaches Redis can
+ * write: the run id, the snapshot ids and the iterations it names would reach git's command
+ * line (fetch, cat-file, rev-list, update-ref). Each hostile value is refused with its code
+ * before git sees it; no marker is written, no ref changes here or on the remote, no worktree
+ * is made.
+ */
+describe(`attack family ${FAMILY}: a fork of a fleet's run whose Redis journal names hostile refs`, () => {
+  it("refuses each hostile run id, snapshot, iteration, step id, base branch and remote before git acts on it", async () => {
+    const redis = await startRedisServer();
+    const { Redis } = await loadFleetModules();
+    const client = new Redis(redis.url, { maxRetriesPerRequest: 3 });
+    const root = tempDir("fork-refs");
+    try {
+      const bare = path.join(root, "remote.git");
+      const repo = path.join(root, "repo");
+      const marker = path.join(root, "pwned");
+      const run = (cwd: string, ...args: string[]): string =>
+        execFileSync("git", args, {
+          cwd,
+          encoding: "utf8",
+          env: { ...process.env, ...GIT_IDENTITY },
+        }).trim();
+      mkdirSync(repo);
+      cpSync(path.join(REPO_ROOT, "examples", "sample-repo"), repo, { recursive: true });
+      run(repo, "init", "-q", "-b", "main");
+      run(repo, "add", "-A");
+      run(repo, "commit", "-qm", "initial");
+      run(root, "clone", "-q", "--bare", repo, bare);
+      run(repo, "remote", "add", "origin", bare);
+      const head = run(repo, "rev-parse", "HEAD");
+      const refsOf = (dir: string): string =>
+        run(dir, "for-each-ref", "--format=%(refname) %(objectname)");
+      const before = { repo: refsOf(repo), bare: refsOf(bare) };
+
+      const hostile = `--upload-pack=touch ${marker}`;
+      const totals = {
+        inputTokens: 0,
+        outputTokens: 0,
+        cacheReadInputTokens: 0,
+        cacheCreationInputTokens: 0,
+        costUsd: 0,
+      };
+      const startEvent = (runId: string, extra: Record<string, unknown> = {}) => ({
+        type: "run_start",
+        seq: 1,
+        runId,
+        time: "2026-11-28T12:00:00.000Z",
+        agent: "fix-bug",
+        cwd: "/elsewhere/worker",
+        originCwd: "/elsewhere/worker",
+        args: { issue: 1 },
+        entryStepId: "initial.analyze",
+        worktree: null,
+        ...extra,
+      });
+      const stepEnd = (runId: string, iteration: unknown, stepId: string, snapshot: string) => ({
+        type: "step_end",
+        seq: 2,
+        runId,
+        time: "2026-11-28T12:00:01.000Z",
+        iteration,
+        stepId,
+        history: {
+          iteration,
+          stepId,
+          intent: "next",
+          transition: "continuation.implement",
+          checkResult: null,
+        },
+        routerState: { iteration: 2, stepId: "continuation.implement" },
+        output: null,
+        handoff: {},
+        handoffPaths: {},
+        pendingRetry: null,
+        consecutiveSchemaFailures: 0,
+        totals,
+        final: false,
+        snapshot,
+      });
+      const journals: Record<string, object[]> = {
+        "20261128T120000Z-aaaaa1": [startEvent("20261128T120000Z-aaaaa1", { snapshot: hostile })],
+        "20261128T120000Z-aaaaa2": [
+          startEvent("20261128T120000Z-aaaaa2"),
+          stepEnd("20261128T120000Z-aaaaa2", hostile, "initial.analyze", head),
+        ],
+        "20261128T120000Z-aaaaa4": [
+          startEvent("20261128T120000Z-aaaaa4", {
+            snapshot: head,
+            worktree: {
+              path: "/elsewhere/worktree",
+              branch: "climpt/fix-bug/20261128T120000Z-aaaaa4",
+              baseBranch: hostile,
+              createdBranch: true,
+            },
+          }),
+        ],
+        "20261128T120000Z-aaaaa3": [
+          startEvent("20261128T120000Z-aaaaa3"),
+          stepEnd("20261128T120000Z-aaaaa3", 1, hostile, head),
+        ],
+      };
+      for (const [runId, events] of Object.entries(journals)) {
+        for (const [index, event] of events.entries())
+          await client.xadd(
+            `climpt:journal:fix-bug:${runId}`,
+            `${index + 1}-0`,
+            "e",
+            JSON.stringify(event),
+          );
+      }
+      const streams = JSON.stringify(
+        await Promise.all(
+          Object.keys(journals).map((id) =>
+            client.xrange(`climpt:journal:fix-bug:${id}`, "-", "+"),
+          ),
+        ),
+      );
+      const fork = (runId: string, at: string, ...more: string[]) =>
+        spawnCli(
+          [
+            "fork",
+            runId,
+            "--agent",
+            path.join(REPO_ROOT, "examples/agents/fix-bug"),
+            "--cwd",
+            repo,
+            "--queue",
+            redis.url,
+            "--at",
+            at,
+            "--json",
+            ...more,
+          ],
+          {
+            env: {
+              ...GIT_IDENTITY,
+              ANTHROPIC_API_KEY: "test-key",
+              ANTHROPIC_BASE_URL: "http://127.0.0.1:9",
+            },
+          },
+        );
+
+      const cases: {
+        what: string;
+        outcome: () => Promise<{ code: number | null; stdout: string }>;
+        code: string;
+      }[] = [
+        {
+          what: "a run id that leaves the namespace",
+          outcome: () => fork("a..b/../../heads/main", "1"),
+          code: "RUN-FORK-001",
+        },
+        {
+          what: "a start snapshot that is an option",
+          outcome: () => fork("20261128T120000Z-aaaaa1", "1"),
+          code: "RUN-FORK-004",
+        },
+        {
+          what: "a base branch that is an option (the merge names it)",
+          outcome: () => fork("20261128T120000Z-aaaaa4", "1", "--merge"),
+          code: "RUN-FORK-004",
+        },
+        {
+          what: "an iteration that is an option",
+          outcome: () => fork("20261128T120000Z-aaaaa2", "2"),
+          code: "RUN-FORK-004",
+        },
+        // The step id is %XX-escaped into the label: the remote has no such ref, nothing runs.
+        {
+          what: "a step id that is an option",
+          outcome: () => fork("20261128T120000Z-aaaaa3", "2"),
+          code: "RUN-FORK-003",
+        },
+        {
+          what: "a remote that is an option",
+          outcome: () => fork("20261128T120000Z-aaaaa3", "2", `--remote=${hostile}`),
+          code: "RUN-FORK-003",
+        },
+      ];
+      for (const attempt of cases) {
+        const outcome = await attempt.outcome();
+        expect({
+          what: attempt.what,
+          code: outcome.code,
+          coded: outcome.stdout.includes(attempt.code),
+        }).toEqual({
+          what: attempt.what,
+          code: 2,
+          coded: true,
+        });
+      }
+      expect(existsSync(marker)).toBe(false);
+      expect({ repo: refsOf(repo), bare: refsOf(bare) }).toEqual(before);
+      expect(run(repo, "worktree", "list").split("\n")).toHaveLength(1);
+      expect(
+        JSON.stringify(
+          await Promise.all(
+            Object.keys(journals).map((id) =>
+              client.xrange(`climpt:journal:fix-bug:${id}`, "-", "+"),
+            ),
+          ),
+        ),
+      ).toBe(streams);
+    } finally {
+      client.disconnect();
+      await redis.stop();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
