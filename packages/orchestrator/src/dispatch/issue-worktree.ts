@@ -197,11 +197,13 @@ export async function pushIssueBranch(
   remote: string,
   branch: string,
   repoDir?: string,
+  /** More refs to push in the same process (the run's snapshot refs: `runSnapshotRefspec`). */
+  alsoPush: readonly string[] = [],
 ): Promise<void> {
   try {
     await git(
       worktreeLayout(worktree, repoDir),
-      ["push", "-q", remote, `HEAD:refs/heads/${branch}`],
+      ["push", "-q", remote, `HEAD:refs/heads/${branch}`, ...alsoPush],
       {
         timeoutMs: REMOTE_TIMEOUT_MS,
       },

@@ -38,7 +38,7 @@ import {
 } from "./issue-worktree.ts";
 import { checkedOutBranch, landWork } from "./land-work.ts";
 import { isInterruption, outcomeOfRun, setupFailure } from "./run-outcome.ts";
-import { pushIssueRunSnapshots } from "./snapshot-push.ts";
+import { runSnapshotRefspec } from "./snapshot-push.ts";
 import type { StepCommitLedger } from "./step-commits.ts";
 
 export interface RunnerDispatcherOptions {
@@ -328,9 +328,10 @@ export class RunnerDispatcher implements Dispatcher {
                   step.iteration,
                   await worktreeHead(step.cwd, this.#options.repoDir),
                 );
-                await pushIssueBranch(step.cwd, remote, worktree.branch, this.#options.repoDir);
                 // Its snapshots go with it: a fork of the run on another clone starts from them.
-                await pushIssueRunSnapshots(step.cwd, remote, step.runId, this.#options.repoDir);
+                await pushIssueBranch(step.cwd, remote, worktree.branch, this.#options.repoDir, [
+                  runSnapshotRefspec(step.runId),
+                ]);
               },
             }),
       },
