@@ -101,7 +101,7 @@ export function createClaudeCodeStepExecutor(
       };
       // The session started ahead for this phase, if the guess was right (same fingerprint);
       // any other is closed here. Then the likeliest next phase starts while this one runs.
-      const claimed = steps === undefined ? undefined : await warm.claim(spec);
+      const claimed = steps === undefined ? undefined : await warm.claim(spec, request.signal);
       const guess = steps === undefined ? undefined : nextPhase(spec, steps);
       if (guess !== undefined) warm.prestart(guess, request.signal);
       try {

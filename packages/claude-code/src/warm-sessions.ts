@@ -100,10 +100,10 @@ export class WarmSessions {
 
   /**
    * The pre-started session for `spec` when there is one with the same fingerprint and it
-   * started (waiting for its start-up, which `startTimeoutMs` bounds); otherwise undefined, and
-   * a session started for another spec is closed.
+   * started (waiting for its start-up, which `startTimeoutMs` bounds, and no longer than until
+   * `signal` aborts); otherwise undefined, and a session started for another spec is closed.
    */
-  async claim(spec: PhaseSpec): Promise<ClaimedSession | undefined> {
+  async claim(spec: PhaseSpec, signal?: AbortSignal): Promise<ClaimedSession | undefined> {
     const parked = this.#parked;
     if (parked === undefined) return undefined;
     let fingerprint: string | undefined;
@@ -118,7 +118,20 @@ export class WarmSessions {
     }
     this.#parked = undefined;
     parked.detach();
-    const [plan, warm] = await Promise.all([parked.plan, parked.warm]);
+    let onAbort = (): void => undefined;
+    const aborted = new Promise<"aborted">((resolve) => {
+      onAbort = () => resolve("aborted");
+      if (signal?.aborted === true) onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    const started = await Promise.race([Promise.all([parked.plan, parked.warm]), aborted]);
+    signal?.removeEventListener("abort", onAbort);
+    if (started === "aborted") {
+      void parked.plan.then((plan) => plan?.abortController.abort());
+      void parked.warm.then((warm) => warm?.close());
+      return undefined;
+    }
+    const [plan, warm] = started;
     if (plan === undefined || warm === undefined) {
       warm?.close();
       plan?.abortController.abort();
