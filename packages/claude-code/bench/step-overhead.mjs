@@ -10,7 +10,7 @@
 // README, "Warm start"). Plain JavaScript on the built packages. Prints numbers; asserts nothing.
 //   pnpm --filter @climpt/claude-code bench:overhead
 //   STEPS=6 LATENCY_MS=1000 ROUTER_MS=5 ROWS=default,cold,warm
-import { readFileSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createAnthropicClient, runStep } from "@climpt/sdk-adapter";

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { CanUseTool, HookCallback, Options } from "@anthropic-ai/claude-agent-sdk";
+import type { CanUseTool, HookCallback, Options, WarmQuery } from "@anthropic-ai/claude-agent-sdk";
 import { ClimptError, type JsonValue } from "@climpt/model";
 import { modelId, type ToolExecutor } from "@climpt/sdk-adapter";
 import { type GithubToolName, resolveProtectedPaths, workingRoot } from "@climpt/tools";
@@ -10,7 +10,7 @@ import type {
   ClaudeCodeStepInput,
   SettingSource,
   ToolRefusalEvent,
-} from "./claude-code-executor.ts";
+} from "./claude-code-settings.ts";
 import { climptToolServer } from "./climpt-tool-server.ts";
 import { CLAUDE_CODE_CODES } from "./codes.ts";
 import { gitDenyWrite } from "./git-protection.ts";
@@ -49,6 +49,12 @@ export interface SessionPlan {
   /** Where refusals go from now on (a warm plan is built before its step is known). */
   bind(sink: SessionSink): void;
   release(): Promise<void>;
+}
+
+/** A session started ahead for this step (warm-sessions.ts): its plan and its warm process. */
+export interface ClaimedSession {
+  readonly plan: SessionPlan;
+  readonly warm: WarmQuery;
 }
 
 const DEFAULT_MAX_TURNS = 30;

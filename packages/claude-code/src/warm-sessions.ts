@@ -1,6 +1,12 @@
 import { startup, type WarmQuery } from "@anthropic-ai/claude-agent-sdk";
-import type { ClaimedSession, ClaudeCodeSettings } from "./claude-code-executor.ts";
-import { type PhaseSpec, phaseFingerprint, planSession, type SessionPlan } from "./session-plan.ts";
+import type { ClaudeCodeSettings } from "./claude-code-settings.ts";
+import {
+  type ClaimedSession,
+  type PhaseSpec,
+  phaseFingerprint,
+  planSession,
+  type SessionPlan,
+} from "./session-plan.ts";
 
 /** How long a pre-started session may take to start, and to wait unclaimed. */
 export interface WarmSessionLimits {
