@@ -1,4 +1,4 @@
-import { ClimptError, type Problem, type StepExecutorName } from "@climpt/model";
+import { ClimptError, type Problem, type Step, type StepExecutorName } from "@climpt/model";
 import type { StepExecutor } from "@climpt/runner";
 import { CLI_CODES } from "./cli-codes.ts";
 import { installCommand } from "./install-command.ts";
@@ -32,8 +32,11 @@ export function executorConflicts(
   ];
 }
 
+/** The run's step executor, and how to let go of what it holds between steps. */
+export type RunStepExecutor = StepExecutor & { close?(): void };
+
 export type LoadedExecutor =
-  | { readonly ok: true; readonly executor: StepExecutor | undefined }
+  | { readonly ok: true; readonly executor: RunStepExecutor | undefined }
   | { readonly ok: false; readonly problem: Problem };
 
 function isModuleMissing(error: unknown): boolean {
@@ -45,13 +48,16 @@ function isModuleMissing(error: unknown): boolean {
  * The step executor for the run: undefined for `messages` (the runner's default), else the
  * Claude Code executor. @climpt/claude-code (the Agent SDK and its Claude Code binary) is
  * imported only here, only when chosen, so a default run never loads it. A missing package or
- * binary is a coded problem before the run starts, not a failed first step.
+ * binary is a coded problem before the run starts, not a failed first step. With the run's
+ * `steps`, the Claude Code executor starts the next step's session while the runner checks and
+ * routes (its README, "Warm start"); the caller closes it when the run is over.
  */
 export async function loadStepExecutor(
   executor: StepExecutorName,
   env: Readonly<Record<string, string | undefined>>,
   onStderr?: (text: string) => void,
   cwd = process.cwd(),
+  steps?: Readonly<Record<string, Step>>,
 ): Promise<LoadedExecutor> {
   if (executor === "messages") return { ok: true, executor: undefined };
   let claudeCode: typeof import("@climpt/claude-code");
@@ -77,9 +83,9 @@ export async function loadStepExecutor(
   }
   return {
     ok: true,
-    executor: claudeCode.createClaudeCodeStepExecutor({
-      env,
-      ...(onStderr === undefined ? {} : { onStderr }),
-    }),
+    executor: claudeCode.createClaudeCodeStepExecutor(
+      { env, ...(onStderr === undefined ? {} : { onStderr }) },
+      steps === undefined ? {} : { steps },
+    ),
   };
 }

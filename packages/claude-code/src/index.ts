@@ -10,6 +10,7 @@ export {
 export {
   type ClaudeCodeStepExecutor,
   createClaudeCodeStepExecutor,
+  type WarmStartOptions,
 } from "./claude-code-step-executor.ts";
 export { CLAUDE_CODE_CODES, type ClaudeCodeCode } from "./codes.ts";
 export { gitDenyWrite } from "./git-protection.ts";

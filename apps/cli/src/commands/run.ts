@@ -143,25 +143,36 @@ export const runCommand: Command = {
       ...branchesFromParameters(loaded.agent.parameters, args, runFlags),
     };
     if (problems.length > 0) return reportUsageProblems(io, this, problems, json);
-    const stepExecutor = await loadStepExecutor(executorName, io.env, undefined, io.cwd);
+    const stepExecutor = await loadStepExecutor(
+      executorName,
+      io.env,
+      undefined,
+      io.cwd,
+      loaded.registry.steps,
+    );
     if (!stepExecutor.ok) return reportUsageProblems(io, this, [stepExecutor.problem], json);
 
-    return executeRun(io, this, {
-      loaded,
-      runOptions: {
-        args,
-        cwd: location.cwd,
-        ...shared.options,
-        ...(Object.keys(worktreeOptions).length === 0 ? {} : { worktreeOptions }),
-        ...(resume === undefined ? {} : { resume }),
-      },
-      json,
-      jsonl: booleanValue(values, "jsonl") === true,
-      verbose: booleanValue(values, "verbose") === true,
-      resumeCommand: (runId) => resumeCommandFor(agentRef, argv, runId),
-      ...(resume === undefined ? {} : { resuming: resume }),
-      ...(shared.mockScript === undefined ? {} : { mockScript: shared.mockScript }),
-      ...(stepExecutor.executor === undefined ? {} : { stepExecutor: stepExecutor.executor }),
-    });
+    // A session the executor started ahead for a step the run did not reach ends with the run.
+    try {
+      return await executeRun(io, this, {
+        loaded,
+        runOptions: {
+          args,
+          cwd: location.cwd,
+          ...shared.options,
+          ...(Object.keys(worktreeOptions).length === 0 ? {} : { worktreeOptions }),
+          ...(resume === undefined ? {} : { resume }),
+        },
+        json,
+        jsonl: booleanValue(values, "jsonl") === true,
+        verbose: booleanValue(values, "verbose") === true,
+        resumeCommand: (runId) => resumeCommandFor(agentRef, argv, runId),
+        ...(resume === undefined ? {} : { resuming: resume }),
+        ...(shared.mockScript === undefined ? {} : { mockScript: shared.mockScript }),
+        ...(stepExecutor.executor === undefined ? {} : { stepExecutor: stepExecutor.executor }),
+      });
+    } finally {
+      stepExecutor.executor?.close?.();
+    }
   },
 };
