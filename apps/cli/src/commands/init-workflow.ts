@@ -120,10 +120,13 @@ export async function initWorkflow(
       ),
       "",
       "Next:",
+      // The commit comes first: implement's and ci-fixer's git-clean check would otherwise see
+      // the new files as work left uncommitted and refuse the offline runs' close-out.
+      '  git add -A && git commit -m "climpt: the issue-to-pr workflow"',
       ...STARTER_AGENTS.map(
         (agent) => `  climpt run ${agent} --issue 1 --mock .agent/${agent}/mock.json   # offline`,
       ),
-      '  git add -A && git commit -m "climpt: the issue-to-pr workflow" && git push',
+      "  git push",
       "  gh secret set ANTHROPIC_API_KEY && gh secret set CLIMPT_GITHUB_TOKEN   # see climpt.yml's comments",
       `  climpt labels sync && gh issue edit <n> --add-label ${STARTER_ENTRY_LABEL}`,
       "",

@@ -107,18 +107,43 @@ describe("climpt init --workflow issue-to-pr", () => {
       ),
     ).toEqual(["git status --porcelain", "npm run test", "npm run typecheck", "npm run lint"]);
 
-    git(cwd, "add", "-A");
-    git(cwd, "commit", "-qm", "climpt: the issue-to-pr workflow");
+    // The steps init prints under "Next:" are followed as printed, in their order, up to the
+    // push (the rest talks to GitHub): a commit placed after the offline runs made implement's
+    // git-clean check refuse its close-out.
+    const next = init.stderr
+      .slice(init.stderr.indexOf("Next:\n") + "Next:\n".length)
+      .split("\n")
+      .map((line) => line.replace(/\s+#.*$/, "").trim());
+    const offline = next.slice(0, next.indexOf("git push"));
+    expect(offline).toEqual([
+      'git add -A && git commit -m "climpt: the issue-to-pr workflow"',
+      ...STARTER_AGENTS.map(
+        (agent) => `climpt run ${agent} --issue 1 --mock .agent/${agent}/mock.json`,
+      ),
+    ]);
+    const runs = new Map<string, Awaited<ReturnType<typeof spawnCli>>>();
+    for (const line of offline) {
+      if (line.startsWith("git ")) {
+        for (const command of line.split(" && "))
+          git(
+            cwd,
+            ...(command.slice(4).match(/"[^"]*"|\S+/g) ?? []).map((part) =>
+              part.replaceAll('"', ""),
+            ),
+          );
+        continue;
+      }
+      const argv = line.split(" ").slice(1);
+      runs.set(argv[1] ?? "", await spawnCli(argv, { cwd }));
+    }
     for (const agent of STARTER_AGENTS) {
       const validate = await spawnCli(["validate", agent, "--json"], { cwd });
       expect(validate.code, `${agent}: ${validate.stdout}`).toBe(0);
       expect(onlyJson(validate.stdout), agent).toMatchObject({ problems: [], findings: [] });
     }
     for (const agent of STARTER_AGENTS) {
-      const run = await spawnCli(
-        ["run", agent, "--issue", "1", "--mock", `.agent/${agent}/mock.json`],
-        { cwd },
-      );
+      const run = runs.get(agent);
+      if (run === undefined) throw new Error(`init printed no offline run of ${agent}`);
       expect(run.code, `${agent}: ${run.stderr}`).toBe(0);
       expect(run.stderr, agent).toContain("✓ completed");
       if (agent === "implement" || agent === "ci-fixer") {
