@@ -32,6 +32,7 @@ export {
   fetchRunSnapshots,
   pushRunSnapshots,
   removeRemoteRunSnapshots,
+  runSnapshotRefspec,
 } from "./git/snapshot-remote.ts";
 export {
   endJournalAtLineBoundary,

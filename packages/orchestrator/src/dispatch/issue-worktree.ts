@@ -197,7 +197,7 @@ export async function pushIssueBranch(
   remote: string,
   branch: string,
   repoDir?: string,
-  /** More refs to push in the same process (the run's snapshot refs: `runSnapshotRefspec`). */
+  /** More refs to push in the same process (the run's snapshot refs: @climpt/runner's `runSnapshotRefspec`). */
   alsoPush: readonly string[] = [],
 ): Promise<void> {
   try {

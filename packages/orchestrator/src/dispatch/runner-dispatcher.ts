@@ -12,6 +12,7 @@ import {
   type RunEvent,
   type RunnerOptions,
   type RunResult,
+  runSnapshotRefspec,
   StepFlowRunner,
 } from "@climpt/runner";
 import { createAnthropicClient, type ModelClient } from "@climpt/sdk-adapter";
@@ -38,7 +39,6 @@ import {
 } from "./issue-worktree.ts";
 import { checkedOutBranch, landWork } from "./land-work.ts";
 import { isInterruption, outcomeOfRun, setupFailure } from "./run-outcome.ts";
-import { runSnapshotRefspec } from "./snapshot-push.ts";
 import type { StepCommitLedger } from "./step-commits.ts";
 
 export interface RunnerDispatcherOptions {

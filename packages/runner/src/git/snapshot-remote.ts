@@ -41,6 +41,16 @@ async function remoteGit(
 }
 
 /**
+ * The refspec that pushes run `runId`'s snapshot refs, forced within the run's namespace only:
+ * `pushRunSnapshots` pushes it alone; a fleet's step end adds it to the issue branch's push, so a
+ * step end stays one `git push`. Throws when `runId` is not a run id (it may come from Redis).
+ */
+export function runSnapshotRefspec(runId: string): string {
+  const refs = namespace(runId);
+  return `+${refs}*:${refs}*`;
+}
+
+/**
  * Pushes run `runId`'s snapshot refs to `remote`, forced within the run's namespace only (a
  * resumed run takes a step's snapshot again: a new commit under the same label). Refs the remote
  * has and this repository lacks (pushed by the worker that ran the run before) are left there.
@@ -51,9 +61,9 @@ export async function pushRunSnapshots(
   runId: string,
   env?: Readonly<Record<string, string | undefined>>,
 ): Promise<void> {
-  const refs = namespace(runId);
+  const refspec = runSnapshotRefspec(runId);
   checkRemote(remote);
-  await remoteGit(layout, ["push", "-q", "--no-verify", remote, `+${refs}*:${refs}*`], env);
+  await remoteGit(layout, ["push", "-q", "--no-verify", remote, refspec], env);
 }
 
 /**
