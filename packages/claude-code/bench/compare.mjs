@@ -10,30 +10,15 @@ import { createAnthropicClient, runStep } from "@climpt/sdk-adapter";
 import { reply, startFakeAnthropic } from "@climpt/testing";
 import { createToolbox } from "@climpt/tools";
 import { createClaudeCodeExecutor } from "../dist/index.mjs";
+import { agent, KEY, system } from "./bench-agent.mjs";
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 5);
-const KEY = "sk-ant-bench-key-0123456789";
 const schema = {
   type: "object",
   properties: { intent: { type: "string", enum: ["next", "repeat"] }, summary: { type: "string" } },
   required: ["intent", "summary"],
 };
 const answer = { intent: "next", summary: "fixed the variable" };
-const system = "You are a bug-fixing agent. Keep changes small. ".repeat(20);
-const agent = {
-  name: "bench",
-  shape: "flat",
-  parameters: {},
-  systemPromptPath: "prompts/system.md",
-  registryPath: "steps_registry.json",
-  verdict: { type: "detect:graph", declaredType: "stepMachine", config: {} },
-  allowedTools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"],
-  permissionMode: "acceptEdits",
-  github: { enabled: false, labels: {}, defaultClosureAction: "close" },
-  worktree: { enabled: false },
-  logging: { directory: "tmp/logs", format: "jsonl" },
-  limits: {},
-};
 const step = {
   id: "initial.issue",
   kind: "work",

@@ -16,6 +16,7 @@ import path from "node:path";
 import { createAnthropicClient, runStep } from "@climpt/sdk-adapter";
 import { reply, startFakeAnthropic } from "@climpt/testing";
 import { createToolbox } from "@climpt/tools";
+import { agent, KEY, system } from "./bench-agent.mjs";
 
 // CLAUDE_CODE_DIST: another build of this package (another checkout's dist), for a before/after.
 const { createClaudeCodeStepExecutor } = await import(
@@ -26,7 +27,6 @@ const STEPS = Number(process.env.STEPS ?? 6);
 const LATENCY_MS = Number(process.env.LATENCY_MS ?? 1000);
 const ROUTER_MS = Number(process.env.ROUTER_MS ?? 5);
 const ROWS = (process.env.ROWS ?? "default,cold,warm").split(",");
-const KEY = "sk-ant-bench-key-0123456789";
 const schema = {
   type: "object",
   properties: {
@@ -38,21 +38,6 @@ const schema = {
     summary: { type: "string" },
   },
   required: ["next_action", "summary"],
-};
-const system = "You are a bug-fixing agent. Keep changes small. ".repeat(20);
-const agent = {
-  name: "bench",
-  shape: "flat",
-  parameters: {},
-  systemPromptPath: "prompts/system.md",
-  registryPath: "steps_registry.json",
-  verdict: { type: "detect:graph", declaredType: "stepMachine", config: {} },
-  allowedTools: ["Read", "Write", "Edit", "Bash", "Glob", "Grep"],
-  permissionMode: "acceptEdits",
-  github: { enabled: false, labels: {}, defaultClosureAction: "close" },
-  worktree: { enabled: false },
-  logging: { directory: "tmp/logs", format: "jsonl" },
-  limits: {},
 };
 function stepNumbered(n) {
   const last = n === STEPS;
