@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { mkdir, open, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
@@ -14,12 +14,25 @@ function safe(part: string): string {
   return part.replace(/[^A-Za-z0-9._-]+/g, "_");
 }
 
+/**
+ * Whether the lock's owner still runs. A process killed with SIGKILL stays a zombie until its
+ * parent (often init, once its own parent was killed too) reaps it, and signal 0 still reaches a
+ * zombie: on Linux its state in /proc says it ended, so a cancelled job's lock is taken over at
+ * once rather than whenever the reaping happens.
+ */
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    // No /proc (another system), or the process ended between the two looks.
+    return existsSync(`/proc/${pid}`) || !existsSync("/proc/self");
   }
 }
 
