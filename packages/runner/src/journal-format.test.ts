@@ -23,7 +23,8 @@ import type { HistoryEntry, RunResult } from "./run-result.ts";
 import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
 
-// This file's hang limit (vitest.shared.ts): its slowest test or hook took up to 48 s at load 13–25.
+// This file's hang limit (vitest.shared.ts): its slowest test took up to 48 s at load 13–25 (with
+// snapshots; 25 s alone without them).
 vi.setConfig({ testTimeout: 210_000, hookTimeout: 210_000 });
 
 const cleanup: string[] = [];
@@ -75,8 +76,11 @@ async function runLoop(options: { readonly cap: number; readonly resume?: string
   try {
     const runner = new StepFlowRunner(await loopAgent(), {
       modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url }),
-      // What is tested is the journal's content, not its durability.
+      // What is tested is the journal's content, not its durability, nor the snapshots of the
+      // working tree each step end takes (several git processes a step: most of this file's
+      // time; the fork tests cover them).
       fsync: false,
+      snapshots: false,
     });
     return await runner.run({
       cwd: options.cwd,
