@@ -21,6 +21,15 @@ async function leaveLock(store: FileIssueStateStore, dir: string, pid: number): 
   writeFileSync(file, JSON.stringify({ pid, host: hostname() }));
 }
 
+/** A file of /proc/<pid>, or undefined once the process is gone. */
+function procFile(pid: number, name: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
 describe("FileIssueStateStore's lock", () => {
   it("is not taken from a process that still runs", async () => {
     const dir = tempDir();
@@ -34,9 +43,11 @@ describe("FileIssueStateStore's lock", () => {
   it("is taken over from a killed process that is still a zombie (its parent has not reaped it)", async () => {
     const dir = tempDir();
     const store = new FileIssueStateStore(dir);
-    // `sleep 0` ends at once; its parent became `sleep 60` by exec and never reaps it.
-    const parent = spawn("sh", ["-c", "sleep 0 & echo $!; exec sleep 60"], {
-      stdio: ["ignore", "pipe", "ignore"],
+    // The child blocks on a line of the test's pipe; its parent becomes `sleep 60` by exec, which
+    // never reaps. The line is written only once the exec happened: a child that ended before it
+    // could be reaped by the shell (a busy machine made that happen), and then there is no zombie.
+    const parent = spawn("sh", ["-c", "exec 3<&0; (read line <&3) & echo $!; exec sleep 60"], {
+      stdio: ["pipe", "pipe", "ignore"],
     });
     stops.push(() => parent.kill("SIGKILL"));
     let out = "";
@@ -45,7 +56,11 @@ describe("FileIssueStateStore's lock", () => {
     });
     await waitFor(() => /^\d+\n/.test(out), { what: "the child's pid" });
     const zombie = Number(out.trim());
-    await waitFor(() => /\) Z /.test(readFileSync(`/proc/${zombie}/stat`, "utf8")), {
+    await waitFor(() => procFile(parent.pid as number, "comm") === "sleep\n", {
+      what: "the parent to exec sleep",
+    });
+    parent.stdin.write("end\n");
+    await waitFor(() => /\) Z /.test(procFile(zombie, "stat") ?? ""), {
       what: "the child to be a zombie",
     });
     await leaveLock(store, dir, zombie);
