@@ -4,6 +4,7 @@
  * completion chain running the project's real test, type-check and lint commands), the workflow
  * loaded by the orchestrator with no problem, and the refusals (existing files, no test command).
  */
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -12,7 +13,7 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import type { CliIo } from "../cli-io.ts";
 import { STARTER_AGENTS } from "../init/write-starter.ts";
 import { main } from "../main.ts";
-import { git } from "./project.test-helper.ts";
+import { GIT_IDENTITY, git } from "./project.test-helper.ts";
 import { onlyJson, spawnCli, tempDir } from "./spawn-cli.test-helper.ts";
 import { sampleProject } from "./starter.test-helper.ts";
 
@@ -124,13 +125,8 @@ describe("climpt init --workflow issue-to-pr", () => {
     const runs = new Map<string, Awaited<ReturnType<typeof spawnCli>>>();
     for (const line of offline) {
       if (line.startsWith("git ")) {
-        for (const command of line.split(" && "))
-          git(
-            cwd,
-            ...(command.slice(4).match(/"[^"]*"|\S+/g) ?? []).map((part) =>
-              part.replaceAll('"', ""),
-            ),
-          );
+        // As a user's shell runs it.
+        execFileSync("sh", ["-c", line], { cwd, env: { ...process.env, ...GIT_IDENTITY } });
         continue;
       }
       const argv = line.split(" ").slice(1);

@@ -28,7 +28,8 @@ function isAlive(pid: number): boolean {
   }
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    // The state is the field after the command name, which ends at the last ")".
+    const state = stat.charAt(stat.lastIndexOf(")") + 2);
     return state !== "Z" && state !== "X";
   } catch {
     // No /proc (another system), or the process ended between the two looks.
