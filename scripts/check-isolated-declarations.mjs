@@ -8,19 +8,21 @@
 // type errors, long before a release: the same oxc as the build (the rolldown tsdown uses), over every non-test
 // source of every package that uses isolated declarations, in well under a second.
 //
-// Usage: node scripts/check-isolated-declarations.mjs
+// Usage: node scripts/check-isolated-declarations.mjs [workspace root]
 // Prints every problem as `file:line:column: message` and exits 1 if there is one.
+// packages/testing/src/isolated-declarations.test.ts holds the check to that.
 
-import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const SCRIPT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
 // The rolldown (and so the oxc) tsdown builds with, not another copy: resolved from tsdown.
-const tsdownRequire = createRequire(createRequire(join(ROOT, "package.json")).resolve("tsdown"));
+const tsdownRequire = createRequire(
+  createRequire(join(SCRIPT_ROOT, "package.json")).resolve("tsdown"),
+);
 const { isolatedDeclarationSync } = await import(
   pathToFileURL(tsdownRequire.resolve("rolldown/experimental")).href
 );
@@ -30,65 +32,80 @@ const NOT_PUBLISHED =
   /(?:\.test(?:-d|-helper)?\.ts$|(?:^|\/)(?:fixtures|e2e|cassettes|node_modules|dist)\/)/;
 
 /** The package folders (packages/*, apps/*) whose publishing build uses isolated declarations. */
-function isolatedPackages() {
-  const listed = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
-    cwd: ROOT,
-    encoding: "utf8",
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return listed
-    .split("\n")
-    .filter((path) => /^(?:packages|apps)\/[^/]+\/tsdown\.config\.ts$/.test(path))
-    .filter((config) => {
-      const text = readFileSync(join(ROOT, config), "utf8");
-      // A package on tsc declarations says so in its config (tsdown.shared.ts's option).
-      return /declarations:\s*"checked"/.test(text) === false;
-    })
-    .map((config) => dirname(config));
+function isolatedPackages(root) {
+  const folders = [];
+  for (const group of ["packages", "apps"]) {
+    let names;
+    try {
+      names = readdirSync(join(root, group));
+    } catch {
+      continue;
+    }
+    for (const name of names.sort()) {
+      let config;
+      try {
+        config = readFileSync(join(root, group, name, "tsdown.config.ts"), "utf8");
+      } catch {
+        continue; // not a built package
+      }
+      // A package on tsc's declarations says so in its config (tsdown.shared.ts's option).
+      if (!/declarations:\s*"checked"/.test(config)) folders.push(join(group, name));
+    }
+  }
+  return folders;
 }
 
-function sourceFiles(packageDir) {
-  const listed = execFileSync(
-    "git",
-    ["ls-files", "--cached", "--others", "--exclude-standard", "--", "src"],
-    { cwd: join(ROOT, packageDir), encoding: "utf8", maxBuffer: 64 * 1024 * 1024 },
-  );
-  return listed
-    .split("\n")
-    .filter((path) => path.endsWith(".ts") && !NOT_PUBLISHED.test(path))
-    .map((path) => join(packageDir, path));
+function sourceFiles(root, packageDir) {
+  let names;
+  try {
+    names = readdirSync(join(root, packageDir, "src"), { recursive: true, encoding: "utf8" });
+  } catch {
+    return [];
+  }
+  return names
+    .filter((name) => name.endsWith(".ts") && !NOT_PUBLISHED.test(name))
+    .sort()
+    .map((name) => join(packageDir, "src", name));
 }
 
-/** 1-based line and column of a byte offset… oxc's spans are UTF-8 byte offsets. */
+/** 1-based line and column of an offset into `text`: oxc's spans count UTF-8 bytes. */
 function position(text, byteOffset) {
   const before = Buffer.from(text, "utf8").subarray(0, byteOffset).toString("utf8");
   const lines = before.split("\n");
   return { line: lines.length, column: (lines.at(-1)?.length ?? 0) + 1 };
 }
 
-const problems = [];
-for (const packageDir of isolatedPackages()) {
-  for (const file of sourceFiles(packageDir)) {
-    let text;
-    try {
-      text = readFileSync(join(ROOT, file), "utf8");
-    } catch {
-      continue; // deleted in the work tree but still in the index
-    }
-    const result = isolatedDeclarationSync(join(ROOT, file), text, { stripInternal: false });
-    for (const error of result.errors) {
-      const start = error.labels?.[0]?.start;
-      const at = start === undefined ? { line: 1, column: 1 } : position(text, start);
-      problems.push(`${file}:${at.line}:${at.column}: ${error.message}`);
+/**
+ * Every exported declaration of the workspace at `root` that oxc cannot declare alone, as
+ * `file:line:column: message` with the file relative to `root`.
+ */
+export function isolatedDeclarationProblems(root) {
+  const problems = [];
+  for (const packageDir of isolatedPackages(root)) {
+    for (const file of sourceFiles(root, packageDir)) {
+      const text = readFileSync(join(root, file), "utf8");
+      const result = isolatedDeclarationSync(join(root, file), text, { stripInternal: false });
+      for (const error of result.errors) {
+        const start = error.labels?.[0]?.start;
+        const at = start === undefined ? { line: 1, column: 1 } : position(text, start);
+        problems.push(
+          `${relative(root, join(root, file))}:${at.line}:${at.column}: ${error.message}`,
+        );
+      }
     }
   }
+  return problems;
 }
 
-if (problems.length > 0) {
-  console.error(problems.join("\n"));
-  console.error(
-    `\n${problems.length} exported declaration(s) need an explicit type: the publishing build ` +
-      "writes declarations without a type checker (tsdown.shared.ts, DeclarationSource).",
-  );
-  process.exit(1);
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === import.meta.filename;
+if (isMain) {
+  const problems = isolatedDeclarationProblems(resolve(process.argv[2] ?? SCRIPT_ROOT));
+  if (problems.length > 0) {
+    console.error(problems.join("\n"));
+    console.error(
+      `\n${problems.length} exported declaration(s) need an explicit type: the publishing build ` +
+        "writes declarations without a type checker (tsdown.shared.ts, DeclarationSource).",
+    );
+    process.exit(1);
+  }
 }
