@@ -56,7 +56,7 @@ export async function loadStepExecutor(
   executor: StepExecutorName,
   env: Readonly<Record<string, string | undefined>>,
   onStderr?: (text: string) => void,
-  cwd = process.cwd(),
+  cwd: string = process.cwd(),
   steps?: Readonly<Record<string, Step>>,
 ): Promise<LoadedExecutor> {
   if (executor === "messages") return { ok: true, executor: undefined };

@@ -4,7 +4,7 @@
  * these are the failures only the Claude Code executor has. The README lists them with their
  * fixes, and the registry-schema README catalogues them with every other code.
  */
-export const CLAUDE_CODE_CODES = Object.freeze({
+export const CLAUDE_CODE_CODES = {
   /**
    * The Claude Code binary cannot be found or started (platform package missing, bad path).
    * Example: `The Claude Code binary cannot be started: Claude Code native binary not found at
@@ -36,6 +36,10 @@ export const CLAUDE_CODE_CODES = Object.freeze({
    * fix; the model sees the refusal and goes on.
    */
   unsandboxedCommand: "AC-CC-005",
-} as const);
+} as const;
+// Frozen in place rather than through `Object.freeze({…})` as the initializer: a call's result
+// type cannot be read without a type checker, and the published declarations are written without one
+// (isolated declarations, tsdown.shared.ts).
+Object.freeze(CLAUDE_CODE_CODES);
 
 export type ClaudeCodeCode = (typeof CLAUDE_CODE_CODES)[keyof typeof CLAUDE_CODE_CODES];

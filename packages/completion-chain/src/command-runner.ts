@@ -50,7 +50,7 @@ export interface ExecaCommandRunnerOptions {
  * default. The callers that set none are `gh` calls (the `poll:state` verdict, the boundary
  * hook's close and label actions), which take seconds when the network answers at all.
  */
-export const DEFAULT_COMMAND_TIMEOUT_MS = 5 * 60 * 1000;
+export const DEFAULT_COMMAND_TIMEOUT_MS: number = 5 * 60 * 1000;
 
 const WITHHELD_ENV = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"];
 

@@ -39,7 +39,11 @@ const ALIAS_TEXT = Object.entries(INTENT_ALIASES)
  * `abort` is always allowed (docs/design.md#steps-and-kinds); every other intent needs both the
  * gate and the kind.
  */
-export function isIntentAllowedForStep(step: Step, gate: StructuredGate, intent: GateIntent) {
+export function isIntentAllowedForStep(
+  step: Step,
+  gate: StructuredGate,
+  intent: GateIntent,
+): boolean {
   if (intent === "abort") return true;
   if (step.kind === "section") return false;
   return gate.allowedIntents.includes(intent) && isIntentAllowedForKind(step.kind, intent);

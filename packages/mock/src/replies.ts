@@ -120,7 +120,9 @@ function message(
 /** Builders for scripted replies. */
 export const reply = {
   /** Any message: text, tool_use and thinking blocks in order. */
-  message,
+  // Not the shorthand `message`: the published declarations are written without a type checker
+  // (tsdown.shared.ts), and a shorthand property's type is another declaration's.
+  message: message as typeof message,
   /** A plain text answer (`end_turn`). */
   text(text: string, options: MessageReplyOptions = {}): FakeMessageReply {
     return message([{ type: "text", text }], options);

@@ -311,7 +311,7 @@ export const DEFAULT_RUN_ITERATION_CAP = 100;
 export const DEFAULT_GATE_RUN_ITERATION_CAP = 20;
 /** How long a subprocess step may run when its definition gives no `timeout`. */
 export const DEFAULT_SUBPROCESS_TIMEOUT_MS = 30_000;
-export const DEFAULT_VALIDATOR_TIMEOUT_MS = 5 * 60 * 1000;
+export const DEFAULT_VALIDATOR_TIMEOUT_MS: number = 5 * 60 * 1000;
 
 // ---------------------------------------------------------------------------------------------
 // Agent definition

@@ -5,13 +5,13 @@ import type { RunEvent } from "./run-event.ts";
  * The longest journal line read. The runner's own lines stay far below it (a tool result is
  * capped at 50 KB, a model reply at its max_tokens); a longer one was written by something else.
  */
-export const MAX_JOURNAL_LINE_CHARS = 32 * 1024 * 1024;
+export const MAX_JOURNAL_LINE_CHARS: number = 32 * 1024 * 1024;
 
 /**
  * The largest journal read at all: about what one JavaScript string can hold. A journal is read
  * whole, and a larger file would fail half-way through decoding instead of with a message.
  */
-export const MAX_JOURNAL_BYTES = 512 * 1024 * 1024;
+export const MAX_JOURNAL_BYTES: number = 512 * 1024 * 1024;
 
 /**
  * How deep a journal line may nest: the limit a definition file has (`MAX_JSON_DEPTH` of

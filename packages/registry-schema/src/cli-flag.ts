@@ -15,4 +15,4 @@ export function cliFlagFor(parameterName: string): string {
 }
 
 /** What a declared flag must look like: `--` and lowercase kebab case. */
-export const CLI_FLAG_PATTERN = /^--[a-z0-9][a-z0-9-]*$/;
+export const CLI_FLAG_PATTERN: RegExp = /^--[a-z0-9][a-z0-9-]*$/;

@@ -29,7 +29,7 @@ export type JsonFileResult =
  * 10,000 steps is about 6 MB; past this a file is not a definition anyone wrote by hand, and
  * reading it would only fill memory.
  */
-export const MAX_DEFINITION_FILE_BYTES = 64 * 1024 * 1024;
+export const MAX_DEFINITION_FILE_BYTES: number = 64 * 1024 * 1024;
 
 /**
  * Reads and parses a JSON file that must live inside `root` (after symlinks are followed), so a

@@ -86,14 +86,14 @@ const DEFAULT_TIMEOUT_MS = 10 * 60 * 1000;
  * response takes to start on a slow network; a connection accepted by a stalled proxy or API
  * ends here instead of holding the run.
  */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 60 * 1000;
+export const DEFAULT_CONNECT_TIMEOUT_MS: number = 60 * 1000;
 
 /**
  * The longest silence a streamed response may keep. The API sends an event at least every few
  * seconds while it works (text, thinking and tool-input deltas, and `ping` keep-alives between
  * them), so three minutes without one is a stalled connection, not a slow model.
  */
-export const DEFAULT_STREAM_IDLE_TIMEOUT_MS = 3 * 60 * 1000;
+export const DEFAULT_STREAM_IDLE_TIMEOUT_MS: number = 3 * 60 * 1000;
 const DEFAULT_MAX_RETRIES = 2;
 
 function withoutUserInfo(url: string): string {

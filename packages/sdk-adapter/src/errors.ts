@@ -2,7 +2,7 @@ import { ClimptError, errorMarker, hasErrorMarker, type JsonValue, markError } f
 import type { ConversationMessage, Usage } from "./types.ts";
 
 /** Every code this package throws. The README lists them with their fixes. */
-export const SDK_ADAPTER_CODES = Object.freeze({
+export const SDK_ADAPTER_CODES = {
   /**
    * 401 / 403, or no credentials at all (`ModelAuthError`). Example: `The Anthropic API refused the
    * credentials for claude-sonnet-4-5 (…).` Fix: Set `ANTHROPIC_API_KEY` to a valid key; check
@@ -126,7 +126,11 @@ export const SDK_ADAPTER_CODES = Object.freeze({
    * again.
    */
   cassetteUnreadable: "AC-REPLAY-002",
-} as const);
+} as const;
+// Frozen in place rather than through `Object.freeze({…})` as the initializer: a call's result
+// type cannot be read without a type checker, and the published declarations are written without one
+// (isolated declarations, tsdown.shared.ts).
+Object.freeze(SDK_ADAPTER_CODES);
 
 export type ModelErrorKind =
   | "auth"

@@ -3,11 +3,15 @@
  * Chosen from the `Model` union and CHANGELOG of @anthropic-ai/sdk 1.12.0 (2026-11-20): the newest
  * id of each family. Update this table, and only this table, when a family gets a new model.
  */
-export const MODEL_ALIASES = Object.freeze({
+export const MODEL_ALIASES = {
   opus: "claude-opus-5-5",
   sonnet: "claude-sonnet-5-5",
   haiku: "claude-haiku-5-5",
-} as const);
+} as const;
+// Frozen in place rather than through `Object.freeze({…})` as the initializer: a call's result
+// type cannot be read without a type checker, and the published declarations are written without one
+// (isolated declarations, tsdown.shared.ts).
+Object.freeze(MODEL_ALIASES);
 
 export type ModelAlias = keyof typeof MODEL_ALIASES;
 

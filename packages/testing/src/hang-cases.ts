@@ -137,5 +137,5 @@ export const HANG_CASES: readonly HangCase[] = [
  * What a tool or validator says when it ends by its own deadline: a run stopped by `--max-time`
  * or Ctrl-C must not hold it (the stop, not the deadline, ended the wait).
  */
-export const OWN_DEADLINE_TEXT =
+export const OWN_DEADLINE_TEXT: RegExp =
   /took longer than|ran longer than|TOOL-PATTERN-001: the (pattern|glob)/;

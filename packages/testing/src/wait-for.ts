@@ -32,7 +32,7 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  */
 export async function waitUntil(
   condition: Condition,
-  limitMs = DEFAULT_WAIT_LIMIT_MS,
+  limitMs: number = DEFAULT_WAIT_LIMIT_MS,
   intervalMs = 20,
 ): Promise<boolean> {
   const deadline = Date.now() + limitMs;

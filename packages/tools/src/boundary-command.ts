@@ -87,7 +87,7 @@ const MAX_SCRIPT_CHARS = 512 * 1024;
  * Commands longer than this are not inspected: they are refused, with the advice to put the
  * work in a script file. The filter is a fast first refusal, and a bounded input keeps it fast.
  */
-export const MAX_COMMAND_CHARS = 64 * 1024;
+export const MAX_COMMAND_CHARS: number = 64 * 1024;
 
 /**
  * Whether a Bash command would perform a boundary action: `gh issue close|reopen|delete|transfer|

@@ -12,7 +12,7 @@ import { Budget, PARSE_COST, WORK_ALLOWANCE, WORK_PER_CHAR } from "./work-budget
  */
 export function textScan(
   text: string,
-  budget = new Budget(WORK_ALLOWANCE + WORK_PER_CHAR * text.length),
+  budget: Budget = new Budget(WORK_ALLOWANCE + WORK_PER_CHAR * text.length),
 ): string | undefined {
   budget.spend(text.length + PARSE_COST);
   const tokens = literalTokens(text.split(/[^A-Za-z0-9_./:+=@%~-]+/));

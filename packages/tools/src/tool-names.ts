@@ -11,7 +11,10 @@ export const GITHUB_TOOL_NAMES = [
   "github_close_issue",
 ] as const;
 
-export const TOOL_NAMES = [...FILE_TOOL_NAMES, ...GITHUB_TOOL_NAMES] as const;
+export const TOOL_NAMES: readonly [...typeof FILE_TOOL_NAMES, ...typeof GITHUB_TOOL_NAMES] = [
+  ...FILE_TOOL_NAMES,
+  ...GITHUB_TOOL_NAMES,
+] as const;
 
 export type FileToolName = (typeof FILE_TOOL_NAMES)[number];
 export type GithubToolName = (typeof GITHUB_TOOL_NAMES)[number];

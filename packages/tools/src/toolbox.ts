@@ -36,7 +36,7 @@ import { grepTool } from "./tools/grep.ts";
 import { readTool } from "./tools/read.ts";
 import { writeTool } from "./tools/write.ts";
 
-export const DEFAULT_BASH_TIMEOUT_MS = 2 * 60 * 1000;
+export const DEFAULT_BASH_TIMEOUT_MS: number = 2 * 60 * 1000;
 export const DEFAULT_OUTPUT_CAP_BYTES = 50_000;
 
 /**

@@ -1,7 +1,7 @@
 import type { Readable } from "node:stream";
 
 /** Per stream, by default: enough for any test report a person would read, small for memory. */
-export const DEFAULT_OUTPUT_CAP_BYTES = 1024 * 1024;
+export const DEFAULT_OUTPUT_CAP_BYTES: number = 1024 * 1024;
 
 /**
  * Collects one output stream up to a byte cap and keeps draining past it (a stream that is not

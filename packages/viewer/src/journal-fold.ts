@@ -45,11 +45,11 @@ export class JournalFold {
   previousTime: number | null = null;
   readonly steps: MutableStep[] = [];
   readonly spans: MutableSpan[] = [];
-  readonly stepSpans = new Map<MutableStep, MutableSpan>();
-  readonly openCalls = new Map<string, OpenCall>();
-  readonly openTools = new Map<string, OpenTool>();
+  readonly stepSpans: Map<MutableStep, MutableSpan> = new Map();
+  readonly openCalls: Map<string, OpenCall> = new Map();
+  readonly openTools: Map<string, OpenTool> = new Map();
   readonly taken: TakenPath[] = [];
-  readonly unknownTypes = new Map<string, number>();
+  readonly unknownTypes: Map<string, number> = new Map();
   readonly notices: string[] = [];
   open: MutableStep | null = null;
   resumedPending = false;

@@ -16,7 +16,7 @@ export interface ParsedLines {
 }
 
 /** The longest line shown: the protocol's `MAX_JOURNAL_LINE_CHARS`. */
-export const MAX_LINE_CHARS = MAX_JOURNAL_LINE_CHARS;
+export const MAX_LINE_CHARS: number = MAX_JOURNAL_LINE_CHARS;
 
 /**
  * Parses JSON lines for showing, with @climpt/protocol's `parseJournal` (the reader `climpt runs`,

@@ -7,7 +7,7 @@ import type { EvalCase } from "./eval-suite.ts";
  * waits), so more than a few at once only competes for the cores; two at least, since a case
  * also waits on its validators' processes.
  */
-export const DEFAULT_EVAL_CONCURRENCY = Math.max(2, Math.min(4, availableParallelism()));
+export const DEFAULT_EVAL_CONCURRENCY: number = Math.max(2, Math.min(4, availableParallelism()));
 
 export interface RunCasesOptions extends CaseOptions {
   /** Cases at once (at least 1). */

@@ -1,10 +1,22 @@
 /** Pieces of gate-dialect agents that `climpt init` writes: output schemas and structured gates. */
 
+/** A JSON Schema object as written into a step's output schema file. */
+export type JsonSchemaObject = Record<string, unknown>;
+
+/** A step's `structuredGate` as written into steps_registry.json. */
+export interface StructuredGateJson {
+  readonly allowedIntents: readonly string[];
+  readonly intentSchemaRef: string;
+  readonly intentField: string;
+  readonly handoffFields: readonly string[];
+  readonly failFast: boolean;
+}
+
 export function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-export function nextAction(intents: readonly string[]) {
+export function nextAction(intents: readonly string[]): JsonSchemaObject {
   return {
     type: "object",
     additionalProperties: false,
@@ -20,7 +32,7 @@ export function stepOutput(
   stepId: string,
   body: Record<string, unknown>,
   intents: readonly string[],
-) {
+): JsonSchemaObject {
   const [key, schema] = Object.entries(body)[0] as [string, unknown];
   return {
     type: "object",
@@ -35,7 +47,10 @@ export function stepOutput(
   };
 }
 
-export function gate(intents: readonly string[], handoffFields: readonly string[]) {
+export function gate(
+  intents: readonly string[],
+  handoffFields: readonly string[],
+): StructuredGateJson {
   return {
     allowedIntents: intents,
     intentSchemaRef: "#/properties/next_action/properties/action",
@@ -54,7 +69,7 @@ export function fieldsOutput(
   fields: Record<string, unknown>,
   required: readonly string[],
   intents: readonly string[],
-) {
+): JsonSchemaObject {
   return {
     type: "object",
     additionalProperties: false,
@@ -74,7 +89,7 @@ export function starterAgentJson(options: {
   readonly description: string;
   readonly tools: readonly string[];
   readonly parameters?: Record<string, unknown>;
-}) {
+}): Record<string, unknown> {
   return {
     name: options.name,
     displayName: options.name

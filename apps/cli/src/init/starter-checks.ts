@@ -1,6 +1,13 @@
 import type { RepositoryCheck } from "./detect-checks.ts";
 import type { ScaffoldFile } from "./scaffold-file.ts";
 
+/** The completion-chain parts of a steps_registry.json, each keyed by validator, pattern or step. */
+export interface CompletionChainJson {
+  readonly validators: Record<string, unknown>;
+  readonly failurePatterns: Record<string, unknown>;
+  readonly validationSteps: Record<string, unknown>;
+}
+
 const LABEL = { test: "tests", typecheck: "type check", lint: "lint" } as const;
 
 /**
@@ -13,7 +20,7 @@ export function completionChain(
   closureStep: string,
   retryFolder: string,
   checks: readonly RepositoryCheck[],
-) {
+): CompletionChainJson {
   const validators: Record<string, unknown> = {
     "git-clean": {
       type: "command",
@@ -46,7 +53,7 @@ export function completionChain(
       params: ["output", "errors"],
     };
   }
-  const validationSteps = {
+  const validationSteps: Record<string, unknown> = {
     [closureStep]: {
       stepId: closureStep,
       name: "Committed, and the repository's checks pass",

@@ -41,7 +41,7 @@ const PHASE_LABELS = {
  * ci-fixer when one fails; the reviewer sends the work back to implementing or ends at done.
  * The issue is not closed at done: the pull request says `Closes #N`, so merging it closes it.
  */
-export function starterWorkflow() {
+export function starterWorkflow(): Record<string, unknown> {
   return {
     version: "1.0.0",
     phases: {

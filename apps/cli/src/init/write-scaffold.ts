@@ -7,7 +7,7 @@ import type { ScaffoldFile } from "./scaffold-file.ts";
 export type ScaffoldDialect = "gate" | "check";
 
 /** Agent names become folder names and `name` in agent.json: lower-case words and dashes. */
-export const AGENT_NAME_PATTERN = /^[a-z0-9][a-z0-9-]{0,63}$/;
+export const AGENT_NAME_PATTERN: RegExp = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 /** `fix-bug` → `Fix Bug`. */
 export function titleOf(name: string): string {

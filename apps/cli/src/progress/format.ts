@@ -49,7 +49,7 @@ export function oneLine(text: string, width: number): string {
 }
 
 /** The escape character that starts every ANSI sequence. */
-export const ESC = String.fromCharCode(27);
+export const ESC: string = String.fromCharCode(27);
 /** One ANSI control sequence (colour, cursor, clear): `ESC [ params letter`. */
 const ANSI_SOURCE = `${ESC}\\[[0-9;?]*[A-Za-z]`;
 const ANSI = new RegExp(ANSI_SOURCE, "g");

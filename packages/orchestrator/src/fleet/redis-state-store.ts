@@ -46,7 +46,7 @@ export class RedisIssueStateStore implements IssueStateStore {
 
   constructor(
     private readonly redis: Redis,
-    private readonly leaseMs = DEFAULT_ISSUE_LEASE_MS,
+    private readonly leaseMs: number = DEFAULT_ISSUE_LEASE_MS,
   ) {}
 
   async read(key: IssueKey): Promise<IssueRecord | null> {

@@ -15,7 +15,7 @@ const MAX_SCHEMA_FILE_BYTES = 16 * 1024 * 1024;
  * `.agent/schemas/<ref>.json`, then `agents/common/schemas/<ref>.json` (where the original
  * runtime keeps its shared schemas, so its workflows find theirs unchanged).
  */
-export const SCHEMA_REF_FOLDERS = [
+export const SCHEMA_REF_FOLDERS: string[] = [
   path.join(".agent", "schemas"),
   path.join("agents", "common", "schemas"),
 ];

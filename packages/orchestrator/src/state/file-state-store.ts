@@ -8,7 +8,7 @@ import type { IssueKey, IssueLock, IssueRecord, IssueStateStore } from "./issue-
 import { lockLostError } from "./lock-lost.ts";
 
 /** The default folder, under the repository: `.climpt/orchestrator`. */
-export const DEFAULT_STATE_DIR = path.join(".climpt", "orchestrator");
+export const DEFAULT_STATE_DIR: string = path.join(".climpt", "orchestrator");
 
 function safe(part: string): string {
   return part.replace(/[^A-Za-z0-9._-]+/g, "_");

@@ -17,7 +17,11 @@ import type { DefinitionRecord } from "@climpt/protocol";
 export type { DefinitionRecord } from "@climpt/protocol";
 
 /** Bounds on what a digest reads: a folder past them is recorded as skipped. */
-export const DIGEST_LIMITS = { entries: 5000, bytes: 256 * 1024 * 1024, listed: 500 } as const;
+export const DIGEST_LIMITS: {
+  readonly entries: 5000;
+  readonly bytes: number;
+  readonly listed: 500;
+} = { entries: 5000, bytes: 256 * 1024 * 1024, listed: 500 } as const;
 
 /** Too large: the walk stops and says why. */
 class TooLarge extends Error {}

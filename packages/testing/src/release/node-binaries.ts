@@ -12,7 +12,12 @@ import { runTool, ToolFailure, toolEnv } from "./run-tool.ts";
 import { WORKSPACE_ROOT } from "./workspace-packages.ts";
 
 /** Where the binaries are kept between runs. */
-export const NODE_BINARY_CACHE = path.join(WORKSPACE_ROOT, "node_modules", ".cache", "climpt-node");
+export const NODE_BINARY_CACHE: string = path.join(
+  WORKSPACE_ROOT,
+  "node_modules",
+  ".cache",
+  "climpt-node",
+);
 
 /** The path of a `node` of `major` (e.g. 24), installing it on first use. */
 export async function nodeBinary(major: number): Promise<string> {

@@ -8,7 +8,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The monorepo root: the nearest folder above this file (src/ or the bundle in dist/) with pnpm-workspace.yaml. */
-export const WORKSPACE_ROOT = findWorkspaceRoot(path.dirname(fileURLToPath(import.meta.url)));
+export const WORKSPACE_ROOT: string = findWorkspaceRoot(
+  path.dirname(fileURLToPath(import.meta.url)),
+);
 
 function findWorkspaceRoot(from: string): string {
   let dir = from;

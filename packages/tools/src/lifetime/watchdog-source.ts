@@ -18,7 +18,7 @@
 /** The watchdog's first argument after its source: what names it in a process list. */
 export const WATCHDOG_MARKER = "climpt-lifetime-watchdog";
 
-export const WATCHDOG_SOURCE = String.raw`
+export const WATCHDOG_SOURCE: string = String.raw`
 "use strict"; // climpt lifetime watchdog
 const fs = require("fs");
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"]) process.on(signal, () => {});

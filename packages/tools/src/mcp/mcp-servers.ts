@@ -52,8 +52,8 @@ export interface McpServers {
   close(): Promise<void>;
 }
 
-export const DEFAULT_MCP_CALL_TIMEOUT_MS = 2 * 60 * 1000;
-export const DEFAULT_MCP_START_TIMEOUT_MS = 60 * 1000;
+export const DEFAULT_MCP_CALL_TIMEOUT_MS: number = 2 * 60 * 1000;
+export const DEFAULT_MCP_START_TIMEOUT_MS: number = 60 * 1000;
 
 /** The Messages API's rule for tool names. */
 const TOOL_NAME = /^[A-Za-z0-9_-]{1,128}$/;

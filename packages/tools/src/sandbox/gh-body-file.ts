@@ -17,7 +17,7 @@ import path from "node:path";
 import { isInside, type WorkingRoot } from "../confine-path.ts";
 
 /** The largest body file the broker reads (the same bound as a body on stdin). */
-export const MAX_BODY_FILE_BYTES = 1024 * 1024;
+export const MAX_BODY_FILE_BYTES: number = 1024 * 1024;
 
 export type BodyFileRead =
   | { readonly ok: true; readonly content: Buffer }

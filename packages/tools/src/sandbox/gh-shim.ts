@@ -12,7 +12,7 @@
  */
 
 /** The largest stdin the shim forwards (a comment body). */
-export const MAX_SHIM_STDIN_BYTES = 1024 * 1024;
+export const MAX_SHIM_STDIN_BYTES: number = 1024 * 1024;
 
 /** Source of the shim, run by the Node.js at `nodePath` (the one running climpt). */
 export function ghShimSource(nodePath: string): string {

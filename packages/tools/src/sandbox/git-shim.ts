@@ -29,7 +29,7 @@ const GLOBAL_OPTIONS_WITH_VALUE = [
  * `GIT_CONFIG_PARAMETERS` and `GIT_CONFIG_COUNT`, is not among them: the sandbox runtime sets it
  * for `safe.directory`, and the host's push never reads the sandbox's environment.)
  */
-export const REPOSITORY_VARIABLES = [
+export const REPOSITORY_VARIABLES: string[] = [
   "GIT_DIR",
   "GIT_WORK_TREE",
   "GIT_COMMON_DIR",

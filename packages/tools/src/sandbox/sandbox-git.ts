@@ -47,7 +47,7 @@ export function gitGuardPaths(root: string): string[] {
 let bwrapFound: string | undefined;
 
 /** bubblewrap's absolute path (on the host's PATH), for the nested sandbox of git-staging.ts. */
-export function bwrapPath(pathVariable = process.env.PATH ?? ""): string {
+export function bwrapPath(pathVariable: string = process.env.PATH ?? ""): string {
   if (bwrapFound !== undefined) return bwrapFound;
   for (const dir of [...pathVariable.split(":"), "/usr/bin", "/bin", "/usr/local/bin"]) {
     if (dir === "") continue;

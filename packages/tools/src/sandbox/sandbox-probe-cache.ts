@@ -125,7 +125,11 @@ const fresh = (checkedAt: number, now: number): boolean =>
   now - checkedAt >= 0 && now - checkedAt < REMEMBER_MS;
 
 /** Whether a success with this fingerprint was recorded less than a day ago. */
-export function probeRemembered(fingerprint: string, file: string, now = Date.now()): boolean {
+export function probeRemembered(
+  fingerprint: string,
+  file: string,
+  now: number = Date.now(),
+): boolean {
   const checkedAt = readSuccesses(file)[fingerprint];
   return checkedAt !== undefined && fresh(checkedAt, now);
 }
@@ -135,7 +139,7 @@ export function probeRemembered(fingerprint: string, file: string, now = Date.no
  * writing at once may lose one entry: that is one more probe later. A cache that cannot be
  * written (read-only home) is only a slower next run.
  */
-export function rememberProbe(fingerprint: string, file: string, now = Date.now()): void {
+export function rememberProbe(fingerprint: string, file: string, now: number = Date.now()): void {
   const kept = Object.entries({ ...readSuccesses(file), [fingerprint]: now })
     .filter(([, checkedAt]) => fresh(checkedAt, now))
     .sort((a, b) => b[1] - a[1])

@@ -7,7 +7,7 @@ import { runSandboxed, type SandboxedRun } from "../sandbox/sandboxed-shell.ts";
 import { scriptReader } from "../script-reader.ts";
 import { defineInput } from "../tool-input.ts";
 
-export const MAX_BASH_TIMEOUT_MS = 10 * 60 * 1000;
+export const MAX_BASH_TIMEOUT_MS: number = 10 * 60 * 1000;
 
 /** How to make the sandbox available, in the TOOL-SANDBOX-001 message. */
 export const SANDBOX_HINT =

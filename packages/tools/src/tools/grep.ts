@@ -13,7 +13,7 @@ import { MAX_WALK_ENTRIES, toRootRelative } from "./glob.ts";
 
 const DEFAULT_MAX_RESULTS = 200;
 /** Files larger than this are not searched (generated bundles, data dumps). */
-export const MAX_GREP_FILE_BYTES = 5 * 1024 * 1024;
+export const MAX_GREP_FILE_BYTES: number = 5 * 1024 * 1024;
 const MAX_LINE_CHARS = 500;
 
 const OUTPUT_MODES = ["files_with_matches", "content", "count"] as const;

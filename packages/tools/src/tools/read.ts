@@ -9,7 +9,7 @@ import { defineInput } from "../tool-input.ts";
 const DEFAULT_LINES = 2000;
 const MAX_LINE_CHARS = 2000;
 /** Larger files are refused rather than loaded: use Grep, or Bash with head/tail. */
-export const MAX_READ_BYTES = 10 * 1024 * 1024;
+export const MAX_READ_BYTES: number = 10 * 1024 * 1024;
 
 const input = defineInput({
   file_path: {

@@ -15,7 +15,7 @@ export function looksLikeDiff(text: string): boolean {
  * The diff cut at a line boundary to at most `cap` characters, with a last line saying how much
  * was left out, so the model knows it is not seeing everything.
  */
-export function capDiff(diff: string, cap = DEFAULT_DIFF_CAP_CHARS): string {
+export function capDiff(diff: string, cap: number = DEFAULT_DIFF_CAP_CHARS): string {
   if (diff.length <= cap) return diff;
   const cut = diff.lastIndexOf("\n", cap);
   const kept = diff.slice(0, cut > 0 ? cut + 1 : cap);

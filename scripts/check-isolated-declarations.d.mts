@@ -1,0 +1,1 @@
+export function isolatedDeclarationProblems(root: string): string[];
