@@ -1,3 +1,4 @@
+import { resetStatBuffer } from "@climpt/host-git";
 import { ClimptError, type Problem, type Step, type StepExecutorName } from "@climpt/model";
 import type { StepExecutor } from "@climpt/runner";
 import { CLI_CODES } from "./cli-codes.ts";
@@ -62,6 +63,8 @@ export async function loadStepExecutor(
   if (executor === "messages") return { ok: true, executor: undefined };
   let claudeCode: typeof import("@climpt/claude-code");
   try {
+    // In the same tick as the import's resolution (@climpt/model's stat-buffer.ts says why).
+    resetStatBuffer();
     claudeCode = await import("@climpt/claude-code");
   } catch (error) {
     if (!isModuleMissing(error)) throw error;

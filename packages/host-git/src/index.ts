@@ -29,3 +29,4 @@ export {
   hostGitEnvironment,
   hostGitSettingsEnvironment,
 } from "./host-git-env.ts";
+export { resetStatBuffer } from "./stat-buffer.ts";

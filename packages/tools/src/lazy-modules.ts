@@ -4,6 +4,8 @@
  * run reaches its first model request without them and a step that never runs a command never
  * pays for them.
  */
+import { resetStatBuffer } from "@climpt/host-git";
+
 type ExecaModule = typeof import("execa");
 type SandboxRuntimeModule = typeof import("@anthropic-ai/sandbox-runtime");
 
@@ -11,12 +13,19 @@ let execaModule: Promise<ExecaModule> | undefined;
 let sandboxRuntimeModule: Promise<SandboxRuntimeModule> | undefined;
 
 export function loadExeca(): Promise<ExecaModule> {
-  execaModule ??= import("execa");
+  if (execaModule === undefined) {
+    // In the same tick as the import's resolution (@climpt/model's stat-buffer.ts says why).
+    resetStatBuffer();
+    execaModule = import("execa");
+  }
   return execaModule;
 }
 
 export function loadSandboxRuntime(): Promise<SandboxRuntimeModule> {
-  sandboxRuntimeModule ??= import("@anthropic-ai/sandbox-runtime");
+  if (sandboxRuntimeModule === undefined) {
+    resetStatBuffer();
+    sandboxRuntimeModule = import("@anthropic-ai/sandbox-runtime");
+  }
   return sandboxRuntimeModule;
 }
 
@@ -30,7 +39,9 @@ export interface McpSdk {
 let mcpSdk: Promise<McpSdk> | undefined;
 
 export function loadMcpSdk(): Promise<McpSdk> {
-  mcpSdk ??= Promise.all([
+  if (mcpSdk !== undefined) return mcpSdk;
+  resetStatBuffer();
+  mcpSdk = Promise.all([
     import("@modelcontextprotocol/sdk/client/index.js"),
     import("@modelcontextprotocol/sdk/client/stdio.js"),
     import("@modelcontextprotocol/sdk/client/streamableHttp.js"),

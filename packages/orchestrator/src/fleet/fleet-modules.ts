@@ -4,6 +4,8 @@
  * installs them, so this package must load without them and name them when the fleet is asked
  * for. Types come from `import type`, which the build erases.
  */
+
+import { resetStatBuffer } from "@climpt/host-git";
 import { ClimptError } from "@climpt/model";
 import { ORCHESTRATOR_CODES as C } from "../codes.ts";
 
@@ -39,6 +41,8 @@ export type FleetModulesProbe =
 
 /** Tries to load the fleet's packages from this package's folder (where its imports resolve). */
 export async function probeFleetModules(): Promise<FleetModulesProbe> {
+  // In the same tick as the imports' resolution (@climpt/model's stat-buffer.ts says why).
+  resetStatBuffer();
   const [bullmq, ioredis] = await Promise.all([
     importFleetPackage("bullmq", () => import("bullmq")),
     importFleetPackage("ioredis", async () => (await import("ioredis")).Redis),

@@ -1,6 +1,7 @@
 import { closeSync, constants, promises as fs, fstatSync, openSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
+import { resetStatBuffer } from "@climpt/host-git";
 import { loadExeca } from "../lazy-modules.ts";
 
 /**
@@ -141,7 +142,11 @@ async function reply(file: string, answer: BrokerAnswer): Promise<void> {
   } catch {
     return; // the shim is gone (killed, timed out): nobody to answer
   }
-  if (!fstatSync(fd).isFIFO()) {
+  const isFifo = fstatSync(fd).isFIFO();
+  // The stat above left Node's shared stat buffer describing a FIFO, which breaks the next lazy
+  // import's resolution on Node 20 and 22 (@climpt/model's stat-buffer.ts).
+  resetStatBuffer();
+  if (!isFifo) {
     closeSync(fd);
     return;
   }
