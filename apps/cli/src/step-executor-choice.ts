@@ -63,7 +63,7 @@ export async function loadStepExecutor(
   if (executor === "messages") return { ok: true, executor: undefined };
   let claudeCode: typeof import("@climpt/claude-code");
   try {
-    // In the same tick as the import's resolution (@climpt/model's stat-buffer.ts says why).
+    // In the same tick as the import's resolution (@climpt/host-git's stat-buffer.ts says why).
     resetStatBuffer();
     claudeCode = await import("@climpt/claude-code");
   } catch (error) {

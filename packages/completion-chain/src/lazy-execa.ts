@@ -9,7 +9,7 @@ let execaModule: Promise<typeof import("execa")> | undefined;
 
 export function loadExeca(): Promise<typeof import("execa")> {
   if (execaModule === undefined) {
-    // In the same tick as the import's resolution (@climpt/model's stat-buffer.ts says why).
+    // In the same tick as the import's resolution (@climpt/host-git's stat-buffer.ts says why).
     resetStatBuffer();
     execaModule = import("execa");
   }

@@ -14,7 +14,7 @@ let sandboxRuntimeModule: Promise<SandboxRuntimeModule> | undefined;
 
 export function loadExeca(): Promise<ExecaModule> {
   if (execaModule === undefined) {
-    // In the same tick as the import's resolution (@climpt/model's stat-buffer.ts says why).
+    // In the same tick as the import's resolution (@climpt/host-git's stat-buffer.ts says why).
     resetStatBuffer();
     execaModule = import("execa");
   }

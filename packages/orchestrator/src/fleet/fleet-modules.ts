@@ -41,7 +41,7 @@ export type FleetModulesProbe =
 
 /** Tries to load the fleet's packages from this package's folder (where its imports resolve). */
 export async function probeFleetModules(): Promise<FleetModulesProbe> {
-  // In the same tick as the imports' resolution (@climpt/model's stat-buffer.ts says why).
+  // In the same tick as the imports' resolution (@climpt/host-git's stat-buffer.ts says why).
   resetStatBuffer();
   const [bullmq, ioredis] = await Promise.all([
     importFleetPackage("bullmq", () => import("bullmq")),

@@ -79,7 +79,7 @@ export class RunTelemetry {
   /** Imports the API if an SDK registered itself with it (see OTEL_GLOBAL). Call before the run. */
   async load(): Promise<void> {
     if (this.api !== undefined || !(OTEL_GLOBAL in globalThis)) return;
-    // In the same tick as the import's resolution (@climpt/model's stat-buffer.ts says why).
+    // In the same tick as the import's resolution (@climpt/host-git's stat-buffer.ts says why).
     resetStatBuffer();
     this.api = await import("@opentelemetry/api");
     this.tracer = this.api.trace.getTracer(TRACER_NAME);

@@ -245,7 +245,7 @@ async function reply(file: string, answer: Answer): Promise<void> {
   }
   const isFifo = fstatSync(fd).isFIFO();
   // The stat above left Node's shared stat buffer describing a FIFO, which breaks the next lazy
-  // import's resolution on Node 20 and 22 (@climpt/model's stat-buffer.ts).
+  // import's resolution on Node 20 and 22 (@climpt/host-git's stat-buffer.ts).
   resetStatBuffer();
   if (!isFifo) {
     closeSync(fd);
