@@ -11,9 +11,9 @@
  * folder, and a dependency of it that pnpm placed beside the real folder cannot be found:
  * `Cannot find package 'is-plain-obj' imported from …/node_modules/execa/lib/methods/create.js`.
  * A run stats FIFOs often (the git and gh brokers answer sandboxed commands through them), and
- * loads execa, the sandbox runtime and the MCP client on first use. It lives here because every
- * package that runs commands on the host depends on this one; @climpt/model must stay pure. Node 24 resolves modules
- * without that path.
+ * loads execa, the sandbox runtime and the MCP client on first use. Node 24 resolves modules
+ * without that path. It lives here because every package that runs commands on the host depends
+ * on this one; @climpt/model must stay pure.
  *
  * Stat'ing the root folder leaves the buffer describing a folder. Call it right before a lazy
  * `import()` (its resolution runs in the same tick) and right after a stat of a file that may be

@@ -87,7 +87,7 @@ export async function openBrokerChannel(options: BrokerChannelOptions): Promise<
     } catch (error) {
       answer = textAnswer("", `the broker failed: ${(error as Error).message}\n`, 4);
     }
-    await reply(path.join(options.dir, `${id}.reply`), answer);
+    await replyThroughFifo(path.join(options.dir, `${id}.reply`), answer);
   };
 
   socket.on("data", (chunk: Buffer) => {
@@ -134,7 +134,8 @@ async function readRequest(
   }
 }
 
-async function reply(file: string, answer: BrokerAnswer): Promise<void> {
+/** Writes `answer` to the shim's reply FIFO, if the shim is still there to read it. */
+export async function replyThroughFifo(file: string, answer: BrokerAnswer): Promise<void> {
   let fd: number;
   try {
     // Non-blocking: a FIFO nobody reads makes open fail (ENXIO) instead of waiting.

@@ -1,7 +1,6 @@
-import { closeSync, constants, promises as fs, fstatSync, openSync } from "node:fs";
+import { constants, promises as fs, openSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { resetStatBuffer } from "@climpt/host-git";
 import {
   type BoundaryRequest,
   type BoundaryRequestLog,
@@ -11,6 +10,7 @@ import type { WorkingRoot } from "../confine-path.ts";
 import type { GithubAccess } from "../github-access.ts";
 import { loadExeca } from "../lazy-modules.ts";
 import { hostGhEnv } from "../run-repository.ts";
+import { replyThroughFifo } from "./broker-channel.ts";
 import { type GhRequest, judgeGhRequest } from "./gh-judge.ts";
 import type { GhStepKind } from "./gh-policy.ts";
 
@@ -128,7 +128,7 @@ export async function startGhBroker(options: GhBrokerOptions): Promise<GhBroker>
       exitCode: answer.exitCode,
       ...(repository === undefined ? {} : { repository }),
     });
-    await reply(path.join(options.dir, `${id}.reply`), answer);
+    await replyThroughFifo(path.join(options.dir, `${id}.reply`), answer);
   };
 
   return {
@@ -233,28 +233,4 @@ async function decideAndRun(
     outcome: "ran",
     ...(judged.repository === undefined ? {} : { repository: judged.repository }),
   };
-}
-
-async function reply(file: string, answer: Answer): Promise<void> {
-  let fd: number;
-  try {
-    // Non-blocking: a FIFO nobody reads makes open fail (ENXIO) instead of waiting.
-    fd = openSync(file, constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-  } catch {
-    return; // the shim is gone (killed, timed out): nobody to answer
-  }
-  const isFifo = fstatSync(fd).isFIFO();
-  // The stat above left Node's shared stat buffer describing a FIFO, which breaks the next lazy
-  // import's resolution on Node 20 and 22 (@climpt/host-git's stat-buffer.ts).
-  resetStatBuffer();
-  if (!isFifo) {
-    closeSync(fd);
-    return;
-  }
-  const out = new net.Socket({ fd, readable: false, writable: true });
-  await new Promise<void>((resolve) => {
-    out.once("error", () => resolve());
-    out.once("close", () => resolve());
-    out.end(`${JSON.stringify(answer)}\n`);
-  });
 }
