@@ -20,11 +20,11 @@ import { readJournal } from "./journal-read.ts";
 import { loadAgentDefinition } from "./run/agent-location.ts";
 import type { RunEvent, StepEndEvent } from "./run-event.ts";
 import type { HistoryEntry, RunResult } from "./run-result.ts";
-import { makeSampleRepo } from "./runner.test-helper.ts";
 import { StepFlowRunner } from "./step-flow-runner.ts";
+import { tempDirForFile } from "./temp-dirs.test-helper.ts";
 
-// This file's hang limit (vitest.shared.ts): its slowest test took up to 48 s at load 13–25 (with
-// snapshots; 25 s alone without them).
+// This file's hang limit (vitest.shared.ts): its slowest test took 5 s alone and up to 48 s at
+// load 13–25 (when it still ran in a git repository).
 vi.setConfig({ testTimeout: 210_000, hookTimeout: 210_000 });
 
 const cleanup: string[] = [];
@@ -76,9 +76,8 @@ async function runLoop(options: { readonly cap: number; readonly resume?: string
   try {
     const runner = new StepFlowRunner(await loopAgent(), {
       modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url }),
-      // What is tested is the journal's content, not its durability, nor the snapshots of the
-      // working tree each step end takes (several git processes a step: most of this file's
-      // time; the fork tests cover them).
+      // What is tested is the journal's content, not its durability nor the snapshots of the
+      // working tree (the fork tests cover those; `repo()` is not a repository anyway).
       fsync: false,
       snapshots: false,
     });
@@ -92,8 +91,13 @@ async function runLoop(options: { readonly cap: number; readonly resume?: string
   }
 }
 
+/**
+ * The folder a loop runs in: not a git repository, so no step takes a snapshot of the working
+ * tree or records its changes (two git processes a step, ~4,000 in this file: most of its time).
+ * What is tested is the journal's step_ends; the step changes have tests of their own.
+ */
 function repo(): string {
-  const dir = makeSampleRepo();
+  const dir = tempDirForFile("climpt-journal-format-");
   cleanup.push(dir);
   return dir;
 }
