@@ -25,6 +25,27 @@ type ProjectTestOptions = NonNullable<TestProjectInlineConfiguration["test"]>;
  */
 export const TEST_REPORT_FILE = "tmp/test-times.json";
 
+/**
+ * Where the tests keep the machine's `NODE_EXTRA_CA_CERTS` while their processes run without it.
+ * `@climpt/testing`'s release helpers (`toolEnv`) give it back to npm and pnpm, the only tools
+ * here that reach a server over TLS (the public registry, through the machine's proxy).
+ */
+export const STASHED_EXTRA_CA_CERTS = "CLIMPT_TEST_NODE_EXTRA_CA_CERTS";
+
+/**
+ * Takes `NODE_EXTRA_CA_CERTS` out of this process's environment, which the test workers and
+ * every process they start inherit. Node 20 reads and parses that file when a process starts,
+ * whether or not it will ever open a TLS connection (22 and 24 wait for the first one): ~48 ms of
+ * CPU for Debian's bundle of ~150 certificates, in each of the thousands of processes the tests
+ * start (the CLI, the fake gh, validators' `node` commands) that talk only to 127.0.0.1.
+ */
+function stashExtraCaCerts(): void {
+  const certs = process.env.NODE_EXTRA_CA_CERTS;
+  if (certs === undefined) return;
+  process.env[STASHED_EXTRA_CA_CERTS] = certs;
+  delete process.env.NODE_EXTRA_CA_CERTS;
+}
+
 /** Options vitest reads only from the root config: see `packageTestOptions`. */
 interface RootOnlyOptions {
   readonly teardownTimeout: number;
@@ -42,6 +63,7 @@ export function packageTestOptions(
   name: string,
   extra: ProjectTestOptions = {},
 ): ProjectTestOptions & RootOnlyOptions {
+  stashExtraCaCerts();
   return {
     name,
     // Type tests (`*.test-d.ts`, expectTypeOf) are not run here: each package's `typecheck` task

@@ -8,9 +8,17 @@ import { execFile } from "node:child_process";
 export const TOOL_LIMIT_MS = 600_000;
 
 /**
+ * Where the root's vitest.shared.ts keeps the machine's `NODE_EXTRA_CA_CERTS` while the tests'
+ * processes run without it (Node 20 parses that file at every start-up).
+ */
+const STASHED_EXTRA_CA_CERTS = "CLIMPT_TEST_NODE_EXTRA_CA_CERTS";
+
+/**
  * The environment of this process without the `npm_*` / `pnpm_*` variables a surrounding pnpm
  * run sets (they would make a child npm believe it runs a script of this workspace, with its
- * registry and its prefix), plus `extra`.
+ * registry and its prefix), plus `extra`. The machine's `NODE_EXTRA_CA_CERTS` comes back (the
+ * tests' config stashes it): npm and pnpm reach the public registry, maybe through a proxy that
+ * inspects TLS.
  */
 export function toolEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -18,6 +26,10 @@ export function toolEnv(extra: Readonly<Record<string, string>> = {}): NodeJS.Pr
     const lower = key.toLowerCase();
     if (lower.startsWith("npm_") || lower.startsWith("pnpm_")) continue;
     env[key] = value;
+  }
+  const stashedCerts = process.env[STASHED_EXTRA_CA_CERTS];
+  if (env.NODE_EXTRA_CA_CERTS === undefined && stashedCerts !== undefined) {
+    env.NODE_EXTRA_CA_CERTS = stashedCerts;
   }
   return {
     ...env,
