@@ -3,19 +3,16 @@
 // `pnpm test --filter @climpt/router`). The exit code is turbo's: printing the times never hides
 // a failure, and a failure never hides the times.
 //
-// turbo starts tasks in its own order, which put the longest packages last: the CLI's tests
-// (about half the suite's time) ran alone for the last five minutes, and once they had their own
-// run, the runner's (the second longest, ~140 s at CI's load) started 4.5 minutes in and ran
-// alone at the end. Without a filter, the builds run first, then the CLI's tests, the runner's
-// and everyone else's side by side, as three turbo runs of test tasks only (`--only`: none
-// rebuilds or replays a build another reads).
+// The CLI's tests are the longest package (about half the suite's time) and the last one turbo's
+// order makes ready, so on two cores they ran alone for the last five minutes. Without a filter,
+// the builds run first, then the CLI's tests and everyone else's side by side, as two turbo runs
+// of test tasks only (`--only`: neither rebuilds or replays a build the other reads).
 
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 
 const slowest = join(import.meta.dirname, "slowest-tests.mjs");
-/** The packages whose tests get a turbo run of their own, started at once: the longest ones. */
-const LONGEST_PACKAGES = ["climpt", "@climpt/runner"];
+const CLI_PACKAGE = "climpt";
 const signalNumbers = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
 
 function statusOf(command, result) {
@@ -52,16 +49,8 @@ if (filtered) {
   status = run("turbo", ["run", "build", ...args]);
   if (status === 0) {
     const statuses = await Promise.all([
-      ...LONGEST_PACKAGES.map((name) =>
-        runAsync("turbo", ["run", "test", "--only", `--filter=${name}`, ...args]),
-      ),
-      runAsync("turbo", [
-        "run",
-        "test",
-        "--only",
-        ...LONGEST_PACKAGES.map((name) => `--filter=!${name}`),
-        ...args,
-      ]),
+      runAsync("turbo", ["run", "test", "--only", `--filter=${CLI_PACKAGE}`, ...args]),
+      runAsync("turbo", ["run", "test", "--only", `--filter=!${CLI_PACKAGE}`, ...args]),
     ]);
     status = statuses.find((code) => code !== 0) ?? 0;
   }
