@@ -27,10 +27,11 @@ export const TEST_REPORT_FILE = "tmp/test-times.json";
 
 /**
  * Where the tests keep the machine's `NODE_EXTRA_CA_CERTS` while their processes run without it.
- * `@climpt/testing`'s release helpers (`toolEnv`) give it back to npm and pnpm, the only tools
- * here that reach a server over TLS (the public registry, through the machine's proxy).
+ * `@climpt/testing`'s release helpers (`toolEnv` in src/release/run-tool.ts, which names the same
+ * variable) give it back to npm and pnpm, the only tools here that reach a server over TLS (the
+ * public registry, through the machine's proxy).
  */
-export const STASHED_EXTRA_CA_CERTS = "CLIMPT_TEST_NODE_EXTRA_CA_CERTS";
+const STASHED_EXTRA_CA_CERTS = "CLIMPT_TEST_NODE_EXTRA_CA_CERTS";
 
 /**
  * Takes `NODE_EXTRA_CA_CERTS` out of this process's environment, which the test workers and

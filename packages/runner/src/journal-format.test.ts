@@ -77,7 +77,7 @@ async function runLoop(options: { readonly cap: number; readonly resume?: string
     const runner = new StepFlowRunner(await loopAgent(), {
       modelClient: createAnthropicClient({ apiKey: "sk-test-key", baseURL: fake.url }),
       // What is tested is the journal's content, not its durability nor the snapshots of the
-      // working tree (the fork tests cover those; `repo()` is not a repository anyway).
+      // working tree (the fork tests cover those; `runFolder()` is not a repository anyway).
       fsync: false,
       snapshots: false,
     });
@@ -96,7 +96,7 @@ async function runLoop(options: { readonly cap: number; readonly resume?: string
  * tree or records its changes (two git processes a step, ~4,000 in this file: most of its time).
  * What is tested is the journal's step_ends; the step changes have tests of their own.
  */
-function repo(): string {
+function runFolder(): string {
   const dir = tempDirForFile("climpt-journal-format-");
   cleanup.push(dir);
   return dir;
@@ -157,11 +157,11 @@ describe("the journal's step_end (format 2)", () => {
   it("a run resumed after 1,000 steps has the same per-step totals as one that never stopped", {
     timeout: 600_000,
   }, async () => {
-    const whole = repo();
+    const whole = runFolder();
     const straight = await runLoop({ cap: 1_010, cwd: whole });
     expectCapped(straight, 1_010);
 
-    const stopped = repo();
+    const stopped = runFolder();
     const first = await runLoop({ cap: 1_000, cwd: stopped });
     expectCapped(first, 1_000);
     const resumed = await runLoop({ cap: 1_010, cwd: stopped, resume: first.runId });
@@ -201,10 +201,10 @@ describe("the journal's step_end (format 2)", () => {
   });
 
   it("resume still reads a journal of format 1, whose step_ends hold the whole totals", async () => {
-    const whole = repo();
+    const whole = runFolder();
     const straight = await runLoop({ cap: 40, cwd: whole });
 
-    const stopped = repo();
+    const stopped = runFolder();
     const first = await runLoop({ cap: 25, cwd: stopped });
     expectCapped(first, 25);
     // Rewrite the journal as format 1 wrote it: no journalFormat in run_start, each step_end's

@@ -8,10 +8,11 @@ import { execFile } from "node:child_process";
 export const TOOL_LIMIT_MS = 600_000;
 
 /**
- * Where the root's vitest.shared.ts keeps the machine's `NODE_EXTRA_CA_CERTS` while the tests'
- * processes run without it (Node 20 parses that file at every start-up).
+ * Where the root's vitest.shared.ts (`stashExtraCaCerts`, which names the same variable) keeps the
+ * machine's `NODE_EXTRA_CA_CERTS` while the tests' processes run without it (Node 20 parses that
+ * file at every start-up).
  */
-const STASHED_EXTRA_CA_CERTS = "CLIMPT_TEST_NODE_EXTRA_CA_CERTS";
+export const STASHED_EXTRA_CA_CERTS = "CLIMPT_TEST_NODE_EXTRA_CA_CERTS";
 
 /**
  * The environment of this process without the `npm_*` / `pnpm_*` variables a surrounding pnpm
