@@ -9,6 +9,8 @@
 // of test tasks only (`--only`: neither rebuilds or replays a build the other reads).
 
 import { spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 
 const slowest = join(import.meta.dirname, "slowest-tests.mjs");
@@ -37,6 +39,39 @@ function runAsync(command, args) {
   });
 }
 
+/**
+ * CPU seconds (user + system) of every process this one started and waited for, through every
+ * level that waited for its own (turbo, pnpm, vitest, its workers, the CLIs and gits they ran):
+ * `cutime` + `cstime` of /proc/self/stat, in USER_HZ (100 on Linux). Undefined off Linux. A
+ * daemon nobody waits for (a server a test left running) is not counted.
+ */
+function waitedCpuSeconds() {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One line on what the tests cost: their wall time, their CPU time, and the least wall time
+ * that CPU time allows on this machine's cores. When the two are close, the suite is CPU-bound:
+ * it gets faster only by doing less work, not by scheduling it differently.
+ */
+function printCost(startedAt, cpuBefore) {
+  const cpuAfter = waitedCpuSeconds();
+  if (cpuBefore === undefined || cpuAfter === undefined) return;
+  const wall = (performance.now() - startedAt) / 1000;
+  const cpu = cpuAfter - cpuBefore;
+  const cores = availableParallelism();
+  console.log(
+    `\nThe tests took ${wall.toFixed(0)} s and ${cpu.toFixed(0)} CPU-s (every process they started); ` +
+      `${cores} cores: at least ${(cpu / cores).toFixed(0)} s however they are scheduled.`,
+  );
+}
+
 const args = process.argv.slice(2);
 const filtered = args.some((arg) => arg === "-F" || arg.startsWith("--filter"));
 
@@ -48,11 +83,14 @@ if (filtered) {
 } else {
   status = run("turbo", ["run", "build", ...args]);
   if (status === 0) {
+    const startedAt = performance.now();
+    const cpuBefore = waitedCpuSeconds();
     const statuses = await Promise.all([
       runAsync("turbo", ["run", "test", "--only", `--filter=${CLI_PACKAGE}`, ...args]),
       runAsync("turbo", ["run", "test", "--only", `--filter=!${CLI_PACKAGE}`, ...args]),
     ]);
     status = statuses.find((code) => code !== 0) ?? 0;
+    printCost(startedAt, cpuBefore);
   }
 }
 run(process.execPath, [slowest]);
