@@ -7,12 +7,6 @@
 // order makes ready, so on two cores they ran alone for the last five minutes. Without a filter,
 // the builds run first, then the CLI's tests and everyone else's side by side, as two turbo runs
 // of test tasks only (`--only`: neither rebuilds or replays a build the other reads).
-//
-// The other packages' run takes four tasks at once on a 2-core machine (as many as the cores on a
-// larger one), not turbo's one per core: a package's single test worker spends much of its time
-// waiting for what it started (git, the sandbox, servers, timers), and with two tasks the cores
-// sat idle for about a sixth of the run (713 CPU-s in 423 s). With four, the runner's tests start
-// at once instead of after the small packages, and the run took 373–388 s.
 
 import { spawn, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -20,7 +14,6 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 
 const slowest = join(import.meta.dirname, "slowest-tests.mjs");
-const OTHER_PACKAGES_CONCURRENCY = Math.max(4, availableParallelism());
 const CLI_PACKAGE = "climpt";
 const signalNumbers = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGKILL: 9, SIGTERM: 15 };
 
@@ -94,14 +87,7 @@ if (filtered) {
     const cpuBefore = waitedCpuSeconds();
     const statuses = await Promise.all([
       runAsync("turbo", ["run", "test", "--only", `--filter=${CLI_PACKAGE}`, ...args]),
-      runAsync("turbo", [
-        "run",
-        "test",
-        "--only",
-        `--concurrency=${OTHER_PACKAGES_CONCURRENCY}`,
-        `--filter=!${CLI_PACKAGE}`,
-        ...args,
-      ]),
+      runAsync("turbo", ["run", "test", "--only", `--filter=!${CLI_PACKAGE}`, ...args]),
     ]);
     status = statuses.find((code) => code !== 0) ?? 0;
     printCost(startedAt, cpuBefore);

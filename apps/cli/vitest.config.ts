@@ -8,9 +8,8 @@ export default defineProject({
     // attack suite's report collects its rows across test files.
     globalSetup: ["./test/build-once.ts", "./test/sandbox-programs.ts", "./test/attack-report.ts"],
     // vitest's default on 2 cores is one file at a time. A CLI test file spends most of its time
-    // waiting for the processes it spawns (the CLI, git, the sandbox), so three files at once
-    // keep both cores busy beside the other packages' tests and in the last minutes, when the
-    // CLI's are the only ones left (two: 388 s for the whole suite, three: 373 s).
-    maxWorkers: Math.max(3, availableParallelism() - 1),
+    // waiting for the processes it spawns (the CLI, git, the sandbox), so two files at once keep
+    // both cores busy in the last minutes of CI, when the CLI's tests are the only ones left.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   }),
 });
